@@ -1,0 +1,211 @@
+/* The project's own elementary functions.
+ *
+ * Branch-free, built only from IEEE operations that are correctly rounded
+ * (+, -, *, /, sqrt, fma, exact conversions, bit moves), always in the same order.
+ * So the scalar build and the AVX2/AVX-512 builds of a loop that uses them give the
+ * same bits, which libm (and its vector variants) cannot promise. Accuracy: a few
+ * ulp, far below what moment, KS or tail tests can see.
+ */
+#ifndef FN_MATH_H
+#define FN_MATH_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline uint64_t fn_bits64(double x) {
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+static inline double fn_f64(uint64_t u) {
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+static inline uint32_t fn_bits32(float x) {
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+static inline float fn_f32(uint32_t u) {
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* Exact conversion of a small signed integer (|k| < 2^51) to double, using only
+ * integer operations and one exact subtraction (AVX2 has no int64->double). */
+static inline double fn_i64_to_f64(int64_t k) {
+    return fn_f64(0x4338000000000000ull + (uint64_t)k) - 0x1.8p52;
+}
+
+/* ln(x) for positive, finite, normal x (double). */
+static inline double fn_log_f64(double x) {
+    uint64_t b = fn_bits64(x);
+    /* x = m * 2^e with m in [sqrt(1/2), sqrt(2)) */
+    uint64_t mant = b & 0x000FFFFFFFFFFFFFull;
+    int64_t up = mant > 0x6A09E667F3BCCull; /* m >= sqrt 2: halve it */
+    int64_t e = (int64_t)(b >> 52) - 1023 + up;
+    double m = fn_f64(mant | ((uint64_t)(1023 - up) << 52));
+    double s = (m - 1.0) / (m + 1.0);
+    double s2 = s * s;
+    /* ln m = 2 atanh s = 2s + s^3 (2/3 + 2/5 s^2 + ...), |s| < 0.172 */
+    double p = 0x1.af286bca1af28p-4;           /* 2/19 */
+    p = fma(p, s2, 0x1.e1e1e1e1e1e1ep-4);      /* 2/17 */
+    p = fma(p, s2, 0x1.1111111111111p-3);      /* 2/15 */
+    p = fma(p, s2, 0x1.3b13b13b13b14p-3);      /* 2/13 */
+    p = fma(p, s2, 0x1.745d1745d1746p-3);      /* 2/11 */
+    p = fma(p, s2, 0x1.c71c71c71c71cp-3);      /* 2/9 */
+    p = fma(p, s2, 0x1.2492492492492p-2);      /* 2/7 */
+    p = fma(p, s2, 0x1.999999999999ap-2);      /* 2/5 */
+    p = fma(p, s2, 0x1.5555555555555p-1);      /* 2/3 */
+    double lnm = fma(s * s2, p, 2.0 * s);
+    double ed = fn_i64_to_f64(e);
+    return fma(ed, 0x1.62e42fefa39efp-1, fma(ed, 0x1.abc9e3b39803fp-56, lnm));
+}
+
+static inline float fn_log_f32(float x) {
+    uint32_t b = fn_bits32(x);
+    uint32_t mant = b & 0x007FFFFFu;
+    int32_t up = mant > 0x3504F3u;
+    int32_t e = (int32_t)(b >> 23) - 127 + up;
+    float m = fn_f32(mant | ((uint32_t)(127 - up) << 23));
+    float s = (m - 1.0f) / (m + 1.0f);
+    float s2 = s * s;
+    float p = 0x1.c71c72p-3f;           /* 2/9 */
+    p = fmaf(p, s2, 0x1.24924ap-2f);    /* 2/7 */
+    p = fmaf(p, s2, 0x1.99999ap-2f);    /* 2/5 */
+    p = fmaf(p, s2, 0x1.555556p-1f);    /* 2/3 */
+    float lnm = fmaf(s * s2, p, 2.0f * s);
+    float ed = (float)e; /* exact, and int32->float exists on every target */
+    return fmaf(ed, 0x1.62e430p-1f, fmaf(ed, -0x1.05c610p-29f, lnm));
+}
+
+/* sin and cos of 2*pi*f for |f| <= 1/8 (f in turns), Taylor series in f. */
+static inline void fn_sincos_octant_f64(double f, double *s, double *c) {
+    double f2 = f * f;
+    double ps = -0x1.6fadb9f155744p-1;
+    ps = fma(ps, f2, 0x1.e8f434d018d63p+1);
+    ps = fma(ps, f2, -0x1.e3074fde8871fp+3);
+    ps = fma(ps, f2, 0x1.50783487ee782p+5);
+    ps = fma(ps, f2, -0x1.32d2cce62bd86p+6);
+    ps = fma(ps, f2, 0x1.466bc6775aae2p+6);
+    ps = fma(ps, f2, -0x1.4abbce625be53p+5);
+    ps = fma(ps, f2, 0x1.921fb54442d18p+2);
+    double pc = 0x1.20c62c2f2d7f5p-2;
+    pc = fma(pc, f2, -0x1.b6e24f44b128fp+0);
+    pc = fma(pc, f2, 0x1.f9d38a3763cc3p+2);
+    pc = fma(pc, f2, -0x1.a6d1f2a204a8cp+4);
+    pc = fma(pc, f2, 0x1.e1f506891babbp+5);
+    pc = fma(pc, f2, -0x1.55d3c7e3cbffap+6);
+    pc = fma(pc, f2, 0x1.03c1f081b5ac4p+6);
+    pc = fma(pc, f2, -0x1.3bd3cc9be45dep+4);
+    *s = f * ps;
+    *c = fma(pc, f2, 1.0);
+}
+
+static inline void fn_sincos_octant_f32(float f, float *s, float *c) {
+    float f2 = f * f;
+    float ps = 0x1.507834p+5f;
+    ps = fmaf(ps, f2, -0x1.32d2ccp+6f);
+    ps = fmaf(ps, f2, 0x1.466bc6p+6f);
+    ps = fmaf(ps, f2, -0x1.4abbcep+5f);
+    ps = fmaf(ps, f2, 0x1.921fb6p+2f);
+    float pc = -0x1.a6d1f2p+4f;
+    pc = fmaf(pc, f2, 0x1.e1f506p+5f);
+    pc = fmaf(pc, f2, -0x1.55d3c8p+6f);
+    pc = fmaf(pc, f2, 0x1.03c1f0p+6f);
+    pc = fmaf(pc, f2, -0x1.3bd3ccp+4f);
+    *s = f * ps;
+    *c = fmaf(pc, f2, 1.0f);
+}
+
+/* Rotate (s, c) of the octant angle by q quarter turns: branch-free selects. */
+static inline void fn_quadrant_f64(uint64_t q, double s, double c, double *sin_out,
+                                   double *cos_out) {
+    double sw_s = (q & 1) ? c : s;
+    double sw_c = (q & 1) ? s : c;
+    *sin_out = fn_f64(fn_bits64(sw_s) ^ ((q & 2) << 62));
+    *cos_out = fn_f64(fn_bits64(sw_c) ^ (((q + 1) & 2) << 62));
+}
+
+static inline void fn_quadrant_f32(uint32_t q, float s, float c, float *sin_out,
+                                   float *cos_out) {
+    float sw_s = (q & 1) ? c : s;
+    float sw_c = (q & 1) ? s : c;
+    *sin_out = fn_f32(fn_bits32(sw_s) ^ ((q & 2) << 30));
+    *cos_out = fn_f32(fn_bits32(sw_c) ^ (((q + 1) & 2) << 30));
+}
+
+/* sin and cos of x radians, |x| < 2^48. For models (lidar angles, rotations). */
+static inline void fn_sincos_f64(double x, double *s, double *c) {
+    double t4 = x * 0x1.45f306dc9c883p-1; /* 4x / (2 pi): quarter turns */
+    double r = (t4 + 0x1.8p52) - 0x1.8p52; /* nearest integer */
+    uint64_t q = fn_bits64(t4 + 0x1.8p52);
+    double f = (t4 - r) * 0.25; /* exact (Sterbenz), |f| <= 1/8 turn */
+    double so, co;
+    fn_sincos_octant_f64(f, &so, &co);
+    fn_quadrant_f64(q, so, co, s, c);
+}
+
+static inline void fn_sincos_f32(float x, float *s, float *c) {
+    float t4 = x * 0x1.45f306p-1f;
+    float r = (t4 + 0x1.8p23f) - 0x1.8p23f;
+    uint32_t q = fn_bits32(t4 + 0x1.8p23f);
+    float f = (t4 - r) * 0.25f;
+    float so, co;
+    fn_sincos_octant_f32(f, &so, &co);
+    fn_quadrant_f32(q, so, co, s, c);
+}
+
+/* e^x for finite x; underflows to 0 below about -708, overflows to inf above 709. */
+static inline double fn_exp_f64(double x) {
+    x = x < -708.0 ? -708.0 : x;
+    x = x > 709.0 ? 709.0 : x;
+    double kd = (x * 0x1.71547652b82fep0 + 0x1.8p52) - 0x1.8p52;
+    int64_t k = (int64_t)(fn_bits64(x * 0x1.71547652b82fep0 + 0x1.8p52) - fn_bits64(0x1.8p52));
+    double r = fma(kd, -0x1.62e42fefa39efp-1, x);
+    r = fma(kd, -0x1.abc9e3b39803fp-56, r);
+    /* Taylor series of e^r, |r| <= 0.347 */
+    double p = 0x1.6124613a86d09p-33;          /* 1/13! */
+    p = fma(p, r, 0x1.1eed8eff8d898p-29);      /* 1/12! */
+    p = fma(p, r, 0x1.ae64567f544e4p-26);      /* 1/11! */
+    p = fma(p, r, 0x1.27e4fb7789f5cp-22);      /* 1/10! */
+    p = fma(p, r, 0x1.71de3a556c734p-19);      /* 1/9! */
+    p = fma(p, r, 0x1.a01a01a01a01ap-16);      /* 1/8! */
+    p = fma(p, r, 0x1.a01a01a01a01ap-13);      /* 1/7! */
+    p = fma(p, r, 0x1.6c16c16c16c17p-10);      /* 1/6! */
+    p = fma(p, r, 0x1.1111111111111p-7);       /* 1/5! */
+    p = fma(p, r, 0x1.5555555555555p-5);       /* 1/4! */
+    p = fma(p, r, 0x1.5555555555555p-3);       /* 1/3! */
+    p = fma(p, r, 0.5);
+    p = fma(p, r, 1.0);
+    p = fma(p, r, 1.0);
+    /* 2^k in two halves so k down to -1022-52 and up to 1023 stay exact */
+    int64_t k1 = k >> 1;
+    int64_t k2 = k - k1;
+    return p * fn_f64((uint64_t)(k1 + 1023) << 52) * fn_f64((uint64_t)(k2 + 1023) << 52);
+}
+
+static inline float fn_exp_f32(float x) {
+    x = x < -87.0f ? -87.0f : x;
+    x = x > 88.0f ? 88.0f : x;
+    float kd = (x * 0x1.715476p0f + 0x1.8p23f) - 0x1.8p23f;
+    int32_t k = (int32_t)(fn_bits32(x * 0x1.715476p0f + 0x1.8p23f) - fn_bits32(0x1.8p23f));
+    float r = fmaf(kd, -0x1.62e430p-1f, x);
+    r = fmaf(kd, 0x1.05c610p-29f, r);
+    float p = 0x1.a01a02p-13f;          /* 1/7! */
+    p = fmaf(p, r, 0x1.6c16c2p-10f);    /* 1/6! */
+    p = fmaf(p, r, 0x1.111112p-7f);     /* 1/5! */
+    p = fmaf(p, r, 0x1.555556p-5f);     /* 1/4! */
+    p = fmaf(p, r, 0x1.555556p-3f);     /* 1/3! */
+    p = fmaf(p, r, 0.5f);
+    p = fmaf(p, r, 1.0f);
+    p = fmaf(p, r, 1.0f);
+    int32_t k1 = k >> 1;
+    int32_t k2 = k - k1;
+    return p * fn_f32((uint32_t)(k1 + 127) << 23) * fn_f32((uint32_t)(k2 + 127) << 23);
+}
+
+#endif

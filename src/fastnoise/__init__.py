@@ -1,0 +1,21 @@
+"""fastnoise: fast, reproducible sensor-noise models with a C core.
+
+Every random number is a pure function of (seed, stream, index), so results are the
+same across runs, copies, threads, chunkings and SIMD paths.
+"""
+
+from fastnoise.generator import (
+    GaussianNoiseGenerator,
+    set_simd_path,
+    simd_path,
+    simd_paths_available,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GaussianNoiseGenerator",
+    "set_simd_path",
+    "simd_path",
+    "simd_paths_available",
+]

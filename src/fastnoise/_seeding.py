@@ -1,0 +1,60 @@
+"""Seeds to Philox keys: the one place every model turns a user's seed into a key."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+SeedLike = "int | numpy.random.SeedSequence | None"
+
+
+def as_seed_sequence(seed: object) -> np.random.SeedSequence:
+    """Return a SeedSequence for ``seed`` (int >= 0, SeedSequence, or None for fresh entropy).
+
+    With ``None`` the entropy is drawn from the OS and kept in the returned sequence
+    (``.entropy``), so a run can be reproduced by passing that value back as the seed.
+    """
+    if seed is None:
+        return np.random.SeedSequence()
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+        raise TypeError(
+            f"seed={seed!r} is not allowed: use a non-negative int, a "
+            "numpy.random.SeedSequence, or None"
+        )
+    if int(seed) < 0:
+        raise ValueError(f"seed={seed!r} is not allowed: it must be a non-negative int")
+    return np.random.SeedSequence(int(seed))
+
+
+def key_from_seed_sequence(ss: np.random.SeedSequence) -> int:
+    """The 64-bit Philox key of a SeedSequence (its first two 32-bit words)."""
+    words = ss.generate_state(2, np.uint32)
+    return int(words[0]) | (int(words[1]) << 32)
+
+
+def seed_to_key(seed: object) -> tuple[int, np.random.SeedSequence]:
+    """(key, seed sequence) for a user's seed."""
+    ss = as_seed_sequence(seed)
+    return key_from_seed_sequence(ss), ss
+
+
+def seed_sequence_state(ss: np.random.SeedSequence) -> dict:
+    """A plain dict that rebuilds ``ss`` exactly (entropy, spawn key, children spawned)."""
+    return {
+        "entropy": ss.entropy,
+        "spawn_key": tuple(int(k) for k in ss.spawn_key),
+        "pool_size": int(ss.pool_size),
+        "n_children_spawned": int(ss.n_children_spawned),
+    }
+
+
+def seed_sequence_from_state(d: dict) -> np.random.SeedSequence:
+    return np.random.SeedSequence(
+        d["entropy"],
+        spawn_key=tuple(d["spawn_key"]),
+        pool_size=d["pool_size"],
+        n_children_spawned=d["n_children_spawned"],
+    )

@@ -1,0 +1,86 @@
+"""Parameter checks shared by every model: each error names the parameter, its value
+and what is allowed."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+
+def finite(name: str, value: object) -> float:
+    """``value`` as a finite float, else ValueError/TypeError naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{name}={value!r} is not allowed: it must be finite")
+    return v
+
+
+def nonnegative(name: str, value: object) -> float:
+    """A finite float >= 0."""
+    v = finite(name, value)
+    if v < 0.0:
+        raise ValueError(f"{name}={value!r} is not allowed: it must be finite and >= 0")
+    return v
+
+
+def positive(name: str, value: object) -> float:
+    """A finite float > 0."""
+    v = finite(name, value)
+    if v <= 0.0:
+        raise ValueError(f"{name}={value!r} is not allowed: it must be finite and > 0")
+    return v
+
+
+def in_range(name: str, value: object, lo: float, hi: float) -> float:
+    """A finite float in [lo, hi]."""
+    v = finite(name, value)
+    if not lo <= v <= hi:
+        raise ValueError(f"{name}={value!r} is not allowed: it must lie in [{lo}, {hi}]")
+    return v
+
+
+def vector3(name: str, value: object, *, nonneg: bool = False) -> np.ndarray:
+    """A length-3 float64 vector of finite values (a scalar is broadcast to 3)."""
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.ndim == 0:
+        arr = np.full(3, float(arr))
+    if arr.shape != (3,):
+        raise ValueError(
+            f"{name} has shape {arr.shape} ({value!r}): it must be a scalar or a length-3 vector"
+        )
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name}={value!r} is not allowed: every component must be finite")
+    if nonneg and np.any(arr < 0):
+        raise ValueError(f"{name}={value!r} is not allowed: every component must be >= 0")
+    return arr.copy()
+
+
+def float_dtype(name: str, dtype: object) -> np.dtype:
+    """float32 or float64, else TypeError."""
+    try:
+        dt = np.dtype(dtype)
+    except TypeError as exc:
+        raise TypeError(f"{name}={dtype!r} is not allowed: use float64 or float32") from exc
+    if dt not in (np.dtype(np.float64), np.dtype(np.float32)):
+        raise TypeError(f"{name}={dtype!r} is not allowed: use float64 or float32")
+    return dt
+
+
+def output_array(name: str, out: object, shape: tuple, dtype: np.dtype) -> np.ndarray:
+    """Check a caller's ``out``: an ndarray of the given shape and dtype, C-contiguous
+    and writeable."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{name} must be a numpy.ndarray, got {type(out).__name__}")
+    if out.dtype != dtype:
+        raise TypeError(f"{name} has dtype {out.dtype}: it must be {dtype}")
+    if tuple(out.shape) != tuple(shape):
+        raise ValueError(f"{name} has shape {out.shape}: it must be {tuple(shape)}")
+    if not out.flags.c_contiguous:
+        raise ValueError(f"{name} must be C-contiguous")
+    if not out.flags.writeable:
+        raise ValueError(f"{name} must be writeable")
+    return out

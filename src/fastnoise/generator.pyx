@@ -1,0 +1,343 @@
+"""GaussianNoiseGenerator: counter-keyed Box-Muller normals (seed 004's generator).
+
+Every value is a pure function of (key, stream, index): see csrc/normal.h for the
+canonical stream. The object holds only its position, so copies, pickles, resets and
+multi-threaded fills all reproduce the same numbers.
+"""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+cimport numpy as cnp
+from libc.math cimport isfinite
+from libc.stdint cimport uint64_t
+
+from fastnoise._core cimport (
+    FN_FLOAT32,
+    FN_FLOAT64,
+    fn_normal_fill_f32,
+    fn_normal_fill_f64,
+    fn_simd_detected,
+    fn_simd_level,
+    fn_simd_name,
+    fn_simd_set,
+    fn_stream_init,
+    fn_stream_next_f32,
+    fn_stream_next_f64,
+    fn_stream_take,
+    fn_stream_use_dtype,
+)
+
+from fastnoise import _validate
+from fastnoise._seeding import (
+    as_seed_sequence,
+    key_from_seed_sequence,
+    seed_sequence_from_state,
+    seed_sequence_state,
+)
+
+cnp.import_array()
+
+_SIMD_LEVELS = {"scalar": 0, "avx2": 1, "avx512": 2}
+_F64 = np.dtype(np.float64)
+_F32 = np.dtype(np.float32)
+# Smallest split a threaded fill makes; below it threads cost more than they give.
+_MIN_PER_THREAD = 1 << 16
+_executor = None
+
+
+def simd_path():
+    """Name of the SIMD path the kernels use: "scalar", "avx2" or "avx512"."""
+    return fn_simd_name(fn_simd_level()).decode()
+
+
+def simd_paths_available():
+    """Every path this CPU can run, lowest first."""
+    return [n for n, lv in _SIMD_LEVELS.items() if lv <= fn_simd_detected()]
+
+
+def set_simd_path(name):
+    """Use a lower SIMD path (for tests and comparisons); returns the path in use.
+
+    The environment variable FASTNOISE_SIMD (scalar, avx2, avx512) does the same at
+    import. A path above what the CPU supports is capped. Every path gives the same
+    bits; only speed differs.
+    """
+    if name not in _SIMD_LEVELS:
+        raise ValueError(f"name={name!r} is not allowed: use one of {list(_SIMD_LEVELS)}")
+    return fn_simd_name(fn_simd_set(_SIMD_LEVELS[name])).decode()
+
+
+def _pool():
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(thread_name_prefix="fastnoise")
+    return _executor
+
+
+def _fill_part(uint64_t key, uint64_t stream, uint64_t first, Py_ssize_t start,
+               Py_ssize_t n, double mean, double stddev, cnp.ndarray flat):
+    """Fill flat[start:start+n] with normals first.. of (key, stream), GIL released."""
+    cdef char *base = <char *>cnp.PyArray_DATA(flat)
+    cdef float fmean = <float>mean
+    cdef float fstd = <float>stddev
+    if cnp.PyArray_TYPE(flat) == cnp.NPY_FLOAT64:
+        with nogil:
+            fn_normal_fill_f64(key, stream, first, <size_t>n, mean, stddev,
+                               (<double *>base) + start)
+    else:
+        with nogil:
+            fn_normal_fill_f32(key, stream, first, <size_t>n, fmean, fstd,
+                               (<float *>base) + start)
+
+
+def fill_normals(uint64_t key, uint64_t stream, uint64_t first, cnp.ndarray flat,
+                 double mean=0.0, double stddev=1.0, int threads=1):
+    """Fill the C-contiguous float32/float64 array ``flat`` with normals
+    ``first, first + 1, ...`` of (key, stream), on up to ``threads`` threads.
+
+    The values do not depend on ``threads``: each index has its own number.
+    """
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(flat)
+    cdef Py_ssize_t per, start, parts, i
+    if threads < 1:
+        raise ValueError(f"threads={threads!r} is not allowed: it must be >= 1")
+    parts = min(threads, max(1, n // _MIN_PER_THREAD))
+    if parts == 1:
+        _fill_part(key, stream, first, 0, n, mean, stddev, flat)
+        return
+    # split on multiples of 4 so every part but the first starts on a block boundary
+    per = ((n + parts - 1) // parts + 3) & ~3
+    futures = []
+    for i in range(parts):
+        start = i * per
+        if start >= n:
+            break
+        futures.append(_pool().submit(_fill_part, key, stream, first + start, start,
+                                      min(per, n - start), mean, stddev, flat))
+    for f in futures:
+        f.result()
+
+
+cdef class GaussianNoiseGenerator:
+    """Gaussian noise from Philox4x32-10 and the Box-Muller transform.
+
+    Parameters
+    ----------
+    seed : int, numpy.random.SeedSequence or None
+        ``None`` draws fresh entropy; it is kept in ``seed`` (``seed.entropy``) so the
+        run can be reproduced.
+    stream : int
+        Stream id in [0, 2**64): generators with the same seed and different streams
+        are independent.
+
+    Notes
+    -----
+    Normal ``j`` of a stream is fixed: ``normal(n)`` returns the next ``n`` of them and
+    ``n`` calls of ``generate()`` return the same ``n`` values, bit for bit (the second
+    value of each Box-Muller pair is the "cached" value of seed 004). The position is
+    counted per dtype: switching between float64 and float32 moves on to the next
+    unused Philox block (the rest of a partly used block is skipped). float64 values
+    come from 52-bit uniforms, so ``|z| <= 8.49``; float32 values from 24-bit uniforms,
+    so ``|z| <= 5.77`` (the tail beyond is never produced; P(|z| > 5.77) = 7.9e-9).
+    Values are the same on every SIMD path (see ``fastnoise.simd_path``), thread count
+    and chunking.
+    """
+
+    def __init__(self, seed=None, stream=0):
+        ss = as_seed_sequence(seed)
+        stream = int(stream)
+        if not 0 <= stream < 2**64:
+            raise ValueError(f"stream={stream!r} is not allowed: it must lie in [0, 2**64)")
+        self._seed_seq = ss
+        fn_stream_init(&self.st, key_from_seed_sequence(ss), stream)
+
+    # ---- hot path -----------------------------------------------------------------
+    cdef double next_f64(self) noexcept nogil:
+        return fn_stream_next_f64(&self.st)
+
+    cdef float next_f32(self) noexcept nogil:
+        return fn_stream_next_f32(&self.st)
+
+    def generate(self, double mean=0.0, double stddev=1.0):
+        """One float64 draw ``mean + stddev * z`` (units of ``mean``)."""
+        if not (stddev >= 0.0 and isfinite(stddev)):
+            raise ValueError(
+                f"stddev={stddev!r} is not allowed: it must be finite and >= 0")
+        if not isfinite(mean):
+            raise ValueError(f"mean={mean!r} is not allowed: it must be finite")
+        return mean + stddev * fn_stream_next_f64(&self.st)
+
+    def normal(self, size=None, mean=0.0, stddev=1.0, dtype=np.float64, out=None,
+               int threads=1):
+        """Draw ``mean + stddev * z`` for the next normals of the stream.
+
+        Parameters
+        ----------
+        size : int, tuple of int or None
+            Output shape; ``None`` returns one float unless ``out`` is given.
+        mean, stddev : float
+            Location and scale (same units as the result); ``stddev >= 0``.
+        dtype : float64 or float32
+            float32 values are computed in float32 arithmetic (2x the throughput).
+        out : ndarray, optional
+            C-contiguous array of ``dtype`` (and of shape ``size`` if given) to fill.
+        threads : int
+            Fill on this many threads; the values do not depend on it.
+        """
+        mean = _validate.finite("mean", mean)
+        stddev = _validate.nonnegative("stddev", stddev)
+        dt = _validate.float_dtype("dtype", dtype)
+        if out is None:
+            if size is None:
+                z = np.empty(1, dtype=dt)
+                self._fill(z, mean, stddev, 1)
+                return float(z[0]) if dt == _F64 else z[0]
+            arr = np.empty(size, dtype=dt)
+        else:
+            shape = out.shape if (size is None and isinstance(out, np.ndarray)) else size
+            if isinstance(shape, int):
+                shape = (shape,)
+            arr = _validate.output_array("out", out, tuple(shape), dt)
+        self._fill(arr, mean, stddev, threads)
+        return arr
+
+    def _fill(self, cnp.ndarray arr, double mean, double stddev, int threads):
+        cdef int code = FN_FLOAT64 if arr.dtype == _F64 else FN_FLOAT32
+        if threads < 1:
+            raise ValueError(f"threads={threads!r} is not allowed: it must be >= 1")
+        cdef uint64_t first = fn_stream_take(&self.st, code, <uint64_t>arr.size)
+        fill_normals(self.st.key, self.st.stream, first, arr.reshape(-1), mean, stddev,
+                     threads)
+
+    # ---- position and state -----------------------------------------------------
+    @property
+    def seed(self):
+        """The numpy.random.SeedSequence the key came from."""
+        return self._seed_seq
+
+    @property
+    def key(self):
+        """64-bit Philox key."""
+        return self.st.key
+
+    @property
+    def stream(self):
+        """Stream id (Philox counter words 2 and 3)."""
+        return self.st.stream
+
+    @property
+    def position(self):
+        """Index of the next normal, counted in ``position_dtype`` values."""
+        return self.st.position
+
+    @property
+    def position_dtype(self):
+        return "float32" if self.st.dtype == FN_FLOAT32 else "float64"
+
+    @property
+    def state(self):
+        """The whole state as a dict (settable); integers only, so it is exact."""
+        return {
+            "bit_generator": "Philox4x32-10",
+            "transform": "box-muller",
+            "key": int(self.st.key),
+            "stream": int(self.st.stream),
+            "position": int(self.st.position),
+            "dtype": self.position_dtype,
+            "seed_seq": seed_sequence_state(self._seed_seq),
+        }
+
+    @state.setter
+    def state(self, value):
+        if not isinstance(value, dict):
+            raise TypeError(f"state must be a dict, got {type(value).__name__}")
+        if value.get("bit_generator") != "Philox4x32-10":
+            raise ValueError(
+                f"state['bit_generator']={value.get('bit_generator')!r} is not allowed: "
+                "it must be 'Philox4x32-10'")
+        try:
+            key, stream, position = (int(value["key"]), int(value["stream"]),
+                                     int(value["position"]))
+            dtype = value["dtype"]
+            ss = seed_sequence_from_state(value["seed_seq"])
+        except KeyError as exc:
+            raise ValueError(f"state is missing the entry {exc.args[0]!r}") from None
+        for name, v in (("key", key), ("stream", stream), ("position", position)):
+            if not 0 <= v < 2**64:
+                raise ValueError(
+                    f"state[{name!r}]={v!r} is not allowed: it must lie in [0, 2**64)")
+        if dtype not in ("float64", "float32"):
+            raise ValueError(
+                f"state['dtype']={dtype!r} is not allowed: use 'float64' or 'float32'")
+        fn_stream_init(&self.st, key, stream)
+        self.st.dtype = FN_FLOAT32 if dtype == "float32" else FN_FLOAT64
+        self.st.position = position
+        self._seed_seq = ss
+
+    def reset(self):
+        """Back to the seeded start: position 0, cached values dropped."""
+        fn_stream_init(&self.st, self.st.key, self.st.stream)
+
+    def advance(self, n):
+        """Skip ``n`` values (of the current position dtype) in O(1)."""
+        n = int(n)
+        if n < 0:
+            raise ValueError(f"n={n!r} is not allowed: it must be >= 0")
+        self.st.position += <uint64_t>n
+
+    def spawn(self, n):
+        """``n`` new generators on independent keys (numpy's SeedSequence.spawn)."""
+        n = int(n)
+        if n < 0:
+            raise ValueError(f"n={n!r} is not allowed: it must be >= 0")
+        return [GaussianNoiseGenerator(child, self.st.stream)
+                for child in self._seed_seq.spawn(n)]
+
+    def check_numerics(self):
+        """True when the cached values, if any, are finite (they always should be)."""
+        cdef int i
+        if not self.st.cache_ok:
+            return True
+        if self.st.dtype == FN_FLOAT64:
+            return bool(isfinite(self.st.c64[0]) and isfinite(self.st.c64[1]))
+        for i in range(4):
+            if not isfinite(self.st.c32[i]):
+                return False
+        return True
+
+    # ---- copies and pickling ------------------------------------------------------
+    def copy(self):
+        """An independent generator at the same position, cache included."""
+        cdef GaussianNoiseGenerator g = GaussianNoiseGenerator.__new__(
+            GaussianNoiseGenerator)
+        g.st = self.st
+        g._seed_seq = seed_sequence_from_state(seed_sequence_state(self._seed_seq))
+        return g
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        return (_from_state, (self.state,))
+
+    def __eq__(self, other):
+        if not isinstance(other, GaussianNoiseGenerator):
+            return NotImplemented
+        return self.state == other.state
+
+    __hash__ = None
+
+    def __repr__(self):
+        return (f"GaussianNoiseGenerator(key=0x{self.st.key:016x}, stream={self.st.stream}, "
+                f"position={self.st.position} ({self.position_dtype}))")
+
+
+def _from_state(state):
+    cdef GaussianNoiseGenerator g = GaussianNoiseGenerator.__new__(GaussianNoiseGenerator)
+    g.state = state
+    return g
