@@ -3,22 +3,17 @@
 
 #include <string.h>
 
-void fn_block_normals_f64(uint64_t key, uint64_t stream, uint64_t block, double out[2]) {
-    uint32_t w[4];
-    fn_philox_block(key, stream, block, w);
-    fn_box_muller_f64(w[0], w[1], w[2], w[3], &out[0], &out[1]);
+void fn_block_normals_f64(uint64_t key, uint64_t stream, uint64_t block, double out[4]) {
+    FN_DISPATCH(fn_block_normals_f64, (key, stream, block, out));
 }
 
 void fn_block_normals_f32(uint64_t key, uint64_t stream, uint64_t block, float out[4]) {
-    uint32_t w[4];
-    fn_philox_block(key, stream, block, w);
-    fn_box_muller_f32(w[0], w[1], &out[0], &out[1]);
-    fn_box_muller_f32(w[2], w[3], &out[2], &out[3]);
+    FN_DISPATCH(fn_block_normals_f32, (key, stream, block, out));
 }
 
 /* Partial blocks at either end are done one block at a time on the scalar path;
  * whole blocks go to the dispatched kernel. Same arithmetic, same bits. */
-#define DEFINE_FILL(T, SUF, PER)                                                       \
+#define DEFINE_FILL(T, SUF, PER, FMA)                                                       \
     void fn_normal_fill_##SUF(uint64_t key, uint64_t stream, uint64_t first, size_t n, \
                               T mean, T stddev, T *out) {                              \
         T tmp[PER];                                                                    \
@@ -28,7 +23,7 @@ void fn_block_normals_f32(uint64_t key, uint64_t stream, uint64_t block, float o
         if (skip) {                                                                    \
             size_t take = PER - skip < n ? PER - skip : n;                             \
             fn_block_normals_##SUF(key, stream, block, tmp);                           \
-            for (size_t i = 0; i < take; i++) out[i] = mean + stddev * tmp[skip + i];  \
+            for (size_t i = 0; i < take; i++) out[i] = FMA(stddev, tmp[skip + i], mean);  \
             out += take;                                                               \
             n -= take;                                                                 \
             block++;                                                                   \
@@ -43,12 +38,12 @@ void fn_block_normals_f32(uint64_t key, uint64_t stream, uint64_t block, float o
         }                                                                              \
         if (n) {                                                                       \
             fn_block_normals_##SUF(key, stream, block, tmp);                           \
-            for (size_t i = 0; i < n; i++) out[i] = mean + stddev * tmp[i];            \
+            for (size_t i = 0; i < n; i++) out[i] = FMA(stddev, tmp[i], mean);            \
         }                                                                              \
     }
 
-DEFINE_FILL(double, f64, FN_F64_PER_BLOCK)
-DEFINE_FILL(float, f32, FN_F32_PER_BLOCK)
+DEFINE_FILL(double, f64, FN_PER_BLOCK, fma)
+DEFINE_FILL(float, f32, FN_PER_BLOCK, fmaf)
 
 void fn_stream_init(fn_stream *s, uint64_t key, uint64_t stream) {
     memset(s, 0, sizeof *s);
@@ -57,16 +52,9 @@ void fn_stream_init(fn_stream *s, uint64_t key, uint64_t stream) {
     s->dtype = FN_FLOAT64;
 }
 
-static uint64_t per_block(int dtype) {
-    return dtype == FN_FLOAT32 ? FN_F32_PER_BLOCK : FN_F64_PER_BLOCK;
-}
-
 void fn_stream_use_dtype(fn_stream *s, int dtype) {
     if (dtype == s->dtype) return;
-    uint64_t old = per_block(s->dtype);
-    uint64_t next_block = (s->position + old - 1) / old;
     s->dtype = dtype;
-    s->position = next_block * per_block(dtype);
     s->cache_ok = 0;
 }
 

@@ -1,12 +1,21 @@
 /* Gaussian numbers keyed by (key, stream, index): the random core of fastnoise.
  *
- * The canonical stream: normal number j of (key, stream) is
- *   float64: output j % 2 of Philox block j / 2 (one Box-Muller pair per block);
- *   float32: output j % 4 of Philox block j / 4 (two pairs per block).
- * Each pair is the trigonometric Box-Muller transform
- *   r = sqrt(-2 ln u1), (z0, z1) = (r cos 2 pi u2, r sin 2 pi u2),
- * with u1 in (0, 1] so the log is finite. float64 uses 52-bit uniforms, so
- * |z| <= sqrt(104 ln 2) = 8.49; float32 uses 24-bit uniforms, so |z| <= 5.77.
+ * The canonical stream: normal number j of (key, stream) is output j % 4 of Philox
+ * block j / 4, for float64 and float32 alike. A block's words (w0, w1, w2, w3) make
+ * two Box-Muller pairs, (w0, w1) -> normals 4b, 4b+1 and (w2, w3) -> 4b+2, 4b+3.
+ * For a pair (wa, wb):
+ *   u1 = (wa + 1) / 2^32 in (0, 1],  r = sqrt(-2 ln u1);
+ *   phi = 2 pi (int32)(wb << 3) / 2^35, uniform in [-pi/4, pi/4);
+ *   (c, s) = (cos phi, sin phi), swapped if bit 29 of wb is set, then c negated if
+ *   bit 31 is set and s negated if bit 30 is set;
+ *   (z0, z1) = (r c, r s).
+ * The eight swaps and sign flips (the symmetries of the square) map the quarter arc
+ * onto the whole circle evenly, so (c, s) is a uniform direction: this is the
+ * trigonometric Box-Muller transform with cheaper angle reduction. float64 computes
+ * in double, float32 in single precision (u1 rounded to float), so the two dtypes
+ * agree to float32 accuracy. The smallest u1 is 2^-32, so |z| <= sqrt(64 ln 2) = 6.66
+ * for both dtypes (P(|z| > 6.66) = 2.7e-11). With mean and stddev, a value is
+ * fma(stddev, z, mean).
  */
 #ifndef FN_NORMAL_H
 #define FN_NORMAL_H
@@ -18,48 +27,70 @@
 #include "philox.h"
 #include "simd.h"
 
-#define FN_F64_PER_BLOCK 2
-#define FN_F32_PER_BLOCK 4
+#define FN_PER_BLOCK 4
+#define FN_F64_PER_BLOCK FN_PER_BLOCK
+#define FN_F32_PER_BLOCK FN_PER_BLOCK
 
 enum { FN_FLOAT64 = 0, FN_FLOAT32 = 1 };
 
-/* One float64 Box-Muller pair from the four words of a block. */
-static inline void fn_box_muller_f64(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3,
-                                     double *z0, double *z1) {
-    uint64_t a1 = ((uint64_t)x0 << 20) | (x1 >> 12); /* 52 random bits */
-    uint64_t a2 = ((uint64_t)x2 << 20) | (x3 >> 12);
-    double u1 = 2.0 - fn_f64(0x3FF0000000000000ull | a1); /* (0, 1], exact */
-    double r = sqrt(-2.0 * fn_log_f64(u1));
-    double t = fn_f64(0x3FF0000000000000ull | a2) - 1.0; /* turns, [0, 1) */
-    uint64_t q = (a2 + (1ull << 49)) >> 50;              /* nearest quarter turn */
-    double f = t - fn_i64_to_f64((int64_t)q) * 0.25;     /* exact, |f| <= 1/8 */
-    double so, co, s, c;
+/* Box-Muller radius sqrt(-2 ln u1) from the radius word. */
+static inline double fn_bm_radius_f64(uint32_t wa) {
+    /* exact u32 -> double without an unsigned conversion instruction */
+    double u1 = ((double)(int32_t)(wa ^ 0x80000000u) + (0x1p31 + 1.0)) * 0x1p-32;
+    return sqrt(-2.0 * fn_log_f64(u1));
+}
+
+static inline float fn_bm_radius_f32(uint32_t wa) {
+    /* rounds to float: (wa + 1) / 2^32 to 24 bits, smallest value still 2^-32 */
+    float u1 = ((float)(int32_t)(wa ^ 0x80000000u) + 0x1p31f + 1.0f) * 0x1p-32f;
+    return sqrtf(-2.0f * fn_log_f32(u1));
+}
+
+/* The direction (c, s) of a pair from its angle word, as described above. */
+static inline void fn_bm_angle_f64(uint32_t wb, double *c, double *s) {
+    double f = (double)(int32_t)(wb << 3) * 0x1p-35; /* turns, exact */
+    double so, co;
     fn_sincos_octant_f64(f, &so, &co);
-    fn_quadrant_f64(q, so, co, &s, &c);
-    *z0 = r * c;
-    *z1 = r * s;
+    double x = (wb & 0x20000000u) ? so : co;
+    double y = (wb & 0x20000000u) ? co : so;
+    *c = fn_f64(fn_bits64(x) ^ ((uint64_t)(wb >> 31) << 63));
+    *s = fn_f64(fn_bits64(y) ^ ((uint64_t)((wb >> 30) & 1u) << 63));
 }
 
-/* One float32 Box-Muller pair from two words. */
-static inline void fn_box_muller_f32(uint32_t xa, uint32_t xb, float *z0, float *z1) {
-    int32_t a1 = (int32_t)(xa >> 8); /* 24 random bits */
-    int32_t a2 = (int32_t)(xb >> 8);
-    float u1 = (float)(a1 + 1) * 0x1p-24f; /* (0, 1], exact */
-    float r = sqrtf(-2.0f * fn_log_f32(u1));
-    int32_t q = (a2 + (1 << 21)) >> 22;
-    float f = (float)(a2 - (q << 22)) * 0x1p-24f; /* exact, |f| <= 1/8 */
-    float so, co, s, c;
+static inline void fn_bm_angle_f32(uint32_t wb, float *c, float *s) {
+    float f = (float)(int32_t)(wb << 3) * 0x1p-35f; /* turns (rounded to float) */
+    float so, co;
     fn_sincos_octant_f32(f, &so, &co);
-    fn_quadrant_f32((uint32_t)q, so, co, &s, &c);
+    float x = (wb & 0x20000000u) ? so : co;
+    float y = (wb & 0x20000000u) ? co : so;
+    *c = fn_f32(fn_bits32(x) ^ (wb & 0x80000000u));
+    *s = fn_f32(fn_bits32(y) ^ ((wb << 1) & 0x80000000u));
+}
+
+static inline void fn_box_muller_f64(uint32_t wa, uint32_t wb, double *z0, double *z1) {
+    double r = fn_bm_radius_f64(wa), c, s;
+    fn_bm_angle_f64(wb, &c, &s);
     *z0 = r * c;
     *z1 = r * s;
 }
 
-/* The normals of one block, scalar: out[0..2) or out[0..4). */
-void fn_block_normals_f64(uint64_t key, uint64_t stream, uint64_t block, double out[2]);
+static inline void fn_box_muller_f32(uint32_t wa, uint32_t wb, float *z0, float *z1) {
+    float r = fn_bm_radius_f32(wa), c, s;
+    fn_bm_angle_f32(wb, &c, &s);
+    *z0 = r * c;
+    *z1 = r * s;
+}
+
+/* The four standard normals of one block (SIMD-dispatched like the bulk kernels, so
+ * the scalar step uses hardware fma where the CPU has it). */
+FN_DECLARE_KERNEL(void, fn_block_normals_f64,
+                  (uint64_t key, uint64_t stream, uint64_t block, double out[4]))
+FN_DECLARE_KERNEL(void, fn_block_normals_f32,
+                  (uint64_t key, uint64_t stream, uint64_t block, float out[4]))
+void fn_block_normals_f64(uint64_t key, uint64_t stream, uint64_t block, double out[4]);
 void fn_block_normals_f32(uint64_t key, uint64_t stream, uint64_t block, float out[4]);
 
-/* Whole blocks, SIMD-dispatched: out[i] = mean + stddev * z for the normals of
+/* Whole blocks, SIMD-dispatched: out[i] = fma(stddev, z, mean) for the normals of
  * blocks [block0, block0 + nblocks). */
 FN_DECLARE_KERNEL(void, fn_normal_blocks_f64,
                   (uint64_t key, uint64_t stream, uint64_t block0, size_t nblocks,
@@ -68,7 +99,7 @@ FN_DECLARE_KERNEL(void, fn_normal_blocks_f32,
                   (uint64_t key, uint64_t stream, uint64_t block0, size_t nblocks,
                    float mean, float stddev, float *out))
 
-/* Stateless fill: out[i] = mean + stddev * z_{first + i} of (key, stream), any first
+/* Stateless fill: out[i] = fma(stddev, z_{first + i}, mean) of (key, stream), any first
  * and n. The result does not depend on how a range is split into calls. */
 void fn_normal_fill_f64(uint64_t key, uint64_t stream, uint64_t first, size_t n,
                         double mean, double stddev, double *out);
@@ -79,17 +110,17 @@ void fn_normal_fill_f32(uint64_t key, uint64_t stream, uint64_t first, size_t n,
 typedef struct {
     uint64_t key;
     uint64_t stream;
-    uint64_t position; /* index of the next normal, counted in `dtype` units */
-    int dtype;         /* FN_FLOAT64 or FN_FLOAT32 */
+    uint64_t position; /* index of the next normal */
+    int dtype;         /* dtype of the cached block: FN_FLOAT64 or FN_FLOAT32 */
     int cache_ok;
     uint64_t cache_block;
-    double c64[2];
+    double c64[4];
     float c32[4];
 } fn_stream;
 
 void fn_stream_init(fn_stream *s, uint64_t key, uint64_t stream);
-/* Count position in `dtype` units. A change of dtype moves to the next unused
- * block: values left in a partly used block are skipped. */
+/* Values come from the same index whichever dtype asks; switching dtype only drops
+ * the cached block. */
 void fn_stream_use_dtype(fn_stream *s, int dtype);
 double fn_stream_next_f64(fn_stream *s);
 float fn_stream_next_f32(fn_stream *s);
