@@ -1,21 +1,22 @@
 /* Gaussian numbers keyed by (key, stream, index): the random core of fastnoise.
  *
- * The canonical stream: normal number j of (key, stream) is output j % 4 of Philox
- * block j / 4, for float64 and float32 alike. A block's words (w0, w1, w2, w3) make
- * two Box-Muller pairs, (w0, w1) -> normals 4b, 4b+1 and (w2, w3) -> 4b+2, 4b+3.
- * For a pair (wa, wb):
+ * The canonical stream, the same for float64 and float32. Philox block i of
+ * (key, stream) has words (w0, w1, w2, w3); pair 2i is (wa, wb) = (w0, w1) and pair
+ * 2i + 1 is (w2, w3). Each pair gives a radius and a direction:
  *   u1 = (wa + 1) / 2^32 in (0, 1],  r = sqrt(-2 ln u1);
  *   phi = 2 pi (int32)(wb << 3) / 2^35, uniform in [-pi/4, pi/4);
  *   (c, s) = (cos phi, sin phi), swapped if bit 29 of wb is set, then c negated if
- *   bit 31 is set and s negated if bit 30 is set;
- *   (z0, z1) = (r c, r s).
+ *   bit 31 is set and s negated if bit 30 is set.
  * The eight swaps and sign flips (the symmetries of the square) map the quarter arc
- * onto the whole circle evenly, so (c, s) is a uniform direction: this is the
- * trigonometric Box-Muller transform with cheaper angle reduction. float64 computes
- * in double, float32 in single precision (u1 rounded to float), so the two dtypes
- * agree to float32 accuracy. The smallest u1 is 2^-32, so |z| <= sqrt(64 ln 2) = 6.66
- * for both dtypes (P(|z| > 6.66) = 2.7e-11). With mean and stddev, a value is
- * fma(stddev, z, mean).
+ * onto the whole circle evenly, so (c, s) is a uniform direction and (r c, r s) is
+ * the trigonometric Box-Muller pair, with cheaper angle reduction.
+ * Normals come in groups of 16 from 8 pairs (4 blocks): normal 16g + k is r c of
+ * pair 8g + k for k < 8 and r s of pair 8g + k - 8 for k >= 8 (so SIMD code stores
+ * cosines and sines without shuffling).
+ * float64 computes in double, float32 in single precision (u1 rounded to float), so
+ * the two dtypes agree to float32 accuracy. The smallest u1 is 2^-32, so
+ * |z| <= sqrt(64 ln 2) = 6.66 in both (P(|z| > 6.66) = 2.7e-11). With mean and
+ * stddev a value is fma(stddev, z, mean).
  */
 #ifndef FN_NORMAL_H
 #define FN_NORMAL_H
@@ -27,9 +28,8 @@
 #include "philox.h"
 #include "simd.h"
 
-#define FN_PER_BLOCK 4
-#define FN_F64_PER_BLOCK FN_PER_BLOCK
-#define FN_F32_PER_BLOCK FN_PER_BLOCK
+#define FN_GROUP 16 /* normals per group */
+#define FN_GROUP_BLOCKS 4
 
 enum { FN_FLOAT64 = 0, FN_FLOAT32 = 1 };
 
@@ -81,22 +81,24 @@ static inline void fn_box_muller_f32(uint32_t wa, uint32_t wb, float *z0, float 
     *z1 = r * s;
 }
 
-/* The four standard normals of one block (SIMD-dispatched like the bulk kernels, so
- * the scalar step uses hardware fma where the CPU has it). */
-FN_DECLARE_KERNEL(void, fn_block_normals_f64,
-                  (uint64_t key, uint64_t stream, uint64_t block, double out[4]))
-FN_DECLARE_KERNEL(void, fn_block_normals_f32,
-                  (uint64_t key, uint64_t stream, uint64_t block, float out[4]))
-void fn_block_normals_f64(uint64_t key, uint64_t stream, uint64_t block, double out[4]);
-void fn_block_normals_f32(uint64_t key, uint64_t stream, uint64_t block, float out[4]);
+/* The 16 standard normals of group g (SIMD-dispatched like the bulk kernels, so
+ * single draws use hardware fma where the CPU has it). */
+FN_DECLARE_KERNEL(void, fn_group_normals_f64,
+                  (uint64_t key, uint64_t stream, uint64_t group, double out[FN_GROUP]))
+FN_DECLARE_KERNEL(void, fn_group_normals_f32,
+                  (uint64_t key, uint64_t stream, uint64_t group, float out[FN_GROUP]))
+void fn_group_normals_f64(uint64_t key, uint64_t stream, uint64_t group,
+                          double out[FN_GROUP]);
+void fn_group_normals_f32(uint64_t key, uint64_t stream, uint64_t group,
+                          float out[FN_GROUP]);
 
-/* Whole blocks, SIMD-dispatched: out[i] = fma(stddev, z, mean) for the normals of
- * blocks [block0, block0 + nblocks). */
-FN_DECLARE_KERNEL(void, fn_normal_blocks_f64,
-                  (uint64_t key, uint64_t stream, uint64_t block0, size_t nblocks,
+/* Whole groups, SIMD-dispatched: out[i] = fma(stddev, z, mean) for the normals of
+ * groups [group0, group0 + ngroups). */
+FN_DECLARE_KERNEL(void, fn_normal_groups_f64,
+                  (uint64_t key, uint64_t stream, uint64_t group0, size_t ngroups,
                    double mean, double stddev, double *out))
-FN_DECLARE_KERNEL(void, fn_normal_blocks_f32,
-                  (uint64_t key, uint64_t stream, uint64_t block0, size_t nblocks,
+FN_DECLARE_KERNEL(void, fn_normal_groups_f32,
+                  (uint64_t key, uint64_t stream, uint64_t group0, size_t ngroups,
                    float mean, float stddev, float *out))
 
 /* Stateless fill: out[i] = fma(stddev, z_{first + i}, mean) of (key, stream), any first
@@ -113,9 +115,9 @@ typedef struct {
     uint64_t position; /* index of the next normal */
     int dtype;         /* dtype of the cached block: FN_FLOAT64 or FN_FLOAT32 */
     int cache_ok;
-    uint64_t cache_block;
-    double c64[4];
-    float c32[4];
+    uint64_t cache_group;
+    double c64[FN_GROUP];
+    float c32[FN_GROUP];
 } fn_stream;
 
 void fn_stream_init(fn_stream *s, uint64_t key, uint64_t stream);

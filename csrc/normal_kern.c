@@ -117,42 +117,47 @@ static void philox_pairs(uint64_t key, uint64_t stream, uint64_t b, size_t m, ui
 }
 
 /* Radius and angle in separate loops: each has short dependency chains, so the
- * out-of-order core overlaps many iterations. */
-#define DEFINE_BLOCKS(T, SUF, FMA)                                                     \
-    void FN_KERNEL(fn_normal_blocks_##SUF)(uint64_t key, uint64_t stream,              \
-                                           uint64_t block0, size_t nblocks, T mean,    \
-                                           T stddev, T *out) {                         \
+ * out-of-order core overlaps many iterations. Cosines and sines of a group go to
+ * two runs of 8, so vector code stores them without shuffles. `scale` = 0 stores
+ * the standard normals themselves (no fma, so -0.0 stays -0.0). */
+#define DEFINE_GROUPS(T, SUF, FMA)                                                     \
+    static inline void groups_##SUF(uint64_t key, uint64_t stream, uint64_t group0,    \
+                                    size_t ngroups, T mean, T stddev, int scale,       \
+                                    T *out) {                                          \
         uint32_t wa[2 * CHUNK], wb[2 * CHUNK];                                         \
         T r[2 * CHUNK];                                                                \
-        for (size_t done = 0; done < nblocks; done += CHUNK) {                         \
-            size_t m = nblocks - done < CHUNK ? nblocks - done : CHUNK;                \
-            philox_pairs(key, stream, block0 + done, m, wa, wb);                       \
-            for (size_t p = 0; p < 2 * m; p++) r[p] = fn_bm_radius_##SUF(wa[p]);       \
-            T *o = out + FN_PER_BLOCK * done;                                          \
-            for (size_t p = 0; p < 2 * m; p++) {                                       \
-                T c, s;                                                                \
-                fn_bm_angle_##SUF(wb[p], &c, &s);                                      \
-                o[2 * p] = FMA(stddev, r[p] * c, mean);                                \
-                o[2 * p + 1] = FMA(stddev, r[p] * s, mean);                            \
+        for (size_t done = 0; done < ngroups; done += CHUNK / FN_GROUP_BLOCKS) {       \
+            size_t m = ngroups - done;                                                 \
+            if (m > CHUNK / FN_GROUP_BLOCKS) m = CHUNK / FN_GROUP_BLOCKS;              \
+            size_t npairs = m * (FN_GROUP / 2);                                        \
+            philox_pairs(key, stream, (group0 + done) * FN_GROUP_BLOCKS,               \
+                         m * FN_GROUP_BLOCKS, wa, wb);                                 \
+            for (size_t p = 0; p < npairs; p++) r[p] = fn_bm_radius_##SUF(wa[p]);      \
+            T *o = out + FN_GROUP * done;                                              \
+            for (size_t g = 0; g < m; g++) {                                           \
+                for (size_t k = 0; k < FN_GROUP / 2; k++) {                            \
+                    size_t p = g * (FN_GROUP / 2) + k;                                 \
+                    T c, s;                                                            \
+                    fn_bm_angle_##SUF(wb[p], &c, &s);                                  \
+                    T zc = r[p] * c, zs = r[p] * s;                                    \
+                    o[FN_GROUP * g + k] = scale ? FMA(stddev, zc, mean) : zc;          \
+                    o[FN_GROUP * g + FN_GROUP / 2 + k] =                               \
+                        scale ? FMA(stddev, zs, mean) : zs;                            \
+                }                                                                      \
             }                                                                          \
         }                                                                              \
+    }                                                                                  \
+                                                                                       \
+    void FN_KERNEL(fn_normal_groups_##SUF)(uint64_t key, uint64_t stream,              \
+                                           uint64_t group0, size_t ngroups, T mean,    \
+                                           T stddev, T *out) {                         \
+        groups_##SUF(key, stream, group0, ngroups, mean, stddev, 1, out);              \
+    }                                                                                  \
+                                                                                       \
+    void FN_KERNEL(fn_group_normals_##SUF)(uint64_t key, uint64_t stream,              \
+                                           uint64_t group, T out[FN_GROUP]) {          \
+        groups_##SUF(key, stream, group, 1, (T)0, (T)1, 0, out);                       \
     }
 
-DEFINE_BLOCKS(double, f64, fma)
-DEFINE_BLOCKS(float, f32, fmaf)
-
-void FN_KERNEL(fn_block_normals_f64)(uint64_t key, uint64_t stream, uint64_t block,
-                                     double out[4]) {
-    uint32_t w[4];
-    fn_philox_block(key, stream, block, w);
-    fn_box_muller_f64(w[0], w[1], &out[0], &out[1]);
-    fn_box_muller_f64(w[2], w[3], &out[2], &out[3]);
-}
-
-void FN_KERNEL(fn_block_normals_f32)(uint64_t key, uint64_t stream, uint64_t block,
-                                     float out[4]) {
-    uint32_t w[4];
-    fn_philox_block(key, stream, block, w);
-    fn_box_muller_f32(w[0], w[1], &out[0], &out[1]);
-    fn_box_muller_f32(w[2], w[3], &out[2], &out[3]);
-}
+DEFINE_GROUPS(double, f64, fma)
+DEFINE_GROUPS(float, f32, fmaf)

@@ -21,8 +21,7 @@ cdef extern from "philox.h" nogil:
 cdef extern from "normal.h" nogil:
     int FN_FLOAT64
     int FN_FLOAT32
-    int FN_F64_PER_BLOCK
-    int FN_F32_PER_BLOCK
+    int FN_GROUP
 
     ctypedef struct fn_stream:
         uint64_t key
@@ -30,9 +29,9 @@ cdef extern from "normal.h" nogil:
         uint64_t position
         int dtype
         int cache_ok
-        uint64_t cache_block
-        double c64[2]
-        float c32[4]
+        uint64_t cache_group
+        double c64[16]
+        float c32[16]
 
     void fn_normal_fill_f64(uint64_t key, uint64_t stream, uint64_t first, size_t n,
                             double mean, double stddev, double *out)

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 cimport numpy as cnp
-from libc.math cimport isfinite
+from libc.math cimport fma, isfinite
 from libc.stdint cimport uint64_t
 
 from fastnoise._core cimport (
@@ -107,8 +107,8 @@ def fill_normals(uint64_t key, uint64_t stream, uint64_t first, cnp.ndarray flat
     if parts == 1:
         _fill_part(key, stream, first, 0, n, mean, stddev, flat)
         return
-    # split on multiples of 4 so every part but the first starts on a block boundary
-    per = ((n + parts - 1) // parts + 3) & ~3
+    # split on multiples of 16 so the parts start on group boundaries
+    per = ((n + parts - 1) // parts + 15) & ~15
     futures = []
     for i in range(parts):
         start = i * per
@@ -135,14 +135,14 @@ cdef class GaussianNoiseGenerator:
     Notes
     -----
     Normal ``j`` of a stream is fixed: ``normal(n)`` returns the next ``n`` of them and
-    ``n`` calls of ``generate()`` return the same ``n`` values, bit for bit (the second
-    value of each Box-Muller pair is the "cached" value of seed 004). The position is
-    counted per dtype: switching between float64 and float32 moves on to the next
-    unused Philox block (the rest of a partly used block is skipped). float64 values
-    come from 52-bit uniforms, so ``|z| <= 8.49``; float32 values from 24-bit uniforms,
-    so ``|z| <= 5.77`` (the tail beyond is never produced; P(|z| > 5.77) = 7.9e-9).
-    Values are the same on every SIMD path (see ``fastnoise.simd_path``), thread count
-    and chunking.
+    ``n`` calls of ``generate()`` return the same ``n`` values, bit for bit (normals
+    are made 16 at a time from four Philox blocks; the values not yet returned are
+    the "cached" values of seed 004). A draw of ``mean`` and ``stddev`` is ``fma(stddev, z, mean)``.
+    float64 and float32 share one position: value ``j`` comes from the same random
+    words in either dtype (computed in that dtype's precision), so mixing dtypes
+    neither skips nor repeats values. Uniforms have 32 bits, so ``|z| <= 6.66`` in
+    both dtypes (P(|z| > 6.66) = 2.7e-11). Values are the same on every SIMD path (see
+    ``fastnoise.simd_path``), thread count and chunking.
     """
 
     def __init__(self, seed=None, stream=0):
@@ -161,15 +161,15 @@ cdef class GaussianNoiseGenerator:
         return fn_stream_next_f32(&self.st)
 
     def generate(self, double mean=0.0, double stddev=1.0):
-        """One float64 draw ``mean + stddev * z`` (units of ``mean``)."""
+        """One float64 draw ``fma(stddev, z, mean)`` (units of ``mean``)."""
         if not (stddev >= 0.0 and isfinite(stddev)):
             raise ValueError(
                 f"stddev={stddev!r} is not allowed: it must be finite and >= 0")
         if not isfinite(mean):
             raise ValueError(f"mean={mean!r} is not allowed: it must be finite")
-        return mean + stddev * fn_stream_next_f64(&self.st)
+        return fma(stddev, fn_stream_next_f64(&self.st), mean)
 
-    def normal(self, size=None, mean=0.0, stddev=1.0, dtype=np.float64, out=None,
+    def normal(self, size=None, mean=0.0, stddev=1.0, dtype=None, out=None,
                int threads=1):
         """Draw ``mean + stddev * z`` for the next normals of the stream.
 
@@ -179,8 +179,9 @@ cdef class GaussianNoiseGenerator:
             Output shape; ``None`` returns one float unless ``out`` is given.
         mean, stddev : float
             Location and scale (same units as the result); ``stddev >= 0``.
-        dtype : float64 or float32
-            float32 values are computed in float32 arithmetic (2x the throughput).
+        dtype : float64 or float32, optional
+            Default: ``out.dtype`` when ``out`` is given, else float64. float32 values
+            are computed in float32 arithmetic (about twice the throughput).
         out : ndarray, optional
             C-contiguous array of ``dtype`` (and of shape ``size`` if given) to fill.
         threads : int
@@ -188,6 +189,8 @@ cdef class GaussianNoiseGenerator:
         """
         mean = _validate.finite("mean", mean)
         stddev = _validate.nonnegative("stddev", stddev)
+        if dtype is None:
+            dtype = out.dtype if isinstance(out, np.ndarray) else _F64
         dt = _validate.float_dtype("dtype", dtype)
         if out is None:
             if size is None:
@@ -229,12 +232,8 @@ cdef class GaussianNoiseGenerator:
 
     @property
     def position(self):
-        """Index of the next normal, counted in ``position_dtype`` values."""
+        """Index of the next normal in the stream."""
         return self.st.position
-
-    @property
-    def position_dtype(self):
-        return "float32" if self.st.dtype == FN_FLOAT32 else "float64"
 
     @property
     def state(self):
@@ -245,7 +244,6 @@ cdef class GaussianNoiseGenerator:
             "key": int(self.st.key),
             "stream": int(self.st.stream),
             "position": int(self.st.position),
-            "dtype": self.position_dtype,
             "seed_seq": seed_sequence_state(self._seed_seq),
         }
 
@@ -260,7 +258,6 @@ cdef class GaussianNoiseGenerator:
         try:
             key, stream, position = (int(value["key"]), int(value["stream"]),
                                      int(value["position"]))
-            dtype = value["dtype"]
             ss = seed_sequence_from_state(value["seed_seq"])
         except KeyError as exc:
             raise ValueError(f"state is missing the entry {exc.args[0]!r}") from None
@@ -268,11 +265,7 @@ cdef class GaussianNoiseGenerator:
             if not 0 <= v < 2**64:
                 raise ValueError(
                     f"state[{name!r}]={v!r} is not allowed: it must lie in [0, 2**64)")
-        if dtype not in ("float64", "float32"):
-            raise ValueError(
-                f"state['dtype']={dtype!r} is not allowed: use 'float64' or 'float32'")
         fn_stream_init(&self.st, key, stream)
-        self.st.dtype = FN_FLOAT32 if dtype == "float32" else FN_FLOAT64
         self.st.position = position
         self._seed_seq = ss
 
@@ -281,7 +274,7 @@ cdef class GaussianNoiseGenerator:
         fn_stream_init(&self.st, self.st.key, self.st.stream)
 
     def advance(self, n):
-        """Skip ``n`` values (of the current position dtype) in O(1)."""
+        """Skip ``n`` values in O(1)."""
         n = int(n)
         if n < 0:
             raise ValueError(f"n={n!r} is not allowed: it must be >= 0")
@@ -300,10 +293,10 @@ cdef class GaussianNoiseGenerator:
         cdef int i
         if not self.st.cache_ok:
             return True
-        if self.st.dtype == FN_FLOAT64:
-            return bool(isfinite(self.st.c64[0]) and isfinite(self.st.c64[1]))
-        for i in range(4):
-            if not isfinite(self.st.c32[i]):
+        for i in range(16):
+            if self.st.dtype == FN_FLOAT64 and not isfinite(self.st.c64[i]):
+                return False
+            if self.st.dtype == FN_FLOAT32 and not isfinite(self.st.c32[i]):
                 return False
         return True
 
@@ -334,7 +327,7 @@ cdef class GaussianNoiseGenerator:
 
     def __repr__(self):
         return (f"GaussianNoiseGenerator(key=0x{self.st.key:016x}, stream={self.st.stream}, "
-                f"position={self.st.position} ({self.position_dtype}))")
+                f"position={self.st.position})")
 
 
 def _from_state(state):
