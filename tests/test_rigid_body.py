@@ -255,3 +255,22 @@ def test_overflow_fails_the_numeric_check():
     body = RigidBodySimulator((1.0, 1.0, 1.0))
     body.update(1e300, (1e300, 0.0, 0.0))
     assert not body.check_numerics()
+
+
+def test_torque_may_be_any_length3_vector():
+    forms = [
+        (0.5, -0.25, 0.125),
+        [0.5, -0.25, 0.125],
+        np.array([0.5, -0.25, 0.125]),
+        np.array([0.5, -0.25, 0.125], dtype=np.float32),
+        np.array([0.5, 0, -0.25, 0, 0.125, 0])[::2],
+    ]
+    states = []
+    for torque in forms:
+        body = RigidBodySimulator(SEED_INERTIA)
+        for _ in range(3):
+            body.update(0.01, torque)
+        states.append(body.state)
+    assert all(s == states[0] for s in states)
+    with pytest.raises(ValueError, match="torque"):
+        RigidBodySimulator(SEED_INERTIA).update(0.01, np.array([0.0, np.inf, 0.0]))

@@ -353,3 +353,11 @@ def test_inputs_are_not_modified_nor_aliased():
     d = imu.drift_omega
     d[:] = 7.0
     np.testing.assert_array_equal(imu.drift_omega, [0.5, 1.0, 1.5])
+
+
+def test_python_source_omega_any_array_layout():
+    for omega in (np.array([1.0, 0, -2.0, 0, 0.5, 0])[::2], np.array([1, -2, 0.5], np.float32)):
+        imu = SensorSimulator(AttrSource(omega=omega), seed=3)
+        np.testing.assert_array_equal(imu.read_angular_velocity(), [1.0, -2.0, 0.5])
+    with pytest.raises(ValueError, match="omega"):
+        SensorSimulator(AttrSource(omega=np.zeros(4)), seed=3).read_angular_velocity()

@@ -17,15 +17,31 @@ _KINEMATICS = {"axis": 0, "zyx": 1}
 
 cdef inline double _wrap_pi(double a) noexcept nogil:
     # into [-pi, pi); a value already inside is returned unchanged (bit for bit)
+    cdef double r
     if -M_PI <= a < M_PI:
         return a
-    return a - 2.0 * M_PI * floor((a + M_PI) / (2.0 * M_PI))
+    r = a - 2.0 * M_PI * floor((a + M_PI) / (2.0 * M_PI))
+    if r >= M_PI:  # rounding can land exactly on +pi
+        r -= 2.0 * M_PI
+    return r
 
 
 cdef int _read_vec3(str name, object value, double out[3]) except -1:
-    """Copy a length-3 finite real vector into ``out`` (fast path for tuple/list)."""
+    """Copy a length-3 finite real vector into ``out`` (fast paths for a float64 array,
+    a tuple or a list)."""
     cdef Py_ssize_t i
-    if (type(value) is tuple or type(value) is list) and len(value) == 3:
+    cdef double *src
+    if (type(value) is cnp.ndarray and cnp.PyArray_TYPE(<cnp.ndarray>value) == cnp.NPY_FLOAT64
+            and cnp.PyArray_NDIM(<cnp.ndarray>value) == 1
+            and cnp.PyArray_DIM(<cnp.ndarray>value, 0) == 3
+            and cnp.PyArray_ISCARRAY_RO(<cnp.ndarray>value)):
+        src = <double *>cnp.PyArray_DATA(<cnp.ndarray>value)
+        out[0] = src[0]
+        out[1] = src[1]
+        out[2] = src[2]
+        if isfinite(out[0]) and isfinite(out[1]) and isfinite(out[2]):
+            return 0
+    elif (type(value) is tuple or type(value) is list) and len(value) == 3:
         try:
             for i in range(3):
                 out[i] = value[i]

@@ -46,6 +46,7 @@ cdef int _source_omega(object source, double w[3]) except -1:
     """The source's angular velocity (rad/s) into ``w``; ValueError if not finite."""
     cdef RigidBodySimulator body
     cdef cnp.ndarray arr
+    cdef double *src
     cdef Py_ssize_t i
     if type(source) is RigidBodySimulator:
         body = <RigidBodySimulator>source
@@ -54,7 +55,15 @@ cdef int _source_omega(object source, double w[3]) except -1:
         w[2] = body.omega_[2]
     else:
         value = _get(source, "omega")
-        if (type(value) is tuple or type(value) is list) and len(value) == 3:
+        if (type(value) is cnp.ndarray and cnp.PyArray_TYPE(<cnp.ndarray>value) == cnp.NPY_FLOAT64
+                and cnp.PyArray_NDIM(<cnp.ndarray>value) == 1
+                and cnp.PyArray_DIM(<cnp.ndarray>value, 0) == 3
+                and cnp.PyArray_ISCARRAY_RO(<cnp.ndarray>value)):
+            src = <double *>cnp.PyArray_DATA(<cnp.ndarray>value)
+            w[0] = src[0]
+            w[1] = src[1]
+            w[2] = src[2]
+        elif (type(value) is tuple or type(value) is list) and len(value) == 3:
             for i in range(3):
                 w[i] = value[i]
         else:
