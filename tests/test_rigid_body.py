@@ -1,0 +1,276 @@
+"""RigidBodySimulator: seed 004's reference numbers, closed forms, invariants, state."""
+
+from __future__ import annotations
+
+import copy
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+from fastnoise.rigid_body import RigidBodySimulator
+
+SEED_INERTIA = (10.0, 8.0, 12.0)
+SEED_TORQUE = (0.1, -0.05, 0.02)
+SEED_DT = 0.01
+# Seed 004's example table: row "step" is printed after step + 1 updates.
+SEED_TRUE_OMEGA = {
+    0: (0.000100, -0.000063, 0.000017),
+    1000: (0.101303, -0.061336, 0.013223),
+    2000: (0.205555, -0.119333, 0.005962),
+    8000: (0.255117, -0.585477, 0.091330),
+    9000: (0.213140, -0.685439, -0.199484),
+}
+# Its measured (pitch, yaw, roll): truth + drift (< 1e-4 rad) + noise (sigma 1e-3 rad).
+SEED_MEASURED_ANGLES = {
+    0: (-0.001500, -0.000302, 0.000120),
+    1000: (-0.311029, 0.074805, 0.504589),
+    2000: (-1.212306, 0.195257, 2.039102),
+    8000: (0.174502, 2.583578, -0.584282),
+    9000: (0.271821, 2.049884, 2.406160),
+}
+
+
+def _seed_run():
+    body = RigidBodySimulator(SEED_INERTIA)
+    rows = {}
+    for step in range(9001):
+        body.update(SEED_DT, SEED_TORQUE)
+        if step in SEED_TRUE_OMEGA:
+            rows[step] = (body.omega, np.array([body.pitch, body.yaw, body.roll]))
+    return rows
+
+
+@pytest.fixture(scope="module")
+def seed_rows():
+    return _seed_run()
+
+
+@pytest.mark.parametrize("step", sorted(SEED_TRUE_OMEGA))
+def test_true_omega_matches_seed_table(seed_rows, step):
+    # The table has 6 decimals: half a unit is 5e-7. The C++ ran in float32 and its
+    # rounding grows along the trajectory; by steps 8000-9000 float32 and float64 runs of
+    # the same explicit Euler scheme differ by up to 1e-6, hence the wider tolerance there.
+    tol = 5e-7 + 1e-12 if step <= 2000 else 1.5e-6
+    np.testing.assert_allclose(seed_rows[step][0], SEED_TRUE_OMEGA[step], rtol=0, atol=tol)
+
+
+@pytest.mark.parametrize("step", sorted(SEED_MEASURED_ANGLES))
+def test_axis_kinematics_explains_seed_measured_angles(seed_rows, step):
+    # 5 sigma of the example's noise plus its largest drift.
+    np.testing.assert_allclose(
+        seed_rows[step][1], SEED_MEASURED_ANGLES[step], rtol=0, atol=5e-3 + 1e-4
+    )
+
+
+def test_zyx_kinematics_does_not_explain_seed_angles():
+    body = RigidBodySimulator(SEED_INERTIA, kinematics="zyx")
+    for _ in range(2001):
+        body.update(SEED_DT, SEED_TORQUE)
+    err = np.abs(np.array([body.pitch, body.yaw, body.roll]) - SEED_MEASURED_ANGLES[2000])
+    assert err.max() > 0.1
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_constant_torque_about_one_principal_axis(axis):
+    inertia = np.array([10.0, 8.0, 12.0])
+    torque = np.zeros(3)
+    torque[axis] = 0.1 if axis != 1 else -0.05
+    alpha = torque[axis] / inertia[axis]
+    dt, n = 0.01, 1000
+    body = RigidBodySimulator(inertia)
+    for _ in range(n):
+        body.update(dt, torque)
+    t = n * dt
+    expected = np.zeros(3)
+    expected[axis] = alpha * t  # no gyroscopic coupling: the other rates stay exactly 0
+    np.testing.assert_allclose(body.omega, expected, rtol=1e-12, atol=0)
+    angles = np.array([body.roll, body.pitch, body.yaw])  # about x, y, z
+    # the angle sums the updated rates: dt^2 alpha n (n + 1) / 2 ...
+    assert angles[axis] == pytest.approx(dt * dt * alpha * n * (n + 1) / 2, rel=1e-12)
+    # ... which is alpha t^2 / 2 to first order in dt
+    assert abs(angles[axis] - 0.5 * alpha * t * t) <= 0.5 * abs(alpha) * dt * t * (1 + 1e-9)
+    assert np.count_nonzero(angles) == 1
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_torque_free_spin_about_principal_axis_is_steady(axis):
+    omega = np.zeros(3)
+    omega[axis] = 2.0
+    body = RigidBodySimulator((3.0, 5.0, 7.0), omega=omega)
+    angles = []
+    for _ in range(1000):
+        body.update(0.01, (0.0, 0.0, 0.0))
+        assert np.array_equal(body.omega, omega)  # exactly constant
+        angles.append((body.roll, body.pitch, body.yaw))
+    angles = np.array(angles)
+    assert np.all(angles >= -math.pi) and np.all(angles < math.pi)
+    # 20 rad wrapped into [-pi, pi)
+    assert angles[-1, axis] == pytest.approx(20.0 - 6 * math.pi, abs=1e-9)
+    others = [i for i in range(3) if i != axis]
+    assert np.all(angles[:, others] == 0.0)
+
+
+def _invariant_drift(dt, t_end=10.0):
+    body = RigidBodySimulator((10.0, 8.0, 12.0), omega=(0.3, -0.2, 0.1))
+    e0, l0 = body.kinetic_energy, np.linalg.norm(body.angular_momentum)
+    w_max = 0.0
+    for _ in range(round(t_end / dt)):
+        body.update(dt, (0.0, 0.0, 0.0))
+        w_max = max(w_max, float(np.linalg.norm(body.omega)))
+    rel_e = (body.kinetic_energy - e0) / e0
+    rel_l = (np.linalg.norm(body.angular_momentum) - l0) / l0
+    return rel_e, rel_l, w_max
+
+
+def test_energy_and_momentum_conserved_to_first_order_without_torque():
+    dt, t_end = 1e-3, 10.0
+    rel_e, rel_l, w_max = _invariant_drift(dt, t_end)
+    # Explicit Euler adds (dt^2/2) f.I f > 0 to E and dt^2 |w x L|^2 to |L|^2 per step:
+    # both grow, by at most t dt (I_max/I_min)^2 |w|^2 relative (here 3.2e-3).
+    bound = t_end * dt * (12.0 / 8.0) ** 2 * w_max**2
+    assert 0 < rel_e <= bound and 0 < rel_l <= bound
+    # Stated tolerance for this case (dt = 1 ms, |w| = 0.37 rad/s, 10 s): 5e-5.
+    assert rel_e < 5e-5 and rel_l < 5e-5
+    # First order: half the step, half the drift.
+    rel_e2, rel_l2, _ = _invariant_drift(dt / 2, t_end)
+    assert rel_e / rel_e2 == pytest.approx(2.0, rel=0.05)
+    assert rel_l / rel_l2 == pytest.approx(2.0, rel=0.05)
+
+
+def test_zyx_kinematics_closed_form_rolled_body():
+    # Rolled by 90 degrees, a body-y rate turns the heading: yaw' = q, pitch' = 0.
+    body = RigidBodySimulator(
+        (1.0, 1.0, 1.0), omega=(0.0, 0.5, 0.0), roll=math.pi / 2, kinematics="zyx"
+    )
+    for _ in range(200):
+        body.update(0.01, (0.0, 0.0, 0.0))
+    assert body.yaw == pytest.approx(1.0, abs=1e-12)
+    assert body.roll == pytest.approx(math.pi / 2, abs=1e-12)
+    assert body.pitch == pytest.approx(0.0, abs=1e-12)
+    axis = RigidBodySimulator((1.0, 1.0, 1.0), omega=(0.0, 0.5, 0.0), roll=math.pi / 2)
+    for _ in range(200):
+        axis.update(0.01, (0.0, 0.0, 0.0))
+    assert axis.pitch == pytest.approx(1.0, abs=1e-12) and axis.yaw == 0.0
+
+
+def test_initial_angles_are_wrapped_and_accessors_report_state():
+    body = RigidBodySimulator([2.0, 3.0, 4.0], roll=4.0, pitch=-4.0, yaw=0.5)
+    assert body.roll == pytest.approx(4.0 - 2 * math.pi)
+    assert body.pitch == pytest.approx(-4.0 + 2 * math.pi)
+    assert body.yaw == 0.5
+    np.testing.assert_array_equal(body.inertia, [2.0, 3.0, 4.0])
+    assert body.kinematics == "axis"
+    assert body.check_numerics()
+
+
+def test_reset_returns_to_initial_state():
+    body = RigidBodySimulator(SEED_INERTIA, omega=(0.1, 0.2, 0.3), yaw=1.0)
+    for _ in range(50):
+        body.update(0.01, SEED_TORQUE)
+    body.reset()
+    np.testing.assert_array_equal(body.omega, [0.1, 0.2, 0.3])
+    assert (body.roll, body.pitch, body.yaw) == (0.0, 0.0, 1.0)
+
+
+def _trajectory(body, n=100):
+    out = []
+    for _ in range(n):
+        body.update(0.01, SEED_TORQUE)
+        out.append((*body.omega, body.roll, body.pitch, body.yaw))
+    return np.array(out)
+
+
+@pytest.mark.parametrize(
+    "make_copy",
+    [lambda b: b.copy(), copy.copy, copy.deepcopy, lambda b: pickle.loads(pickle.dumps(b))],
+)
+def test_copies_continue_identically_and_independently(make_copy):
+    body = RigidBodySimulator(SEED_INERTIA, kinematics="zyx")
+    _trajectory(body, 10)
+    twin = make_copy(body)
+    assert twin.state == body.state
+    a = _trajectory(body)
+    assert twin.state != body.state  # moving the original left the copy alone
+    b = _trajectory(twin)
+    np.testing.assert_array_equal(a, b)
+    twin.reset()
+    body.reset()
+    assert twin.state == body.state
+
+
+def test_inputs_are_not_modified_nor_aliased():
+    inertia = np.array([10.0, 8.0, 12.0])
+    torque = np.array([0.1, -0.05, 0.02])
+    body = RigidBodySimulator(inertia)
+    body.update(0.01, torque)
+    np.testing.assert_array_equal(torque, [0.1, -0.05, 0.02])
+    inertia[0] = 99.0
+    assert body.inertia[0] == 10.0
+    w = body.omega
+    w[:] = 5.0
+    assert body.omega[0] == pytest.approx(1e-4)
+
+
+@pytest.mark.parametrize(
+    "inertia, exc",
+    [
+        ((10.0, 0.0, 12.0), ValueError),
+        ((10.0, -1.0, 12.0), ValueError),
+        ((10.0, 8.0), ValueError),
+        ((10.0, float("nan"), 12.0), ValueError),
+        ((10.0, float("inf"), 12.0), ValueError),
+    ],
+)
+def test_bad_inertia_is_rejected(inertia, exc):
+    with pytest.raises(exc, match="inertia"):
+        RigidBodySimulator(inertia)
+
+
+@pytest.mark.parametrize("dt", [0.0, -0.01, float("nan"), float("inf")])
+def test_bad_dt_is_rejected(dt):
+    body = RigidBodySimulator(SEED_INERTIA)
+    with pytest.raises(ValueError, match="dt"):
+        body.update(dt, SEED_TORQUE)
+    assert body.state == RigidBodySimulator(SEED_INERTIA).state
+
+
+@pytest.mark.parametrize("torque", [(0.1, 0.2), (0.1, 0.2, 0.3, 0.4), (0.1, float("nan"), 0.0)])
+def test_bad_torque_is_rejected(torque):
+    with pytest.raises(ValueError, match="torque"):
+        RigidBodySimulator(SEED_INERTIA).update(0.01, torque)
+
+
+def test_bad_options_are_rejected():
+    with pytest.raises(ValueError, match="kinematics"):
+        RigidBodySimulator(SEED_INERTIA, kinematics="xyz")
+    with pytest.raises(ValueError, match="roll"):
+        RigidBodySimulator(SEED_INERTIA, roll=float("nan"))
+    with pytest.raises(ValueError, match="omega"):
+        RigidBodySimulator(SEED_INERTIA, omega=(1.0, 2.0))
+
+
+def test_overflow_fails_the_numeric_check():
+    body = RigidBodySimulator((1.0, 1.0, 1.0))
+    body.update(1e300, (1e300, 0.0, 0.0))
+    assert not body.check_numerics()
+
+
+def test_torque_may_be_any_length3_vector():
+    forms = [
+        (0.5, -0.25, 0.125),
+        [0.5, -0.25, 0.125],
+        np.array([0.5, -0.25, 0.125]),
+        np.array([0.5, -0.25, 0.125], dtype=np.float32),
+        np.array([0.5, 0, -0.25, 0, 0.125, 0])[::2],
+    ]
+    states = []
+    for torque in forms:
+        body = RigidBodySimulator(SEED_INERTIA)
+        for _ in range(3):
+            body.update(0.01, torque)
+        states.append(body.state)
+    assert all(s == states[0] for s in states)
+    with pytest.raises(ValueError, match="torque"):
+        RigidBodySimulator(SEED_INERTIA).update(0.01, np.array([0.0, np.inf, 0.0]))
