@@ -4,7 +4,7 @@
  * (key, stream) has words (w0, w1, w2, w3); pair 2i is (wa, wb) = (w0, w1) and pair
  * 2i + 1 is (w2, w3). Each pair gives a radius and a direction:
  *   u1 = (wa + 1) / 2^32 in (0, 1],  r = sqrt(-2 ln u1);
- *   phi = 2 pi (int32)(wb << 3) / 2^35, uniform in [-pi/4, pi/4);
+ *   phi = 2 pi (int32)(wb << 3) / 2^34, uniform in [-pi/4, pi/4);
  *   (c, s) = (cos phi, sin phi), swapped if bit 29 of wb is set, then c negated if
  *   bit 31 is set and s negated if bit 30 is set.
  * The eight swaps and sign flips (the symmetries of the square) map the quarter arc
@@ -48,7 +48,7 @@ static inline float fn_bm_radius_f32(uint32_t wa) {
 
 /* The direction (c, s) of a pair from its angle word, as described above. */
 static inline void fn_bm_angle_f64(uint32_t wb, double *c, double *s) {
-    double f = (double)(int32_t)(wb << 3) * 0x1p-35; /* turns, exact */
+    double f = (double)(int32_t)(wb << 3) * 0x1p-34; /* turns, exact */
     double so, co;
     fn_sincos_octant_f64(f, &so, &co);
     double x = (wb & 0x20000000u) ? so : co;
@@ -58,7 +58,7 @@ static inline void fn_bm_angle_f64(uint32_t wb, double *c, double *s) {
 }
 
 static inline void fn_bm_angle_f32(uint32_t wb, float *c, float *s) {
-    float f = (float)(int32_t)(wb << 3) * 0x1p-35f; /* turns (rounded to float) */
+    float f = (float)(int32_t)(wb << 3) * 0x1p-34f; /* turns (rounded to float) */
     float so, co;
     fn_sincos_octant_f32(f, &so, &co);
     float x = (wb & 0x20000000u) ? so : co;

@@ -4,6 +4,8 @@ Every random number is a pure function of (seed, stream, index), so results are 
 same across runs, copies, threads, chunkings and SIMD paths.
 """
 
+from fastnoise.rigid_body import RigidBodySimulator
+from fastnoise.sensor_simulator import SensorSimulator
 from fastnoise.generator import (
     GaussianNoiseGenerator,
     set_simd_path,
@@ -15,6 +17,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "GaussianNoiseGenerator",
+    "RigidBodySimulator",
+    "SensorSimulator",
     "set_simd_path",
     "simd_path",
     "simd_paths_available",

@@ -26,7 +26,6 @@ from fastnoise._core cimport (
     fn_stream_next_f32,
     fn_stream_next_f64,
     fn_stream_take,
-    fn_stream_use_dtype,
 )
 
 from fastnoise import _validate
