@@ -46,8 +46,11 @@ int fn_simd_level(void) {
 
 const char *fn_simd_name(int l) {
     switch (l) {
-    case FN_SIMD_AVX512: return "avx512";
-    case FN_SIMD_AVX2: return "avx2";
-    default: return "scalar";
+    case FN_SIMD_AVX512:
+        return "avx512";
+    case FN_SIMD_AVX2:
+        return "avx2";
+    default:
+        return "scalar";
     }
 }

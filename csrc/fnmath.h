@@ -133,7 +133,7 @@ static inline void fn_quadrant_f32(uint32_t q, float s, float c, float *sin_out,
 
 /* sin and cos of x radians, |x| < 2^48. For models (lidar angles, rotations). */
 static inline void fn_sincos_f64(double x, double *s, double *c) {
-    double t4 = x * 0x1.45f306dc9c883p-1; /* 4x / (2 pi): quarter turns */
+    double t4 = x * 0x1.45f306dc9c883p-1;  /* 4x / (2 pi): quarter turns */
     double r = (t4 + 0x1.8p52) - 0x1.8p52; /* nearest integer */
     uint64_t q = fn_bits64(t4 + 0x1.8p52);
     double f = (t4 - r) * 0.25; /* exact (Sterbenz), |f| <= 1/8 turn */
@@ -157,21 +157,22 @@ static inline double fn_exp_f64(double x) {
     x = x < -708.0 ? -708.0 : x;
     x = x > 709.0 ? 709.0 : x;
     double kd = (x * 0x1.71547652b82fep0 + 0x1.8p52) - 0x1.8p52;
-    int64_t k = (int64_t)(fn_bits64(x * 0x1.71547652b82fep0 + 0x1.8p52) - fn_bits64(0x1.8p52));
+    int64_t k =
+        (int64_t)(fn_bits64(x * 0x1.71547652b82fep0 + 0x1.8p52) - fn_bits64(0x1.8p52));
     double r = fma(kd, -0x1.62e42fefa39efp-1, x);
     r = fma(kd, -0x1.abc9e3b39803fp-56, r);
     /* Taylor series of e^r, |r| <= 0.347 */
-    double p = 0x1.6124613a86d09p-33;          /* 1/13! */
-    p = fma(p, r, 0x1.1eed8eff8d898p-29);      /* 1/12! */
-    p = fma(p, r, 0x1.ae64567f544e4p-26);      /* 1/11! */
-    p = fma(p, r, 0x1.27e4fb7789f5cp-22);      /* 1/10! */
-    p = fma(p, r, 0x1.71de3a556c734p-19);      /* 1/9! */
-    p = fma(p, r, 0x1.a01a01a01a01ap-16);      /* 1/8! */
-    p = fma(p, r, 0x1.a01a01a01a01ap-13);      /* 1/7! */
-    p = fma(p, r, 0x1.6c16c16c16c17p-10);      /* 1/6! */
-    p = fma(p, r, 0x1.1111111111111p-7);       /* 1/5! */
-    p = fma(p, r, 0x1.5555555555555p-5);       /* 1/4! */
-    p = fma(p, r, 0x1.5555555555555p-3);       /* 1/3! */
+    double p = 0x1.6124613a86d09p-33;     /* 1/13! */
+    p = fma(p, r, 0x1.1eed8eff8d898p-29); /* 1/12! */
+    p = fma(p, r, 0x1.ae64567f544e4p-26); /* 1/11! */
+    p = fma(p, r, 0x1.27e4fb7789f5cp-22); /* 1/10! */
+    p = fma(p, r, 0x1.71de3a556c734p-19); /* 1/9! */
+    p = fma(p, r, 0x1.a01a01a01a01ap-16); /* 1/8! */
+    p = fma(p, r, 0x1.a01a01a01a01ap-13); /* 1/7! */
+    p = fma(p, r, 0x1.6c16c16c16c17p-10); /* 1/6! */
+    p = fma(p, r, 0x1.1111111111111p-7);  /* 1/5! */
+    p = fma(p, r, 0x1.5555555555555p-5);  /* 1/4! */
+    p = fma(p, r, 0x1.5555555555555p-3);  /* 1/3! */
     p = fma(p, r, 0.5);
     p = fma(p, r, 1.0);
     p = fma(p, r, 1.0);
@@ -188,11 +189,11 @@ static inline float fn_exp_f32(float x) {
     int32_t k = (int32_t)(fn_bits32(x * 0x1.715476p0f + 0x1.8p23f) - fn_bits32(0x1.8p23f));
     float r = fmaf(kd, -0x1.62e430p-1f, x);
     r = fmaf(kd, 0x1.05c610p-29f, r);
-    float p = 0x1.a01a02p-13f;          /* 1/7! */
-    p = fmaf(p, r, 0x1.6c16c2p-10f);    /* 1/6! */
-    p = fmaf(p, r, 0x1.111112p-7f);     /* 1/5! */
-    p = fmaf(p, r, 0x1.555556p-5f);     /* 1/4! */
-    p = fmaf(p, r, 0x1.555556p-3f);     /* 1/3! */
+    float p = 0x1.a01a02p-13f;       /* 1/7! */
+    p = fmaf(p, r, 0x1.6c16c2p-10f); /* 1/6! */
+    p = fmaf(p, r, 0x1.111112p-7f);  /* 1/5! */
+    p = fmaf(p, r, 0x1.555556p-5f);  /* 1/4! */
+    p = fmaf(p, r, 0x1.555556p-3f);  /* 1/3! */
     p = fmaf(p, r, 0.5f);
     p = fmaf(p, r, 1.0f);
     p = fmaf(p, r, 1.0f);

@@ -15,33 +15,35 @@ void fn_group_normals_f32(uint64_t key, uint64_t stream, uint64_t group,
 
 /* Partial groups at either end are computed whole and copied from; whole groups go
  * to the bulk kernel. Same arithmetic, same bits. */
-#define DEFINE_FILL(T, SUF, PER, FMA)                                                       \
-    void fn_normal_fill_##SUF(uint64_t key, uint64_t stream, uint64_t first, size_t n, \
-                              T mean, T stddev, T *out) {                              \
-        T tmp[PER];                                                                    \
-        uint64_t block = first / PER;                                                  \
-        size_t skip = (size_t)(first % PER);                                           \
-        if (n == 0) return;                                                            \
-        if (skip) {                                                                    \
-            size_t take = PER - skip < n ? PER - skip : n;                             \
-            fn_group_normals_##SUF(key, stream, block, tmp);                           \
-            for (size_t i = 0; i < take; i++) out[i] = FMA(stddev, tmp[skip + i], mean);  \
-            out += take;                                                               \
-            n -= take;                                                                 \
-            block++;                                                                   \
-        }                                                                              \
-        size_t whole = n / PER;                                                        \
-        if (whole) {                                                                   \
-            FN_DISPATCH(fn_normal_groups_##SUF,                                        \
-                        (key, stream, block, whole, mean, stddev, out));               \
-            out += whole * PER;                                                        \
-            n -= whole * PER;                                                          \
-            block += whole;                                                            \
-        }                                                                              \
-        if (n) {                                                                       \
-            fn_group_normals_##SUF(key, stream, block, tmp);                           \
-            for (size_t i = 0; i < n; i++) out[i] = FMA(stddev, tmp[i], mean);            \
-        }                                                                              \
+#define DEFINE_FILL(T, SUF, PER, FMA)                                                      \
+    void fn_normal_fill_##SUF(uint64_t key, uint64_t stream, uint64_t first, size_t n,     \
+                              T mean, T stddev, T *out) {                                  \
+        T tmp[PER];                                                                        \
+        uint64_t block = first / PER;                                                      \
+        size_t skip = (size_t)(first % PER);                                               \
+        if (n == 0) return;                                                                \
+        if (skip) {                                                                        \
+            size_t take = PER - skip < n ? PER - skip : n;                                 \
+            fn_group_normals_##SUF(key, stream, block, tmp);                               \
+            for (size_t i = 0; i < take; i++)                                              \
+                out[i] = FMA(stddev, tmp[skip + i], mean);                                 \
+            out += take;                                                                   \
+            n -= take;                                                                     \
+            block++;                                                                       \
+        }                                                                                  \
+        size_t whole = n / PER;                                                            \
+        if (whole) {                                                                       \
+            FN_DISPATCH(fn_normal_groups_##SUF,                                            \
+                        (key, stream, block, whole, mean, stddev, out));                   \
+            out += whole * PER;                                                            \
+            n -= whole * PER;                                                              \
+            block += whole;                                                                \
+        }                                                                                  \
+        if (n) {                                                                           \
+            fn_group_normals_##SUF(key, stream, block, tmp);                               \
+            for (size_t i = 0; i < n; i++)                                                 \
+                out[i] = FMA(stddev, tmp[i], mean);                                        \
+        }                                                                                  \
     }
 
 DEFINE_FILL(double, f64, FN_GROUP, fma)

@@ -105,8 +105,8 @@ FN_DECLARE_KERNEL(void, fn_normal_groups_f32,
  * and n. The result does not depend on how a range is split into calls. */
 void fn_normal_fill_f64(uint64_t key, uint64_t stream, uint64_t first, size_t n,
                         double mean, double stddev, double *out);
-void fn_normal_fill_f32(uint64_t key, uint64_t stream, uint64_t first, size_t n,
-                        float mean, float stddev, float *out);
+void fn_normal_fill_f32(uint64_t key, uint64_t stream, uint64_t first, size_t n, float mean,
+                        float stddev, float *out);
 
 /* A position in a stream, plus the decoded block it is in (the "cached" values). */
 typedef struct {

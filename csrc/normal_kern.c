@@ -120,43 +120,42 @@ static void philox_pairs(uint64_t key, uint64_t stream, uint64_t b, size_t m, ui
  * out-of-order core overlaps many iterations. Cosines and sines of a group go to
  * two runs of 8, so vector code stores them without shuffles. `scale` = 0 stores
  * the standard normals themselves (no fma, so -0.0 stays -0.0). */
-#define DEFINE_GROUPS(T, SUF, FMA)                                                     \
-    static inline void groups_##SUF(uint64_t key, uint64_t stream, uint64_t group0,    \
-                                    size_t ngroups, T mean, T stddev, int scale,       \
-                                    T *out) {                                          \
-        uint32_t wa[2 * CHUNK], wb[2 * CHUNK];                                         \
-        T r[2 * CHUNK];                                                                \
-        for (size_t done = 0; done < ngroups; done += CHUNK / FN_GROUP_BLOCKS) {       \
-            size_t m = ngroups - done;                                                 \
-            if (m > CHUNK / FN_GROUP_BLOCKS) m = CHUNK / FN_GROUP_BLOCKS;              \
-            size_t npairs = m * (FN_GROUP / 2);                                        \
-            philox_pairs(key, stream, (group0 + done) * FN_GROUP_BLOCKS,               \
-                         m * FN_GROUP_BLOCKS, wa, wb);                                 \
-            for (size_t p = 0; p < npairs; p++) r[p] = fn_bm_radius_##SUF(wa[p]);      \
-            T *o = out + FN_GROUP * done;                                              \
-            for (size_t g = 0; g < m; g++) {                                           \
-                for (size_t k = 0; k < FN_GROUP / 2; k++) {                            \
-                    size_t p = g * (FN_GROUP / 2) + k;                                 \
-                    T c, s;                                                            \
-                    fn_bm_angle_##SUF(wb[p], &c, &s);                                  \
-                    T zc = r[p] * c, zs = r[p] * s;                                    \
-                    o[FN_GROUP * g + k] = scale ? FMA(stddev, zc, mean) : zc;          \
-                    o[FN_GROUP * g + FN_GROUP / 2 + k] =                               \
-                        scale ? FMA(stddev, zs, mean) : zs;                            \
-                }                                                                      \
-            }                                                                          \
-        }                                                                              \
-    }                                                                                  \
-                                                                                       \
-    void FN_KERNEL(fn_normal_groups_##SUF)(uint64_t key, uint64_t stream,              \
-                                           uint64_t group0, size_t ngroups, T mean,    \
-                                           T stddev, T *out) {                         \
-        groups_##SUF(key, stream, group0, ngroups, mean, stddev, 1, out);              \
-    }                                                                                  \
-                                                                                       \
-    void FN_KERNEL(fn_group_normals_##SUF)(uint64_t key, uint64_t stream,              \
-                                           uint64_t group, T out[FN_GROUP]) {          \
-        groups_##SUF(key, stream, group, 1, (T)0, (T)1, 0, out);                       \
+#define DEFINE_GROUPS(T, SUF, FMA)                                                         \
+    static inline void groups_##SUF(uint64_t key, uint64_t stream, uint64_t group0,        \
+                                    size_t ngroups, T mean, T stddev, int scale, T *out) { \
+        uint32_t wa[2 * CHUNK], wb[2 * CHUNK];                                             \
+        T r[2 * CHUNK];                                                                    \
+        for (size_t done = 0; done < ngroups; done += CHUNK / FN_GROUP_BLOCKS) {           \
+            size_t m = ngroups - done;                                                     \
+            if (m > CHUNK / FN_GROUP_BLOCKS) m = CHUNK / FN_GROUP_BLOCKS;                  \
+            size_t npairs = m * (FN_GROUP / 2);                                            \
+            philox_pairs(key, stream, (group0 + done) * FN_GROUP_BLOCKS,                   \
+                         m * FN_GROUP_BLOCKS, wa, wb);                                     \
+            for (size_t p = 0; p < npairs; p++)                                            \
+                r[p] = fn_bm_radius_##SUF(wa[p]);                                          \
+            T *o = out + FN_GROUP * done;                                                  \
+            for (size_t g = 0; g < m; g++) {                                               \
+                for (size_t k = 0; k < FN_GROUP / 2; k++) {                                \
+                    size_t p = g * (FN_GROUP / 2) + k;                                     \
+                    T c, s;                                                                \
+                    fn_bm_angle_##SUF(wb[p], &c, &s);                                      \
+                    T zc = r[p] * c, zs = r[p] * s;                                        \
+                    o[FN_GROUP * g + k] = scale ? FMA(stddev, zc, mean) : zc;              \
+                    o[FN_GROUP * g + FN_GROUP / 2 + k] =                                   \
+                        scale ? FMA(stddev, zs, mean) : zs;                                \
+                }                                                                          \
+            }                                                                              \
+        }                                                                                  \
+    }                                                                                      \
+                                                                                           \
+    void FN_KERNEL(fn_normal_groups_##SUF)(uint64_t key, uint64_t stream, uint64_t group0, \
+                                           size_t ngroups, T mean, T stddev, T *out) {     \
+        groups_##SUF(key, stream, group0, ngroups, mean, stddev, 1, out);                  \
+    }                                                                                      \
+                                                                                           \
+    void FN_KERNEL(fn_group_normals_##SUF)(uint64_t key, uint64_t stream, uint64_t group,  \
+                                           T out[FN_GROUP]) {                              \
+        groups_##SUF(key, stream, group, 1, (T)0, (T)1, 0, out);                           \
     }
 
 DEFINE_GROUPS(double, f64, fma)

@@ -31,17 +31,23 @@ const char *fn_simd_name(int level);
 
 /* Declare the per-target copies of a kernel and call the chosen one. */
 #if FN_X86
-#define FN_DECLARE_KERNEL(ret, name, params)                                   \
-    ret name##_scalar params;                                                  \
-    ret name##_avx2 params;                                                    \
+#define FN_DECLARE_KERNEL(ret, name, params)                                               \
+    ret name##_scalar params;                                                              \
+    ret name##_avx2 params;                                                                \
     ret name##_avx512 params;
-#define FN_DISPATCH(name, args)                                                \
-    do {                                                                       \
-        switch (fn_simd_level()) {                                             \
-        case FN_SIMD_AVX512: name##_avx512 args; break;                        \
-        case FN_SIMD_AVX2: name##_avx2 args; break;                            \
-        default: name##_scalar args; break;                                    \
-        }                                                                      \
+#define FN_DISPATCH(name, args)                                                            \
+    do {                                                                                   \
+        switch (fn_simd_level()) {                                                         \
+        case FN_SIMD_AVX512:                                                               \
+            name##_avx512 args;                                                            \
+            break;                                                                         \
+        case FN_SIMD_AVX2:                                                                 \
+            name##_avx2 args;                                                              \
+            break;                                                                         \
+        default:                                                                           \
+            name##_scalar args;                                                            \
+            break;                                                                         \
+        }                                                                                  \
     } while (0)
 #else
 #define FN_DECLARE_KERNEL(ret, name, params) ret name##_scalar params;

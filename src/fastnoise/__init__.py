@@ -4,14 +4,14 @@ Every random number is a pure function of (seed, stream, index), so results are 
 same across runs, copies, threads, chunkings and SIMD paths.
 """
 
-from fastnoise.rigid_body import RigidBodySimulator
-from fastnoise.sensor_simulator import SensorSimulator
 from fastnoise.generator import (
     GaussianNoiseGenerator,
     set_simd_path,
     simd_path,
     simd_paths_available,
 )
+from fastnoise.rigid_body import RigidBodySimulator
+from fastnoise.sensor_simulator import SensorSimulator
 
 __version__ = "0.1.0"
 
