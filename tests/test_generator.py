@@ -9,6 +9,8 @@ import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fastnoise import GaussianNoiseGenerator
 from fastnoise.generator import fill_normals
@@ -81,6 +83,23 @@ def test_random_chunkings_equal_one_fill(dtype):
         g = GaussianNoiseGenerator(8)
         parts = [g.normal(int(n), dtype=dtype) for n in np.diff(np.r_[0, cuts, 5000])]
         assert same_bits(np.concatenate(parts), whole)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    chunks=st.lists(st.integers(0, 40), min_size=1, max_size=25),
+    offset=st.integers(0, 2**40),
+    as_f32=st.booleans(),
+)
+def test_any_chunking_at_any_position_equals_one_fill(chunks, offset, as_f32):
+    dtype = F32 if as_f32 else F64
+    whole = GaussianNoiseGenerator(3)
+    whole.advance(offset)
+    expected = whole.normal(sum(chunks), dtype=dtype)
+    g = GaussianNoiseGenerator(3)
+    g.advance(offset)
+    got = np.concatenate([g.normal(c, dtype=dtype) for c in chunks])
+    assert same_bits(got, expected)
 
 
 @pytest.mark.parametrize("dtype", [F64, F32])
