@@ -32,7 +32,7 @@ class GaussianNoiseGenerator:
         size: None = None,
         mean: float = 0.0,
         stddev: float = 1.0,
-        dtype: npt.DTypeLike = ...,
+        dtype: npt.DTypeLike | None = None,
         out: None = None,
         threads: int = 1,
     ) -> float | np.float32: ...
@@ -42,7 +42,7 @@ class GaussianNoiseGenerator:
         size: int | tuple[int, ...],
         mean: float = 0.0,
         stddev: float = 1.0,
-        dtype: npt.DTypeLike = ...,
+        dtype: npt.DTypeLike | None = None,
         out: _FloatArray | None = None,
         threads: int = 1,
     ) -> _FloatArray: ...
@@ -52,7 +52,7 @@ class GaussianNoiseGenerator:
         size: _Size = None,
         mean: float = 0.0,
         stddev: float = 1.0,
-        dtype: npt.DTypeLike = ...,
+        dtype: npt.DTypeLike | None = None,
         *,
         out: _FloatArray,
         threads: int = 1,
@@ -65,8 +65,6 @@ class GaussianNoiseGenerator:
     def stream(self) -> int: ...
     @property
     def position(self) -> int: ...
-    @property
-    def position_dtype(self) -> Literal["float64", "float32"]: ...
     @property
     def state(self) -> dict[str, Any]: ...
     @state.setter
