@@ -4,7 +4,7 @@ Targets (issue 2, single thread unless stated, 10**7 samples): float64 fill >= 5
 float32 fill >= 10x numpy, one generate() >= 4x one rng.standard_normal(), and two
 threads >= 1.7x one thread on 10**7 float32.
 
-Run:  python -m pytest bench/bench_generator.py --benchmark-min-rounds=5 -q
+Run:  python -m pytest bench/bench_generator.py --benchmark-enable --benchmark-min-rounds=5 -q
 The conftest table gives numpy / fastnoise per group; the thread group has no numpy
 case, so its 2-vs-1 thread ratio is printed by the ``thread_ratio`` fixture below.
 """
