@@ -1,0 +1,81 @@
+"""Type stub for the compiled module fastnoise.generator (generator.pyx)."""
+
+from typing import Any, Literal, overload
+
+import numpy as np
+import numpy.typing as npt
+
+_SimdPath = Literal["scalar", "avx2", "avx512"]
+_FloatArray = npt.NDArray[np.float64] | npt.NDArray[np.float32]
+_Size = int | tuple[int, ...] | None
+_Seed = int | np.random.SeedSequence | None
+
+def simd_path() -> _SimdPath: ...
+def simd_paths_available() -> list[_SimdPath]: ...
+def set_simd_path(name: _SimdPath) -> _SimdPath: ...
+def fill_normals(
+    key: int,
+    stream: int,
+    first: int,
+    flat: _FloatArray,
+    mean: float = 0.0,
+    stddev: float = 1.0,
+    threads: int = 1,
+) -> None: ...
+
+class GaussianNoiseGenerator:
+    def __init__(self, seed: _Seed = None, stream: int = 0) -> None: ...
+    def generate(self, mean: float = 0.0, stddev: float = 1.0) -> float: ...
+    @overload
+    def normal(
+        self,
+        size: None = None,
+        mean: float = 0.0,
+        stddev: float = 1.0,
+        dtype: npt.DTypeLike | None = None,
+        out: None = None,
+        threads: int = 1,
+    ) -> float | np.float32: ...
+    @overload
+    def normal(
+        self,
+        size: int | tuple[int, ...],
+        mean: float = 0.0,
+        stddev: float = 1.0,
+        dtype: npt.DTypeLike | None = None,
+        out: _FloatArray | None = None,
+        threads: int = 1,
+    ) -> _FloatArray: ...
+    @overload
+    def normal(
+        self,
+        size: _Size = None,
+        mean: float = 0.0,
+        stddev: float = 1.0,
+        dtype: npt.DTypeLike | None = None,
+        *,
+        out: _FloatArray,
+        threads: int = 1,
+    ) -> _FloatArray: ...
+    @property
+    def seed(self) -> np.random.SeedSequence: ...
+    @property
+    def key(self) -> int: ...
+    @property
+    def stream(self) -> int: ...
+    @property
+    def position(self) -> int: ...
+    @property
+    def state(self) -> dict[str, Any]: ...
+    @state.setter
+    def state(self, value: dict[str, Any]) -> None: ...
+    def reset(self) -> None: ...
+    def advance(self, n: int) -> None: ...
+    def spawn(self, n: int) -> list[GaussianNoiseGenerator]: ...
+    def check_numerics(self) -> bool: ...
+    def copy(self) -> GaussianNoiseGenerator: ...
+    def __copy__(self) -> GaussianNoiseGenerator: ...
+    def __deepcopy__(self, memo: dict[int, Any]) -> GaussianNoiseGenerator: ...
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]: ...
+    def __eq__(self, other: object) -> bool: ...
+    __hash__: None  # type: ignore[assignment]

@@ -1,0 +1,95 @@
+"""Every SIMD path gives the bits of the scalar path (the kernels use only correctly
+rounded operations in a fixed order, and no contraction), forced both at run time
+(set_simd_path) and at import (FASTNOISE_SIMD)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import fastnoise
+from fastnoise import GaussianNoiseGenerator
+from fastnoise.generator import fill_normals
+
+PATHS = fastnoise.simd_paths_available()
+
+
+@pytest.fixture
+def restore_simd_path():
+    before = fastnoise.simd_path()
+    yield
+    fastnoise.set_simd_path(before)
+
+
+def draw_everything(n: int) -> list[np.ndarray]:
+    """A mix of calls that reaches every kernel: whole blocks past several 256-block
+    chunks, partial blocks at both ends, both dtypes, a non-unit mean/stddev, a
+    threaded fill and a fill across the 2**32 block boundary."""
+    g = GaussianNoiseGenerator(2718, stream=9)
+    out = [
+        g.normal(n),
+        np.array([g.generate() for _ in range(5)]),
+        g.normal(n + 3, dtype=np.float32),
+        g.normal(n - 1, mean=1.5, stddev=0.25),
+        g.normal(n + 1, mean=-2.0, stddev=3.0, dtype=np.float32),
+        g.normal(300_001, threads=2),
+    ]
+    for dt, per_block in ((np.float64, 2), (np.float32, 4)):
+        flat = np.empty(4000, dtype=dt)
+        fill_normals(g.key, 1, (2**32 - 500) * per_block + 1, flat, 0.0, 1.0, 1)
+        out.append(flat)
+    return out
+
+
+def test_scalar_path_is_always_available():
+    assert PATHS[0] == "scalar"
+    assert fastnoise.simd_path() in PATHS
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_set_simd_path_selects_it(path, restore_simd_path):
+    assert fastnoise.set_simd_path(path) == path
+    assert fastnoise.simd_path() == path
+
+
+def test_unknown_simd_path_is_rejected(restore_simd_path):
+    with pytest.raises(ValueError, match="name"):
+        fastnoise.set_simd_path("sse9")
+
+
+def test_path_above_the_cpu_is_capped(restore_simd_path):
+    assert fastnoise.set_simd_path("avx512") == PATHS[-1]
+
+
+@pytest.mark.parametrize("path", PATHS[1:] or [pytest.param("none", marks=pytest.mark.skip)])
+def test_every_simd_path_gives_the_scalar_bits(path, restore_simd_path):
+    fastnoise.set_simd_path("scalar")
+    scalar = draw_everything(20_011)
+    fastnoise.set_simd_path(path)
+    vector = draw_everything(20_011)
+    for a, b in zip(scalar, vector, strict=True):
+        assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def test_environment_variable_forces_the_scalar_path():
+    """A fresh interpreter with FASTNOISE_SIMD=scalar runs the scalar path at import,
+    and its values are bit for bit those of this process (whatever path it uses)."""
+    code = (
+        "import sys, fastnoise, numpy as np\n"
+        "g = fastnoise.GaussianNoiseGenerator(2718, stream=9)\n"
+        "a = np.concatenate([g.normal(10001), g.normal(10003, dtype=np.float32)])\n"
+        "sys.stdout.write(fastnoise.simd_path() + ' ' + a.tobytes().hex())\n"
+    )
+    env = dict(os.environ, FASTNOISE_SIMD="scalar")
+    res = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    path, hexbits = res.stdout.split()
+    assert path == "scalar"
+    g = GaussianNoiseGenerator(2718, stream=9)
+    here = np.concatenate([g.normal(10001), g.normal(10003, dtype=np.float32)])
+    assert bytes.fromhex(hexbits) == here.tobytes()
