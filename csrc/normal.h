@@ -15,7 +15,7 @@
  * cosines and sines without shuffling).
  * float64 computes in double, float32 in single precision (u1 rounded to float), so
  * the two dtypes agree to float32 accuracy. The smallest u1 is 2^-32, so
- * |z| <= sqrt(64 ln 2) = 6.66 in both (P(|z| > 6.66) = 2.7e-11). With mean and
+ * |z| <= sqrt(64 ln 2) = 6.6604 in both (P(|z| > 6.66) = 2.7e-11). With mean and
  * stddev a value is fma(stddev, z, mean).
  */
 #ifndef FN_NORMAL_H
@@ -41,8 +41,11 @@ static inline double fn_bm_radius_f64(uint32_t wa) {
 }
 
 static inline float fn_bm_radius_f32(uint32_t wa) {
-    /* rounds to float: (wa + 1) / 2^32 to 24 bits, smallest value still 2^-32 */
-    float u1 = ((float)(int32_t)(wa ^ 0x80000000u) + 0x1p31f + 1.0f) * 0x1p-32f;
+    /* (wa + 1) / 2^32 rounded once to float: both halves are exact, their sum is
+     * the one rounding, so small u1 (the tail) keep all their bits */
+    float u1 =
+        ((float)(int32_t)(wa >> 16) * 0x1p16f + ((float)(int32_t)(wa & 0xFFFFu) + 1.0f)) *
+        0x1p-32f;
     return sqrtf(-2.0f * fn_log_f32(u1));
 }
 

@@ -534,23 +534,20 @@ def test_bad_state_is_rejected_and_changes_nothing(state, error, names):
     assert same_bits(g.normal(5), advanced_generator().normal(5))
 
 
-# ---- known gaps: strict xfails, so a fix shows up as XPASS and the marker goes ------------
+# ---- types are checked, not coerced -------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="stream is converted with int(): 1.5 -> 1, True -> 1")
 @pytest.mark.parametrize("stream", [1.5, True, "3"])
 def test_non_integer_stream_is_rejected(stream):
     with pytest.raises(TypeError, match="stream"):
         GaussianNoiseGenerator(0, stream=stream)
 
 
-@pytest.mark.xfail(strict=True, reason="threads is a C int: 1.5 is truncated to 1")
 def test_non_integer_thread_count_is_rejected():
     with pytest.raises(TypeError, match="threads"):
         GaussianNoiseGenerator(0).normal(10, threads=1.5)
 
 
-@pytest.mark.xfail(strict=True, reason="state entries go through int()/[] unchecked")
 @pytest.mark.parametrize(
     ("changes", "names"),
     [({"key": "abc"}, "key"), ({"position": 1.5}, "position"), ({"seed_seq": "x"}, "seed_seq")],

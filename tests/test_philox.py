@@ -115,11 +115,8 @@ def radius_f64_ref(wa):
 
 
 def u1_f32_ref(wa):
-    """u1 of the float32 stream, bit for bit as fn_bm_radius_f32 builds it: the
-    float32 sums ((float)(int32)(wa ^ 2**31) + 2**31) + 1, times 2**-32. (Not the
-    correctly rounded (wa + 1) / 2**32: see test_float32_tail_follows_float64.)"""
-    x = (wa ^ np.uint64(0x80000000)).astype(np.uint32).view(np.int32).astype(np.float32)
-    return ((x + np.float32(2.0**31)) + np.float32(1.0)) * np.float32(2.0**-32)
+    """u1 of the float32 stream: (wa + 1) / 2**32 rounded once to float32."""
+    return ((wa.astype(np.float64) + 1.0) * 2.0**-32).astype(np.float32)
 
 
 def radius_f32_ref(wa):
@@ -340,11 +337,6 @@ def test_smallest_angle_is_minus_an_eighth_turn(dtype):
     assert zs == pytest.approx(-R_QUARTER / math.sqrt(2.0), rel=REL[dtype])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="float32 u1 = ((float)(int32)(wa ^ 2**31) + 2**31) + 1 rounds wa - 2**31 to "
-    "24 bits first, so small u1 lose their low bits: wa < 128 all give u1 = 2**-32",
-)
 def test_float32_tail_follows_float64():
     """wa = 100: u1 = 101 / 2**32, r = 5.93. float32 should agree with float64 to float32
     accuracy, as normal.h documents ("u1 rounded to float")."""

@@ -9,6 +9,16 @@ import numbers
 import numpy as np
 
 
+def integer(name: str, value: object, lo: int, hi: int) -> int:
+    """An int (not bool, not float) in [lo, hi)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name}={value!r} is not allowed: it must be an int in [{lo}, {hi})")
+    v = int(value)
+    if not lo <= v < hi:
+        raise ValueError(f"{name}={value!r} is not allowed: it must lie in [{lo}, {hi})")
+    return v
+
+
 def finite(name: str, value: object) -> float:
     """``value`` as a finite float, else ValueError/TypeError naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):

@@ -92,7 +92,7 @@ def _fill_part(uint64_t key, uint64_t stream, uint64_t first, Py_ssize_t start,
 
 
 def fill_normals(uint64_t key, uint64_t stream, uint64_t first, cnp.ndarray flat,
-                 double mean=0.0, double stddev=1.0, int threads=1):
+                 double mean=0.0, double stddev=1.0, threads=1):
     """Fill the C-contiguous float32/float64 array ``flat`` with normals
     ``first, first + 1, ...`` of (key, stream), on up to ``threads`` threads.
 
@@ -100,8 +100,9 @@ def fill_normals(uint64_t key, uint64_t stream, uint64_t first, cnp.ndarray flat
     """
     cdef Py_ssize_t n = cnp.PyArray_SIZE(flat)
     cdef Py_ssize_t per, start, parts, i
-    if threads < 1:
-        raise ValueError(f"threads={threads!r} is not allowed: it must be >= 1")
+    threads = _validate.integer("threads", threads, 1, 1 << 16)
+    if n and first + <uint64_t>(n - 1) < first:
+        raise OverflowError(f"first={first} + {n} values run past the end of the stream (2**64)")
     parts = min(threads, max(1, n // _MIN_PER_THREAD))
     if parts == 1:
         _fill_part(key, stream, first, 0, n, mean, stddev, flat)
@@ -146,9 +147,7 @@ cdef class GaussianNoiseGenerator:
 
     def __init__(self, seed=None, stream=0):
         ss = as_seed_sequence(seed)
-        stream = int(stream)
-        if not 0 <= stream < 2**64:
-            raise ValueError(f"stream={stream!r} is not allowed: it must lie in [0, 2**64)")
+        stream = _validate.integer("stream", stream, 0, 2**64)
         self._seed_seq = ss
         fn_stream_init(&self.st, key_from_seed_sequence(ss), stream)
 
@@ -168,8 +167,7 @@ cdef class GaussianNoiseGenerator:
             raise ValueError(f"mean={mean!r} is not allowed: it must be finite")
         return fma(stddev, fn_stream_next_f64(&self.st), mean)
 
-    def normal(self, size=None, mean=0.0, stddev=1.0, dtype=None, out=None,
-               int threads=1):
+    def normal(self, size=None, mean=0.0, stddev=1.0, dtype=None, out=None, threads=1):
         """Draw ``mean + stddev * z`` for the next normals of the stream.
 
         Parameters
@@ -188,9 +186,10 @@ cdef class GaussianNoiseGenerator:
         """
         mean = _validate.finite("mean", mean)
         stddev = _validate.nonnegative("stddev", stddev)
-        if dtype is None:
-            dtype = out.dtype if isinstance(out, np.ndarray) else _F64
-        dt = _validate.float_dtype("dtype", dtype)
+        if dtype is None and isinstance(out, np.ndarray):
+            dt = _validate.float_dtype("out.dtype", out.dtype)
+        else:
+            dt = _validate.float_dtype("dtype", _F64 if dtype is None else dtype)
         if out is None:
             if size is None:
                 z = np.empty(1, dtype=dt)
@@ -205,10 +204,10 @@ cdef class GaussianNoiseGenerator:
         self._fill(arr, mean, stddev, threads)
         return arr
 
-    def _fill(self, cnp.ndarray arr, double mean, double stddev, int threads):
+    def _fill(self, cnp.ndarray arr, double mean, double stddev, threads):
         cdef int code = FN_FLOAT64 if arr.dtype == _F64 else FN_FLOAT32
-        if threads < 1:
-            raise ValueError(f"threads={threads!r} is not allowed: it must be >= 1")
+        threads = _validate.integer("threads", threads, 1, 1 << 16)
+        self._check_room(arr.size)
         cdef uint64_t first = fn_stream_take(&self.st, code, <uint64_t>arr.size)
         fill_normals(self.st.key, self.st.stream, first, arr.reshape(-1), mean, stddev,
                      threads)
@@ -254,19 +253,30 @@ cdef class GaussianNoiseGenerator:
             raise ValueError(
                 f"state['bit_generator']={value.get('bit_generator')!r} is not allowed: "
                 "it must be 'Philox4x32-10'")
+        missing = {"key", "stream", "position", "seed_seq"} - value.keys()
+        if missing:
+            raise ValueError(f"state is missing the entries {sorted(missing)}")
+        key = _validate.integer("state['key']", value["key"], 0, 2**64)
+        stream = _validate.integer("state['stream']", value["stream"], 0, 2**64)
+        position = _validate.integer("state['position']", value["position"], 0, 2**64)
+        if not isinstance(value["seed_seq"], dict):
+            raise TypeError(
+                f"state['seed_seq']={value['seed_seq']!r} is not allowed: it must be a dict "
+                "as the state property returns")
         try:
-            key, stream, position = (int(value["key"]), int(value["stream"]),
-                                     int(value["position"]))
             ss = seed_sequence_from_state(value["seed_seq"])
-        except KeyError as exc:
-            raise ValueError(f"state is missing the entry {exc.args[0]!r}") from None
-        for name, v in (("key", key), ("stream", stream), ("position", position)):
-            if not 0 <= v < 2**64:
-                raise ValueError(
-                    f"state[{name!r}]={v!r} is not allowed: it must lie in [0, 2**64)")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"state['seed_seq'] is not a valid seed sequence state: {exc}") \
+                from None
         fn_stream_init(&self.st, key, stream)
         self.st.position = position
         self._seed_seq = ss
+
+    def _check_room(self, n):
+        if self.st.position + n > 2**64:
+            raise OverflowError(
+                f"{n} more values would run past the end of the stream (position "
+                f"{self.st.position}, length 2**64)")
 
     def reset(self):
         """Back to the seeded start: position 0, cached values dropped."""
@@ -274,16 +284,13 @@ cdef class GaussianNoiseGenerator:
 
     def advance(self, n):
         """Skip ``n`` values in O(1)."""
-        n = int(n)
-        if n < 0:
-            raise ValueError(f"n={n!r} is not allowed: it must be >= 0")
+        n = _validate.integer("n", n, 0, 2**64)
+        self._check_room(n)
         self.st.position += <uint64_t>n
 
     def spawn(self, n):
         """``n`` new generators on independent keys (numpy's SeedSequence.spawn)."""
-        n = int(n)
-        if n < 0:
-            raise ValueError(f"n={n!r} is not allowed: it must be >= 0")
+        n = _validate.integer("n", n, 0, 2**31)
         return [GaussianNoiseGenerator(child, self.st.stream)
                 for child in self._seed_seq.spawn(n)]
 
