@@ -1,0 +1,228 @@
+/* Camera noise over image rows, compiled once per SIMD target (see camera.h for the
+ * model). Each step takes up to CHUNK pixels of one row: their normals go into a stack
+ * buffer, become one noise value per channel, and are added in a flat loop that the
+ * compiler vectorizes. Only +, -, *, selects, exact conversions and the fnmath.h
+ * functions are used, so every target writes the same bits. */
+#include <string.h>
+
+#include "camera.h"
+#include "fnmath.h"
+#include "normal.h"
+
+#define CHUNK 512 /* pixels per step: the buffers stay in L1 */
+
+/* Ogre2's shaping sign(z) |z|^2.1, with 0 -> 0 (log is only taken of a positive). */
+static inline float ogre2_shape(float z) {
+    uint32_t sign = fn_bits32(z) & 0x80000000u;
+    float a = fn_f32(fn_bits32(z) & 0x7FFFFFFFu);
+    int pos = a > 0.0f;
+    float p = fn_exp_f32(2.1f * fn_log_f32(pos ? a : 1.0f));
+    p = pos ? p : 0.0f;
+    return fn_f32(fn_bits32(p) | sign);
+}
+
+/* Spread per-pixel (or per colour channel) values v over the channel elements of n
+ * pixels, out[p * C + c], alpha slots 0; returns where they are (v itself when the
+ * layouts already agree). */
+#define DEFINE_SPREAD(T, SUF)                                                          \
+    static const T *spread_##SUF(const T *v, size_t n, size_t C, int per_channel,   \
+                                  T *out) {                                       \
+        if (C == 1 || (C == 3 && per_channel)) {                                      \
+            return v;                                                                 \
+        } else if (C == 3) {                                                          \
+            for (size_t i = 0; i < n; i++) {                                          \
+                out[3 * i] = v[i];                                                    \
+                out[3 * i + 1] = v[i];                                                \
+                out[3 * i + 2] = v[i];                                                \
+            }                                                                         \
+        } else if (per_channel) {                                                     \
+            for (size_t i = 0; i < n; i++) {                                          \
+                out[4 * i] = v[3 * i];                                                \
+                out[4 * i + 1] = v[3 * i + 1];                                        \
+                out[4 * i + 2] = v[3 * i + 2];                                        \
+                out[4 * i + 3] = 0;                                                   \
+            }                                                                         \
+        } else {                                                                      \
+            for (size_t i = 0; i < n; i++) {                                          \
+                out[4 * i] = v[i];                                                    \
+                out[4 * i + 1] = v[i];                                                \
+                out[4 * i + 2] = v[i];                                                \
+                out[4 * i + 3] = 0;                                                   \
+            }                                                                         \
+        }                                                                             \
+        return out;                                                                   \
+    }
+
+DEFINE_SPREAD(int16_t, i16)
+DEFINE_SPREAD(int32_t, i32)
+DEFINE_SPREAD(float, f32)
+DEFINE_SPREAD(double, f64)
+
+/* Integer images: the noise in levels, d = S * (mean + sd * z), rounded half up to
+ * k = floor(d + 0.5) (float32 operations). d is first limited to [-(S+1), S+1]: x is
+ * in [0, S], so that changes no result, and it keeps k in range. Then
+ * y = clamp(x + k, 0, S) == clamp(floor(x + d + 0.5), 0, S) in exact arithmetic, and
+ * an alpha offset of 0 leaves alpha as it was. The floor is exact: adding and removing
+ * 1.5 * 2^23 rounds |t| < 2^22 to the nearest integer, and a float select steps down
+ * where that went up (this form vectorizes; a truncating conversion does not). */
+#define DEFINE_LEVELS(T, SUF)                                                          \
+    static void levels_##SUF(const float *z, size_t cnt, float S, float mean, float sd, \
+                             T *k) {                                                  \
+        for (size_t i = 0; i < cnt; i++) {                                            \
+            float d = S * (mean + sd * z[i]);                                         \
+            d = d < -(S + 1.0f) ? -(S + 1.0f) : d;                                    \
+            d = d > S + 1.0f ? S + 1.0f : d;                                          \
+            float t = d + 0.5f;                                                       \
+            float r = (t + 0x1.8p23f) - 0x1.8p23f;                                    \
+            r = r > t ? r - 1.0f : r;                                                 \
+            k[i] = (T)(int32_t)r;                                                     \
+        }                                                                             \
+    }
+
+DEFINE_LEVELS(int16_t, i16)
+DEFINE_LEVELS(int32_t, i32)
+
+static void apply_u8(const uint8_t *x, const int16_t *k, size_t m, uint8_t *y) {
+    for (size_t i = 0; i < m; i++) {
+        int16_t v = (int16_t)(x[i] + k[i]);
+        v = v < 0 ? 0 : v;
+        y[i] = (uint8_t)(v > 255 ? 255 : v);
+    }
+}
+
+static void apply_u16(const uint16_t *x, const int32_t *k, size_t m, uint16_t *y) {
+    for (size_t i = 0; i < m; i++) {
+        int32_t v = x[i] + k[i];
+        v = v < 0 ? 0 : v;
+        y[i] = (uint16_t)(v > 65535 ? 65535 : v);
+    }
+}
+
+/* Float images: y = clamp(x + n, 0, 1), n = mean + sd * z; a NaN pixel fails both
+ * comparisons and stays NaN. Alpha is put back afterwards by the caller. */
+#define DEFINE_FLOAT(T, SUF)                                                           \
+    static void noise_##SUF(const float *z, size_t cnt, T mean, T sd, T *v) {         \
+        for (size_t i = 0; i < cnt; i++) v[i] = mean + sd * (T)z[i];                  \
+    }                                                                                 \
+    static void apply_##SUF(const T *x, const T *nz, size_t m, T *y) {                \
+        for (size_t i = 0; i < m; i++) {                                              \
+            T v = x[i] + nz[i];                                                       \
+            v = v < (T)0 ? (T)0 : v;                                                  \
+            y[i] = v > (T)1 ? (T)1 : v;                                               \
+        }                                                                             \
+    }                                                                                 \
+    static void apply_alpha_##SUF(const T *x, const T *nz, size_t n, T *y) {          \
+        T a[CHUNK];                                                                   \
+        for (size_t i = 0; i < n; i++) a[i] = x[4 * i + 3]; /* y may be x */          \
+        apply_##SUF(x, nz, 4 * n, y);                                                 \
+        for (size_t i = 0; i < n; i++) y[4 * i + 3] = a[i];                           \
+    }
+
+DEFINE_FLOAT(float, f32)
+DEFINE_FLOAT(double, f64)
+
+/* Strided pixels <-> a contiguous buffer, for rows that are not contiguous. */
+static void gather(const char *src, ptrdiff_t ps, ptrdiff_t cs, size_t n, size_t C,
+                   size_t isz, char *dst) {
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < C; c++)
+            memcpy(dst + (i * C + c) * isz, src + (ptrdiff_t)i * ps + (ptrdiff_t)c * cs, isz);
+}
+
+static void scatter(const char *src, size_t n, size_t C, size_t isz, char *dst,
+                    ptrdiff_t ps, ptrdiff_t cs) {
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < C; c++)
+            memcpy(dst + (ptrdiff_t)i * ps + (ptrdiff_t)c * cs, src + (i * C + c) * isz, isz);
+}
+
+static const size_t item_size[4] = {1, 2, 4, 8};
+
+void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row1) {
+    const size_t W = job->width, C = job->channels;
+    const size_t nc = C == 4 ? 3 : C;
+    const size_t per_pixel = job->per_channel ? nc : 1; /* normals per pixel */
+    const size_t isz = item_size[job->dtype];
+    const int alpha = C == 4;
+    const int ogre2 = job->variant == FN_CAM_OGRE2;
+    const float mean32 = (float)job->mean, sd32 = (float)job->stddev;
+    const ptrdiff_t pix = (ptrdiff_t)(C * isz);
+    const int in_flat = job->in_pix == pix && (C == 1 || job->in_ch == (ptrdiff_t)isz);
+    const int out_flat = job->out_pix == pix && (C == 1 || job->out_ch == (ptrdiff_t)isz);
+
+    float z[CHUNK * 3];
+    union {
+        int16_t i16[CHUNK * 3];
+        int32_t i32[CHUNK * 3];
+        float f32[CHUNK * 3];
+        double f64[CHUNK * 3];
+    } buf; /* one noise value per normal */
+    union {
+        int16_t i16[CHUNK * 4];
+        int32_t i32[CHUNK * 4];
+        float f32[CHUNK * 4];
+        double f64[CHUNK * 4];
+    } spread; /* one per channel element */
+    union {
+        const int16_t *i16;
+        const int32_t *i32;
+        const float *f32;
+        const double *f64;
+    } nz;
+    double tin[CHUNK * 4], tout[CHUNK * 4]; /* gather buffers, any item size */
+
+    for (size_t row = row0; row < row1; row++) {
+        const char *irow = (const char *)job->in + (ptrdiff_t)row * job->in_row;
+        char *orow = (char *)job->out + (ptrdiff_t)row * job->out_row;
+        for (size_t x0 = 0; x0 < W; x0 += CHUNK) {
+            const size_t n = W - x0 < CHUNK ? W - x0 : CHUNK;
+            const size_t m = n * C;
+            const size_t nz_count = n * per_pixel;
+            fn_normal_fill_f32(job->key, job->frame, ((uint64_t)row * W + x0) * per_pixel,
+                               nz_count, 0.0f, 1.0f, z);
+            if (ogre2)
+                for (size_t i = 0; i < nz_count; i++) z[i] = ogre2_shape(z[i]);
+
+            const void *src;
+            void *dst = out_flat ? (void *)(orow + (ptrdiff_t)x0 * job->out_pix) : tout;
+            if (in_flat) {
+                src = irow + (ptrdiff_t)x0 * job->in_pix;
+            } else {
+                gather(irow + (ptrdiff_t)x0 * job->in_pix, job->in_pix, job->in_ch, n, C,
+                       isz, (char *)tin);
+                src = tin;
+            }
+            switch (job->dtype) {
+            case FN_CAM_U8:
+                levels_i16(z, nz_count, 255.0f, mean32, sd32, buf.i16);
+                nz.i16 = spread_i16(buf.i16, n, C, job->per_channel, spread.i16);
+                apply_u8((const uint8_t *)src, nz.i16, m, (uint8_t *)dst);
+                break;
+            case FN_CAM_U16:
+                levels_i32(z, nz_count, 65535.0f, mean32, sd32, buf.i32);
+                nz.i32 = spread_i32(buf.i32, n, C, job->per_channel, spread.i32);
+                apply_u16((const uint16_t *)src, nz.i32, m, (uint16_t *)dst);
+                break;
+            case FN_CAM_F32:
+                noise_f32(z, nz_count, mean32, sd32, buf.f32);
+                nz.f32 = spread_f32(buf.f32, n, C, job->per_channel, spread.f32);
+                if (alpha)
+                    apply_alpha_f32((const float *)src, nz.f32, n, (float *)dst);
+                else
+                    apply_f32((const float *)src, nz.f32, m, (float *)dst);
+                break;
+            default:
+                noise_f64(z, nz_count, job->mean, job->stddev, buf.f64);
+                nz.f64 = spread_f64(buf.f64, n, C, job->per_channel, spread.f64);
+                if (alpha)
+                    apply_alpha_f64((const double *)src, nz.f64, n, (double *)dst);
+                else
+                    apply_f64((const double *)src, nz.f64, m, (double *)dst);
+                break;
+            }
+            if (!out_flat)
+                scatter((const char *)tout, n, C, isz, orow + (ptrdiff_t)x0 * job->out_pix,
+                        job->out_pix, job->out_ch);
+        }
+    }
+}
