@@ -1,14 +1,14 @@
 /* Camera amplifier noise: Gazebo's per-pixel Gaussian shader, on the CPU.
  *
- * Pixel j = y * width + x of frame f takes the standard normal Z from the canonical
- * float32 stream (csrc/normal.h) with stream id f:
+ * Pixel j = y * width + x (y counted in the full frame) of frame f takes the standard
+ * normal Z from the canonical float32 stream (csrc/normal.h) with stream id f:
  *   shared noise (default): Z = z_j, added to every colour channel;
  *   per-channel noise:      channel c takes z_{j * nc + c}, nc = colour channels.
  * The ogre2 variant shapes Z first: Z' = sign(Z) |Z|^2.1 (fn_exp_f32/fn_log_f32).
  * The noise is n = mean + stddev * Z' in the image's [0, 1] intensity units, and
- *   uint8/uint16 (full range S = 255/65535), float32 arithmetic:
- *       d = S * n,  y = clamp(floor((x + d) + 0.5), 0, S)
- *     which is S * clamp(x / S + n, 0, 1) rounded half up;
+ *   uint8/uint16 (full range S = 255/65535): the noise in levels d = S * n and
+ *     k = floor(d + 0.5) in float32, then y = clamp(x + k, 0, S) in integers; in exact
+ *     arithmetic that is S * clamp(x / S + n, 0, 1) rounded half up;
  *   float32: y = clamp(x + n, 0, 1) in float32; float64: the same in float64 (n too,
  *     from the float32 Z). NaN pixels stay NaN.
  * A fourth channel is alpha: copied unchanged. Normals are generated in small chunks
@@ -30,14 +30,15 @@ enum { FN_CAM_GAZEBO = 0, FN_CAM_OGRE2 = 1 };
  * `in` and `out` point at element [0, 0, 0] and may be the same array (in place). */
 typedef struct {
     uint64_t key;
-    uint64_t frame;   /* Philox stream id */
-    double mean;      /* added to Z * stddev, [0, 1] intensity units */
-    double stddev;    /* >= 0 */
-    int per_channel;  /* independent Z per colour channel */
-    int variant;      /* FN_CAM_GAZEBO or FN_CAM_OGRE2 */
-    int dtype;        /* FN_CAM_U8 ... FN_CAM_F64 */
-    size_t width;     /* pixels per row */
-    size_t channels;  /* 1, 3 or 4 (the 4th is alpha) */
+    uint64_t frame;      /* Philox stream id */
+    uint64_t row_offset; /* row of the full frame that image row 0 is (for bands) */
+    double mean;         /* added to Z * stddev, [0, 1] intensity units */
+    double stddev;       /* >= 0 */
+    int per_channel;     /* independent Z per colour channel */
+    int variant;         /* FN_CAM_GAZEBO or FN_CAM_OGRE2 */
+    int dtype;           /* FN_CAM_U8 ... FN_CAM_F64 */
+    size_t width;        /* pixels per row */
+    size_t channels;     /* 1, 3 or 4 (the 4th is alpha) */
     const void *in;
     ptrdiff_t in_row, in_pix, in_ch;
     void *out;
@@ -48,6 +49,7 @@ typedef struct {
  * row ranges). */
 void fn_camera_apply(const fn_camera_job *job, size_t row0, size_t row1);
 
-FN_DECLARE_KERNEL(void, fn_camera_rows, (const fn_camera_job *job, size_t row0, size_t row1))
+FN_DECLARE_KERNEL(void, fn_camera_rows,
+                  (const fn_camera_job *job, size_t row0, size_t row1))
 
 #endif

@@ -24,33 +24,33 @@ static inline float ogre2_shape(float z) {
 /* Spread per-pixel (or per colour channel) values v over the channel elements of n
  * pixels, out[p * C + c], alpha slots 0; returns where they are (v itself when the
  * layouts already agree). */
-#define DEFINE_SPREAD(T, SUF)                                                          \
-    static const T *spread_##SUF(const T *v, size_t n, size_t C, int per_channel,   \
-                                  T *out) {                                       \
-        if (C == 1 || (C == 3 && per_channel)) {                                      \
-            return v;                                                                 \
-        } else if (C == 3) {                                                          \
-            for (size_t i = 0; i < n; i++) {                                          \
-                out[3 * i] = v[i];                                                    \
-                out[3 * i + 1] = v[i];                                                \
-                out[3 * i + 2] = v[i];                                                \
-            }                                                                         \
-        } else if (per_channel) {                                                     \
-            for (size_t i = 0; i < n; i++) {                                          \
-                out[4 * i] = v[3 * i];                                                \
-                out[4 * i + 1] = v[3 * i + 1];                                        \
-                out[4 * i + 2] = v[3 * i + 2];                                        \
-                out[4 * i + 3] = 0;                                                   \
-            }                                                                         \
-        } else {                                                                      \
-            for (size_t i = 0; i < n; i++) {                                          \
-                out[4 * i] = v[i];                                                    \
-                out[4 * i + 1] = v[i];                                                \
-                out[4 * i + 2] = v[i];                                                \
-                out[4 * i + 3] = 0;                                                   \
-            }                                                                         \
-        }                                                                             \
-        return out;                                                                   \
+#define DEFINE_SPREAD(T, SUF)                                                              \
+    static const T *spread_##SUF(const T *v, size_t n, size_t C, int per_channel,          \
+                                 T *out) {                                                 \
+        if (C == 1 || (C == 3 && per_channel)) {                                           \
+            return v;                                                                      \
+        } else if (C == 3) {                                                               \
+            for (size_t i = 0; i < n; i++) {                                               \
+                out[3 * i] = v[i];                                                         \
+                out[3 * i + 1] = v[i];                                                     \
+                out[3 * i + 2] = v[i];                                                     \
+            }                                                                              \
+        } else if (per_channel) {                                                          \
+            for (size_t i = 0; i < n; i++) {                                               \
+                out[4 * i] = v[3 * i];                                                     \
+                out[4 * i + 1] = v[3 * i + 1];                                             \
+                out[4 * i + 2] = v[3 * i + 2];                                             \
+                out[4 * i + 3] = 0;                                                        \
+            }                                                                              \
+        } else {                                                                           \
+            for (size_t i = 0; i < n; i++) {                                               \
+                out[4 * i] = v[i];                                                         \
+                out[4 * i + 1] = v[i];                                                     \
+                out[4 * i + 2] = v[i];                                                     \
+                out[4 * i + 3] = 0;                                                        \
+            }                                                                              \
+        }                                                                                  \
+        return out;                                                                        \
     }
 
 DEFINE_SPREAD(int16_t, i16)
@@ -65,18 +65,18 @@ DEFINE_SPREAD(double, f64)
  * an alpha offset of 0 leaves alpha as it was. The floor is exact: adding and removing
  * 1.5 * 2^23 rounds |t| < 2^22 to the nearest integer, and a float select steps down
  * where that went up (this form vectorizes; a truncating conversion does not). */
-#define DEFINE_LEVELS(T, SUF)                                                          \
-    static void levels_##SUF(const float *z, size_t cnt, float S, float mean, float sd, \
-                             T *k) {                                                  \
-        for (size_t i = 0; i < cnt; i++) {                                            \
-            float d = S * (mean + sd * z[i]);                                         \
-            d = d < -(S + 1.0f) ? -(S + 1.0f) : d;                                    \
-            d = d > S + 1.0f ? S + 1.0f : d;                                          \
-            float t = d + 0.5f;                                                       \
-            float r = (t + 0x1.8p23f) - 0x1.8p23f;                                    \
-            r = r > t ? r - 1.0f : r;                                                 \
-            k[i] = (T)(int32_t)r;                                                     \
-        }                                                                             \
+#define DEFINE_LEVELS(T, SUF)                                                              \
+    static void levels_##SUF(const float *z, size_t cnt, float S, float mean, float sd,    \
+                             T *k) {                                                       \
+        for (size_t i = 0; i < cnt; i++) {                                                 \
+            float d = S * (mean + sd * z[i]);                                              \
+            d = d < -(S + 1.0f) ? -(S + 1.0f) : d;                                         \
+            d = d > S + 1.0f ? S + 1.0f : d;                                               \
+            float t = d + 0.5f;                                                            \
+            float r = (t + 0x1.8p23f) - 0x1.8p23f;                                         \
+            r = r > t ? r - 1.0f : r;                                                      \
+            k[i] = (T)(int32_t)r;                                                          \
+        }                                                                                  \
     }
 
 DEFINE_LEVELS(int16_t, i16)
@@ -100,22 +100,25 @@ static void apply_u16(const uint16_t *x, const int32_t *k, size_t m, uint16_t *y
 
 /* Float images: y = clamp(x + n, 0, 1), n = mean + sd * z; a NaN pixel fails both
  * comparisons and stays NaN. Alpha is put back afterwards by the caller. */
-#define DEFINE_FLOAT(T, SUF)                                                           \
-    static void noise_##SUF(const float *z, size_t cnt, T mean, T sd, T *v) {         \
-        for (size_t i = 0; i < cnt; i++) v[i] = mean + sd * (T)z[i];                  \
-    }                                                                                 \
-    static void apply_##SUF(const T *x, const T *nz, size_t m, T *y) {                \
-        for (size_t i = 0; i < m; i++) {                                              \
-            T v = x[i] + nz[i];                                                       \
-            v = v < (T)0 ? (T)0 : v;                                                  \
-            y[i] = v > (T)1 ? (T)1 : v;                                               \
-        }                                                                             \
-    }                                                                                 \
-    static void apply_alpha_##SUF(const T *x, const T *nz, size_t n, T *y) {          \
-        T a[CHUNK];                                                                   \
-        for (size_t i = 0; i < n; i++) a[i] = x[4 * i + 3]; /* y may be x */          \
-        apply_##SUF(x, nz, 4 * n, y);                                                 \
-        for (size_t i = 0; i < n; i++) y[4 * i + 3] = a[i];                           \
+#define DEFINE_FLOAT(T, SUF)                                                               \
+    static void noise_##SUF(const float *z, size_t cnt, T mean, T sd, T *v) {              \
+        for (size_t i = 0; i < cnt; i++)                                                   \
+            v[i] = mean + sd * (T)z[i];                                                    \
+    }                                                                                      \
+    static void apply_##SUF(const T *x, const T *nz, size_t m, T *y) {                     \
+        for (size_t i = 0; i < m; i++) {                                                   \
+            T v = x[i] + nz[i];                                                            \
+            v = v < (T)0 ? (T)0 : v;                                                       \
+            y[i] = v > (T)1 ? (T)1 : v;                                                    \
+        }                                                                                  \
+    }                                                                                      \
+    static void apply_alpha_##SUF(const T *x, const T *nz, size_t n, T *y) {               \
+        T a[CHUNK];                                                                        \
+        for (size_t i = 0; i < n; i++)                                                     \
+            a[i] = x[4 * i + 3]; /* y may be x */                                          \
+        apply_##SUF(x, nz, 4 * n, y);                                                      \
+        for (size_t i = 0; i < n; i++)                                                     \
+            y[4 * i + 3] = a[i];                                                           \
     }
 
 DEFINE_FLOAT(float, f32)
@@ -126,14 +129,16 @@ static void gather(const char *src, ptrdiff_t ps, ptrdiff_t cs, size_t n, size_t
                    size_t isz, char *dst) {
     for (size_t i = 0; i < n; i++)
         for (size_t c = 0; c < C; c++)
-            memcpy(dst + (i * C + c) * isz, src + (ptrdiff_t)i * ps + (ptrdiff_t)c * cs, isz);
+            memcpy(dst + (i * C + c) * isz, src + (ptrdiff_t)i * ps + (ptrdiff_t)c * cs,
+                   isz);
 }
 
 static void scatter(const char *src, size_t n, size_t C, size_t isz, char *dst,
                     ptrdiff_t ps, ptrdiff_t cs) {
     for (size_t i = 0; i < n; i++)
         for (size_t c = 0; c < C; c++)
-            memcpy(dst + (ptrdiff_t)i * ps + (ptrdiff_t)c * cs, src + (i * C + c) * isz, isz);
+            memcpy(dst + (ptrdiff_t)i * ps + (ptrdiff_t)c * cs, src + (i * C + c) * isz,
+                   isz);
 }
 
 static const size_t item_size[4] = {1, 2, 4, 8};
@@ -178,10 +183,12 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
             const size_t n = W - x0 < CHUNK ? W - x0 : CHUNK;
             const size_t m = n * C;
             const size_t nz_count = n * per_pixel;
-            fn_normal_fill_f32(job->key, job->frame, ((uint64_t)row * W + x0) * per_pixel,
-                               nz_count, 0.0f, 1.0f, z);
+            fn_normal_fill_f32(job->key, job->frame,
+                               ((row + job->row_offset) * W + x0) * per_pixel, nz_count,
+                               0.0f, 1.0f, z);
             if (ogre2)
-                for (size_t i = 0; i < nz_count; i++) z[i] = ogre2_shape(z[i]);
+                for (size_t i = 0; i < nz_count; i++)
+                    z[i] = ogre2_shape(z[i]);
 
             const void *src;
             void *dst = out_flat ? (void *)(orow + (ptrdiff_t)x0 * job->out_pix) : tout;

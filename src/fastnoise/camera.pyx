@@ -35,6 +35,7 @@ cdef extern from "camera.h" nogil:
     ctypedef struct fn_camera_job:
         uint64_t key
         uint64_t frame
+        uint64_t row_offset
         double mean
         double stddev
         int per_channel
@@ -132,7 +133,8 @@ cdef class ImageNoise:
     Notes
     -----
     Which normal a pixel gets: pixel ``j = y * W + x`` (row-major over the H x W
-    grid, whatever the array's strides) of frame ``f`` uses normal ``j`` of the
+    grid, whatever the array's strides; ``y`` counts from ``row_offset``) of frame
+    ``f`` uses normal ``j`` of the
     canonical float32 stream of ``GaussianNoiseGenerator(seed, stream=f)``; with
     ``per_channel`` colour channel ``c`` uses normal ``j * nc + c`` (``nc`` = 1 for
     grey, 3 for RGB and RGBA). Consecutive pixels share the two outputs of a
@@ -142,9 +144,11 @@ cdef class ImageNoise:
     Arithmetic, per element ``x`` with noise ``n = mean + stddev * Z'`` (``Z'`` is Z,
     or its ogre2 shaping, computed with fastnoise's own exp/log):
 
-    * uint8/uint16 (full scale ``S`` = 255/65535), in float32:
-      ``y = clamp(floor((x + S * n) + 0.5), 0, S)``, i.e. ``S * clamp(x / S + n, 0, 1)``
-      rounded half up (round-half-up, not half-to-even).
+    * uint8/uint16 (full scale ``S`` = 255/65535): the noise in levels
+      ``d = S * n`` and ``k = floor(d + 0.5)`` in float32, then
+      ``y = clamp(x + k, 0, S)`` in integers. In exact arithmetic that is
+      ``S * clamp(x / S + n, 0, 1)`` rounded half up (a level and a half goes up, not
+      to even); without noise (``stddev = mean = 0``) the image comes back unchanged.
     * float32: ``clamp(x + n, 0, 1)`` in float32 (mean and stddev rounded to float32).
     * float64: the same in float64.
 
@@ -199,7 +203,7 @@ cdef class ImageNoise:
         """Start the frame counter again at 0."""
         self._frame = 0
 
-    def apply(self, image, frame=None, out=None, int threads=1):
+    def apply(self, image, frame=None, out=None, int threads=1, row_offset=0):
         """Return ``image`` with camera noise added (the input is left unchanged).
 
         Parameters
@@ -217,6 +221,9 @@ cdef class ImageNoise:
             ``image`` itself for in-place noise).
         threads : int
             Split the rows over this many threads; the result does not depend on it.
+        row_offset : int
+            Row of the full frame that ``image[0]`` is, when a frame is noised in row
+            bands (each band gets the noise it has in the whole frame). Default 0.
 
         Returns
         -------
@@ -231,6 +238,7 @@ cdef class ImageNoise:
         if threads < 1:
             raise ValueError(f"threads={threads!r} is not allowed: it must be >= 1")
         f = self._frame if frame is None else _frame_index("frame", frame)
+        offset = _row_offset(row_offset, image)
         if out is None:
             dst = np.empty(image.shape, dtype=image.dtype)
         else:
@@ -242,6 +250,7 @@ cdef class ImageNoise:
         height, width = src.shape[0], src.shape[1]
         j.job.key = self._key
         j.job.frame = f
+        j.job.row_offset = offset
         j.job.mean = self.mean
         j.job.stddev = self.stddev
         j.job.per_channel = self.per_channel
@@ -316,6 +325,18 @@ def _frame_index(name, value):
     if not 0 <= int(value) < 2**64:
         raise ValueError(f"{name}={value!r} is not allowed: it must lie in [0, 2**64)")
     return int(value)
+
+
+def _row_offset(value, image):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"row_offset={value!r} is not allowed: it must be an int >= 0")
+    value = int(value)
+    # every normal index, (row_offset + H) * W * 3, must fit in 64 bits
+    if value < 0 or (value + image.shape[0]) * max(image.shape[1], 1) * 3 >= 2**64:
+        raise ValueError(
+            f"row_offset={value!r} is not allowed: it must be >= 0 and small enough that "
+            "pixel indices fit in 64 bits")
+    return value
 
 
 def _check_out(out, image):
