@@ -6,9 +6,10 @@
  *   per-channel noise:      channel c takes z_{j * nc + c}, nc = colour channels.
  * The ogre2 variant shapes Z first: Z' = sign(Z) |Z|^2.1 (fn_exp_f32/fn_log_f32).
  * The noise is n = mean + stddev * Z' in the image's [0, 1] intensity units, and
- *   uint8/uint16 (full range S = 255/65535): the noise in levels d = S * n and
- *     k = floor(d + 0.5) in float32, then y = clamp(x + k, 0, S) in integers; in exact
- *     arithmetic that is S * clamp(x / S + n, 0, 1) rounded half up;
+ *   uint8/uint16 (full range S = 255/65535): the noise in levels d = a + b * Z' with
+ *     a = S * mean, b = S * stddev, and k = floor(d + 0.5), all in float32, then
+ *     y = clamp(x + k, 0, S) in integers; in exact arithmetic that is
+ *     S * clamp(x / S + n, 0, 1) rounded half up;
  *   float32: y = clamp(x + n, 0, 1) in float32; float64: the same in float64 (n too,
  *     from the float32 Z). NaN pixels stay NaN.
  * A fourth channel is alpha: copied unchanged. Normals are generated in small chunks

@@ -3,6 +3,7 @@
  * buffer, become one noise value per channel, and are added in a flat loop that the
  * compiler vectorizes. Only +, -, *, selects, exact conversions and the fnmath.h
  * functions are used, so every target writes the same bits. */
+#include <math.h>
 #include <string.h>
 
 #include "camera.h"
@@ -58,24 +59,37 @@ DEFINE_SPREAD(int32_t, i32)
 DEFINE_SPREAD(float, f32)
 DEFINE_SPREAD(double, f64)
 
-/* Integer images: the noise in levels, d = S * (mean + sd * z), rounded half up to
- * k = floor(d + 0.5) (float32 operations). d is first limited to [-(S+1), S+1]: x is
- * in [0, S], so that changes no result, and it keeps k in range. Then
- * y = clamp(x + k, 0, S) == clamp(floor(x + d + 0.5), 0, S) in exact arithmetic, and
- * an alpha offset of 0 leaves alpha as it was. The floor is exact: adding and removing
- * 1.5 * 2^23 rounds |t| < 2^22 to the nearest integer, and a float select steps down
- * where that went up (this form vectorizes; a truncating conversion does not). */
+/* floor(t) for |t| < 2^22, exact. With SSE4.1 (the AVX2 and AVX-512 targets) floorf
+ * is one rounding instruction; elsewhere adding and removing 1.5 * 2^23 rounds to the
+ * nearest integer and a select steps down where that went up. Same value either way. */
+static inline float floor_small(float t) {
+#if defined(__SSE4_1__)
+    return floorf(t);
+#else
+    float r = (t + 0x1.8p23f) - 0x1.8p23f;
+    return r > t ? r - 1.0f : r;
+#endif
+}
+
+/* Integer images: the noise in levels, d = a + b * z with a = S * mean and
+ * b = S * stddev (float32), rounded half up to k = floor(d + 0.5). Then
+ * y = clamp(x + k, 0, S), which equals clamp(floor(x + d + 0.5), 0, S) because x is an
+ * integer, and an alpha offset of 0 leaves alpha as it was. Where |d| could exceed
+ * S + 1 it is limited to [-(S+1), S+1] first: x is in [0, S], so that changes no
+ * result and keeps k in range; where it cannot (the usual case) the limit is skipped. */
 #define DEFINE_LEVELS(T, SUF)                                                              \
-    static void levels_##SUF(const float *z, size_t cnt, float S, float mean, float sd,    \
-                             T *k) {                                                       \
-        for (size_t i = 0; i < cnt; i++) {                                                 \
-            float d = S * (mean + sd * z[i]);                                              \
-            d = d < -(S + 1.0f) ? -(S + 1.0f) : d;                                         \
-            d = d > S + 1.0f ? S + 1.0f : d;                                               \
-            float t = d + 0.5f;                                                            \
-            float r = (t + 0x1.8p23f) - 0x1.8p23f;                                         \
-            r = r > t ? r - 1.0f : r;                                                      \
-            k[i] = (T)(int32_t)r;                                                          \
+    static void levels_##SUF(const float *z, size_t cnt, float a, float b, float lim,      \
+                             int limit, T *k) {                                            \
+        if (limit) {                                                                       \
+            for (size_t i = 0; i < cnt; i++) {                                             \
+                float d = a + b * z[i];                                                    \
+                d = d < -lim ? -lim : d;                                                   \
+                d = d > lim ? lim : d;                                                     \
+                k[i] = (T)(int32_t)floor_small(d + 0.5f);                                  \
+            }                                                                              \
+        } else {                                                                           \
+            for (size_t i = 0; i < cnt; i++)                                               \
+                k[i] = (T)(int32_t)floor_small((a + b * z[i]) + 0.5f);                     \
         }                                                                                  \
     }
 
@@ -151,6 +165,12 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
     const int alpha = C == 4;
     const int ogre2 = job->variant == FN_CAM_OGRE2;
     const float mean32 = (float)job->mean, sd32 = (float)job->stddev;
+    /* levels of integer images; |z| <= 5.77 (float32 stream), ogre2 |z| <= 39.7 */
+    const float a8 = 255.0f * mean32, b8 = 255.0f * sd32;
+    const float a16 = 65535.0f * mean32, b16 = 65535.0f * sd32;
+    const double zmax = ogre2 ? 40.0 : 5.8;
+    const int limit8 = fabs((double)a8) + (double)b8 * zmax >= 255.0;
+    const int limit16 = fabs((double)a16) + (double)b16 * zmax >= 65535.0;
     const ptrdiff_t pix = (ptrdiff_t)(C * isz);
     const int in_flat = job->in_pix == pix && (C == 1 || job->in_ch == (ptrdiff_t)isz);
     const int out_flat = job->out_pix == pix && (C == 1 || job->out_ch == (ptrdiff_t)isz);
@@ -201,12 +221,12 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
             }
             switch (job->dtype) {
             case FN_CAM_U8:
-                levels_i16(z, nz_count, 255.0f, mean32, sd32, buf.i16);
+                levels_i16(z, nz_count, a8, b8, 256.0f, limit8, buf.i16);
                 nz.i16 = spread_i16(buf.i16, n, C, job->per_channel, spread.i16);
                 apply_u8((const uint8_t *)src, nz.i16, m, (uint8_t *)dst);
                 break;
             case FN_CAM_U16:
-                levels_i32(z, nz_count, 65535.0f, mean32, sd32, buf.i32);
+                levels_i32(z, nz_count, a16, b16, 65536.0f, limit16, buf.i32);
                 nz.i32 = spread_i32(buf.i32, n, C, job->per_channel, spread.i32);
                 apply_u16((const uint16_t *)src, nz.i32, m, (uint16_t *)dst);
                 break;

@@ -54,7 +54,7 @@ def reference(image, seed, frame, mean, stddev, per_channel, row_offset=0):
     out = img.copy()
     if image.dtype.type in FULL:
         s = np.float32(FULL[image.dtype.type])
-        d = s * (np.float32(mean) + np.float32(stddev) * z)
+        d = s * np.float32(mean) + (s * np.float32(stddev)) * z
         k = np.floor(d + np.float32(0.5)).astype(np.int64)
         out[..., :nc] = np.clip(img[..., :nc].astype(np.int64) + k, 0, int(s))
     else:

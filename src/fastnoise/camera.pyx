@@ -145,7 +145,8 @@ cdef class ImageNoise:
     or its ogre2 shaping, computed with fastnoise's own exp/log):
 
     * uint8/uint16 (full scale ``S`` = 255/65535): the noise in levels
-      ``d = S * n`` and ``k = floor(d + 0.5)`` in float32, then
+      ``d = a + b * Z'`` with ``a = S * mean``, ``b = S * stddev``, and
+      ``k = floor(d + 0.5)``, all in float32 (mean, stddev rounded to float32), then
       ``y = clamp(x + k, 0, S)`` in integers. In exact arithmetic that is
       ``S * clamp(x / S + n, 0, 1)`` rounded half up (a level and a half goes up, not
       to even); without noise (``stddev = mean = 0``) the image comes back unchanged.
