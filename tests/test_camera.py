@@ -299,8 +299,17 @@ def test_out_in_place_and_overlapping():
 
 def test_empty_image():
     noise = ImageNoise(seed=1)
-    got = noise.apply(np.zeros((0, 5, 3), np.uint8))
-    assert got.shape == (0, 5, 3) and noise.frame == 1
+    assert noise.apply(np.zeros((0, 5, 3), np.uint8)).shape == (0, 5, 3)
+    assert noise.apply(np.zeros((4, 0), np.float32)).shape == (4, 0)
+    assert noise.frame == 2
+
+
+def test_read_only_input_and_large_frame_index():
+    img = np.full((8, 8, 3), 100, np.uint8)
+    img.flags.writeable = False
+    noise = ImageNoise(stddev=0.05, seed=17)
+    last = noise.apply(img, frame=2**64 - 1)
+    np.testing.assert_array_equal(last, reference(img, 17, 2**64 - 1, 0.0, 0.05, False))
 
 
 def test_copy_and_pickle_continue_identically():
