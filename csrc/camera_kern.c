@@ -138,21 +138,63 @@ static void apply_u16(const uint16_t *x, const int32_t *k, size_t m, uint16_t *y
 DEFINE_FLOAT(float, f32)
 DEFINE_FLOAT(double, f64)
 
-/* Strided pixels <-> a contiguous buffer, for rows that are not contiguous. */
+/* Strided pixels <-> a contiguous buffer, for rows that are not contiguous. The item
+ * size is a constant in each copy, so the byte moves compile to plain loads/stores. */
+#define DEFINE_MOVES(T, SUF)                                                               \
+    static void gather_##SUF(const char *src, ptrdiff_t ps, ptrdiff_t cs, size_t n,        \
+                             size_t C, T *dst) {                                           \
+        for (size_t i = 0; i < n; i++)                                                     \
+            for (size_t c = 0; c < C; c++)                                                 \
+                memcpy(dst + i * C + c, src + (ptrdiff_t)i * ps + (ptrdiff_t)c * cs,       \
+                       sizeof(T));                                                         \
+    }                                                                                      \
+    static void scatter_##SUF(const T *src, size_t n, size_t C, char *dst, ptrdiff_t ps,   \
+                              ptrdiff_t cs) {                                              \
+        for (size_t i = 0; i < n; i++)                                                     \
+            for (size_t c = 0; c < C; c++)                                                 \
+                memcpy(dst + (ptrdiff_t)i * ps + (ptrdiff_t)c * cs, src + i * C + c,       \
+                       sizeof(T));                                                         \
+    }
+
+DEFINE_MOVES(uint8_t, 1)
+DEFINE_MOVES(uint16_t, 2)
+DEFINE_MOVES(uint32_t, 4)
+DEFINE_MOVES(uint64_t, 8)
+
 static void gather(const char *src, ptrdiff_t ps, ptrdiff_t cs, size_t n, size_t C,
-                   size_t isz, char *dst) {
-    for (size_t i = 0; i < n; i++)
-        for (size_t c = 0; c < C; c++)
-            memcpy(dst + (i * C + c) * isz, src + (ptrdiff_t)i * ps + (ptrdiff_t)c * cs,
-                   isz);
+                   size_t isz, void *dst) {
+    switch (isz) {
+    case 1:
+        gather_1(src, ps, cs, n, C, (uint8_t *)dst);
+        break;
+    case 2:
+        gather_2(src, ps, cs, n, C, (uint16_t *)dst);
+        break;
+    case 4:
+        gather_4(src, ps, cs, n, C, (uint32_t *)dst);
+        break;
+    default:
+        gather_8(src, ps, cs, n, C, (uint64_t *)dst);
+        break;
+    }
 }
 
-static void scatter(const char *src, size_t n, size_t C, size_t isz, char *dst,
+static void scatter(const void *src, size_t n, size_t C, size_t isz, char *dst,
                     ptrdiff_t ps, ptrdiff_t cs) {
-    for (size_t i = 0; i < n; i++)
-        for (size_t c = 0; c < C; c++)
-            memcpy(dst + (ptrdiff_t)i * ps + (ptrdiff_t)c * cs, src + (i * C + c) * isz,
-                   isz);
+    switch (isz) {
+    case 1:
+        scatter_1((const uint8_t *)src, n, C, dst, ps, cs);
+        break;
+    case 2:
+        scatter_2((const uint16_t *)src, n, C, dst, ps, cs);
+        break;
+    case 4:
+        scatter_4((const uint32_t *)src, n, C, dst, ps, cs);
+        break;
+    default:
+        scatter_8((const uint64_t *)src, n, C, dst, ps, cs);
+        break;
+    }
 }
 
 static const size_t item_size[4] = {1, 2, 4, 8};
@@ -216,7 +258,7 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
                 src = irow + (ptrdiff_t)x0 * job->in_pix;
             } else {
                 gather(irow + (ptrdiff_t)x0 * job->in_pix, job->in_pix, job->in_ch, n, C,
-                       isz, (char *)tin);
+                       isz, tin);
                 src = tin;
             }
             switch (job->dtype) {
@@ -248,8 +290,8 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
                 break;
             }
             if (!out_flat)
-                scatter((const char *)tout, n, C, isz, orow + (ptrdiff_t)x0 * job->out_pix,
-                        job->out_pix, job->out_ch);
+                scatter(tout, n, C, isz, orow + (ptrdiff_t)x0 * job->out_pix, job->out_pix,
+                        job->out_ch);
         }
     }
 }
