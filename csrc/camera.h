@@ -31,15 +31,15 @@ enum { FN_CAM_GAZEBO = 0, FN_CAM_OGRE2 = 1 };
  * `in` and `out` point at element [0, 0, 0] and may be the same array (in place). */
 typedef struct {
     uint64_t key;
-    uint64_t frame;      /* Philox stream id */
-    uint64_t row_offset; /* row of the full frame that image row 0 is (for bands) */
-    double mean;         /* added to Z * stddev, [0, 1] intensity units */
-    double stddev;       /* >= 0 */
-    int per_channel;     /* independent Z per colour channel */
-    int variant;         /* FN_CAM_GAZEBO or FN_CAM_OGRE2 */
-    int dtype;           /* FN_CAM_U8 ... FN_CAM_F64 */
-    size_t width;        /* pixels per row */
-    size_t channels;     /* 1, 3 or 4 (the 4th is alpha) */
+    uint64_t frame;  /* Philox stream id */
+    uint64_t pixel0; /* pixel index j of element [0, 0]: row_offset * width */
+    double mean;     /* added to Z * stddev, [0, 1] intensity units */
+    double stddev;   /* >= 0 */
+    int per_channel; /* independent Z per colour channel */
+    int variant;     /* FN_CAM_GAZEBO or FN_CAM_OGRE2 */
+    int dtype;       /* FN_CAM_U8 ... FN_CAM_F64 */
+    size_t width;    /* pixels per row */
+    size_t channels; /* 1, 3 or 4 (the 4th is alpha) */
     const void *in;
     ptrdiff_t in_row, in_pix, in_ch;
     void *out;

@@ -246,8 +246,8 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
             const size_t m = n * C;
             const size_t nz_count = n * per_pixel;
             fn_normal_fill_f32(job->key, job->frame,
-                               ((row + job->row_offset) * W + x0) * per_pixel, nz_count,
-                               0.0f, 1.0f, z);
+                               (job->pixel0 + row * W + x0) * per_pixel, nz_count, 0.0f,
+                               1.0f, z);
             if (ogre2)
                 for (size_t i = 0; i < nz_count; i++)
                     z[i] = ogre2_shape(z[i]);

@@ -282,6 +282,16 @@ def test_non_contiguous_input_and_output(dtype):
         assert np.array_equal(out, expected)
 
 
+@pytest.mark.parametrize("shape", [(50, 1, 3), (3, 2), (1, 700, 4), (2, 1000)])
+def test_narrow_and_reversed_images_match_the_formula(shape):
+    img = random_image(np.random.default_rng(12), shape, np.uint16)
+    noise = ImageNoise(mean=-0.01, stddev=0.03, per_channel=True, seed=18)
+    expected = reference(img, 18, 7, -0.01, 0.03, True)
+    np.testing.assert_array_equal(noise.apply(img, frame=7), expected)
+    flipped = np.ascontiguousarray(img[::-1, ::-1])[::-1, ::-1]  # negative strides
+    np.testing.assert_array_equal(noise.apply(flipped, frame=7), expected)
+
+
 def test_out_in_place_and_overlapping():
     rng = np.random.default_rng(11)
     img = random_image(rng, (20, 30, 3), np.uint8)

@@ -35,7 +35,7 @@ cdef extern from "camera.h" nogil:
     ctypedef struct fn_camera_job:
         uint64_t key
         uint64_t frame
-        uint64_t row_offset
+        uint64_t pixel0
         double mean
         double stddev
         int per_channel
@@ -251,7 +251,7 @@ cdef class ImageNoise:
         height, width = src.shape[0], src.shape[1]
         j.job.key = self._key
         j.job.frame = f
-        j.job.row_offset = offset
+        j.job.pixel0 = offset * width
         j.job.mean = self.mean
         j.job.stddev = self.stddev
         j.job.per_channel = self.per_channel
