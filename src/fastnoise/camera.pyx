@@ -162,6 +162,7 @@ cdef class ImageNoise:
     cdef readonly double stddev
     cdef readonly bint per_channel
     cdef readonly str variant
+    cdef int _variant_code
     cdef object _seed_seq
     cdef uint64_t _key
     cdef uint64_t _frame
@@ -177,6 +178,7 @@ cdef class ImageNoise:
             raise ValueError(
                 f"variant={variant!r} is not allowed: use one of {list(_VARIANTS)}")
         self.variant = variant
+        self._variant_code = _VARIANTS[variant]
         self._seed_seq = as_seed_sequence(seed)
         self._key = key_from_seed_sequence(self._seed_seq)
         self._frame = 0
@@ -239,7 +241,10 @@ cdef class ImageNoise:
         if threads < 1:
             raise ValueError(f"threads={threads!r} is not allowed: it must be >= 1")
         f = self._frame if frame is None else _frame_index("frame", frame)
-        offset = _row_offset(row_offset, image)
+        if type(row_offset) is int and row_offset == 0:
+            offset = 0  # the common case, without the checks
+        else:
+            offset = _row_offset(row_offset, image)
         if out is None:
             dst = np.empty(image.shape, dtype=image.dtype)
         else:
@@ -248,25 +253,29 @@ cdef class ImageNoise:
                 image = image.copy()  # overlapping but not identical: read a copy
         src = image
 
-        height, width = src.shape[0], src.shape[1]
+        cdef int ndim = cnp.PyArray_NDIM(src)
+        cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(src)
+        cdef cnp.npy_intp *sst = cnp.PyArray_STRIDES(src)
+        cdef cnp.npy_intp *dst_st = cnp.PyArray_STRIDES(dst)
+        height, width = dims[0], dims[1]
         j.job.key = self._key
         j.job.frame = f
         j.job.pixel0 = offset * width
         j.job.mean = self.mean
         j.job.stddev = self.stddev
         j.job.per_channel = self.per_channel
-        j.job.variant = _VARIANTS[self.variant]
+        j.job.variant = self._variant_code
         j.job.dtype = _DTYPE_CODES[src.dtype]
         j.job.width = width
-        j.job.channels = src.shape[2] if src.ndim == 3 else 1
+        j.job.channels = dims[2] if ndim == 3 else 1
         j.job.in_ = cnp.PyArray_DATA(src)
-        j.job.in_row = src.strides[0]
-        j.job.in_pix = src.strides[1]
-        j.job.in_ch = src.strides[2] if src.ndim == 3 else 0
+        j.job.in_row = sst[0]
+        j.job.in_pix = sst[1]
+        j.job.in_ch = sst[2] if ndim == 3 else 0
         j.job.out = cnp.PyArray_DATA(dst)
-        j.job.out_row = dst.strides[0]
-        j.job.out_pix = dst.strides[1]
-        j.job.out_ch = dst.strides[2] if dst.ndim == 3 else 0
+        j.job.out_row = dst_st[0]
+        j.job.out_pix = dst_st[1]
+        j.job.out_ch = dst_st[2] if ndim == 3 else 0
         j.keep = (src, dst)
 
         parts = min(threads, height, max(1, height * width // _MIN_PIXELS_PER_THREAD))
