@@ -207,10 +207,13 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
     const int alpha = C == 4;
     const int ogre2 = job->variant == FN_CAM_OGRE2;
     const float mean32 = (float)job->mean, sd32 = (float)job->stddev;
-    /* levels of integer images; |z| <= 5.77 (float32 stream), ogre2 |z| <= 39.7 */
+    /* Levels of integer images. The range limit is only a guard against overflow
+     * (int16/int32 sums, floor_small's |t| < 2^22): a d somewhat beyond S + 1 still
+     * clamps correctly. Bound |z| generously (the float32 stream keeps |z| < 7, see
+     * normal.h; 9 covers any stream layout) and skip the limit when |d| < S. */
     const float a8 = 255.0f * mean32, b8 = 255.0f * sd32;
     const float a16 = 65535.0f * mean32, b16 = 65535.0f * sd32;
-    const double zmax = ogre2 ? 40.0 : 5.8;
+    const double zmax = ogre2 ? 101.0 : 9.0; /* 9^2.1 < 101 */
     const int limit8 = fabs((double)a8) + (double)b8 * zmax >= 255.0;
     const int limit16 = fabs((double)a16) + (double)b16 * zmax >= 65535.0;
     const ptrdiff_t pix = (ptrdiff_t)(C * isz);

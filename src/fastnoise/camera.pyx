@@ -137,9 +137,9 @@ cdef class ImageNoise:
     ``f`` uses normal ``j`` of the
     canonical float32 stream of ``GaussianNoiseGenerator(seed, stream=f)``; with
     ``per_channel`` colour channel ``c`` uses normal ``j * nc + c`` (``nc`` = 1 for
-    grey, 3 for RGB and RGBA). Consecutive pixels share the two outputs of a
-    Box-Muller pair. The same ``Z`` serves every image dtype; float32 Z has
-    ``|Z| <= 5.77``.
+    grey, 3 for RGB and RGBA). Both outputs of every Box-Muller pair are used (for
+    pixels a few indices apart; see csrc/normal.h for the stream's layout and the
+    bound on ``|Z|``). The same ``Z`` serves every image dtype.
 
     Arithmetic, per element ``x`` with noise ``n = mean + stddev * Z'`` (``Z'`` is Z,
     or its ogre2 shaping, computed with fastnoise's own exp/log):
