@@ -134,8 +134,8 @@ cdef class ImageNoise:
     -----
     Which normal a pixel gets: pixel ``j = y * W + x`` (row-major over the H x W
     grid, whatever the array's strides; ``y`` counts from ``row_offset``) of frame
-    ``f`` uses normal ``j`` of the
-    canonical float32 stream of ``GaussianNoiseGenerator(seed, stream=f)``; with
+    ``f`` uses normal ``j`` of the canonical float32 stream of
+    ``GaussianNoiseGenerator(seed, stream=f)``; with
     ``per_channel`` colour channel ``c`` uses normal ``j * nc + c`` (``nc`` = 1 for
     grey, 3 for RGB and RGBA). Both outputs of every Box-Muller pair are used (for
     pixels a few indices apart; see csrc/normal.h for the stream's layout and the
@@ -148,8 +148,9 @@ cdef class ImageNoise:
       ``d = a + b * Z'`` with ``a = S * mean``, ``b = S * stddev``, and
       ``k = floor(d + 0.5)``, all in float32 (mean, stddev rounded to float32), then
       ``y = clamp(x + k, 0, S)`` in integers. In exact arithmetic that is
-      ``S * clamp(x / S + n, 0, 1)`` rounded half up (a level and a half goes up, not
-      to even); without noise (``stddev = mean = 0``) the image comes back unchanged.
+      ``S * clamp(x / S + n, 0, 1)`` rounded half up (an exact half level goes up,
+      towards white, never to even); without noise (``stddev = mean = 0``) the image
+      comes back unchanged.
     * float32: ``clamp(x + n, 0, 1)`` in float32 (mean and stddev rounded to float32).
     * float64: the same in float64.
 
