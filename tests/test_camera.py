@@ -234,6 +234,17 @@ def test_frames_differ_and_repeat():
     assert np.array_equal(other.apply(img, frame=1), f1)
 
 
+def test_shared_counter_gives_each_thread_its_own_frames():
+    from concurrent.futures import ThreadPoolExecutor
+
+    img = np.full((64, 64, 3), 0.5, np.float32)
+    noise = ImageNoise(stddev=0.05, seed=19)
+    with ThreadPoolExecutor(4) as pool:
+        outs = list(pool.map(lambda _: noise.apply(img).tobytes(), range(24)))
+    expected = {noise.apply(img, frame=k).tobytes() for k in range(24)}
+    assert set(outs) == expected and noise.frame == 24
+
+
 def test_seed_reproducibility():
     img = np.full((16, 16), 0.5)
     a = ImageNoise(stddev=0.05, seed=9).apply(img, 0)

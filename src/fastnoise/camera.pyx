@@ -241,7 +241,8 @@ cdef class ImageNoise:
         _check_image(image)
         if threads < 1:
             raise ValueError(f"threads={threads!r} is not allowed: it must be >= 1")
-        f = self._frame if frame is None else _frame_index("frame", frame)
+        if frame is not None:
+            f = _frame_index("frame", frame)
         if type(row_offset) is int and row_offset == 0:
             offset = 0  # the common case, without the checks
         else:
@@ -253,6 +254,11 @@ cdef class ImageNoise:
             if dst is not image and np.may_share_memory(dst, image):
                 image = image.copy()  # overlapping but not identical: read a copy
         src = image
+        if frame is None:
+            # take the counter's frame now, while holding the GIL, so threads that
+            # share this object never get the same frame
+            f = self._frame
+            self._frame += 1
 
         cdef int ndim = cnp.PyArray_NDIM(src)
         cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(src)
@@ -289,8 +295,6 @@ cdef class ImageNoise:
             _run_rows(&j.job, 0, min(height, per))
             for fut in futures:
                 fut.result()
-        if frame is None:
-            self._frame += 1
         return dst
 
     # ---- copies and pickling ------------------------------------------------------
