@@ -10,6 +10,12 @@
 #include "fnmath.h"
 #include "normal.h"
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FN_LITTLE_ENDIAN 1
+#else
+#define FN_LITTLE_ENDIAN 0
+#endif
+
 #define CHUNK 512 /* pixels per step: the buffers stay in L1 */
 
 /* Ogre2's shaping sign(z) |z|^2.1, with 0 -> 0 (log is only taken of a positive). */
@@ -58,6 +64,17 @@ DEFINE_SPREAD(int16_t, i16)
 DEFINE_SPREAD(int32_t, i32)
 DEFINE_SPREAD(float, f32)
 DEFINE_SPREAD(double, f64)
+
+/* RGBA offsets of uint8 images, one value per pixel: (v, v, v, 0) as one 64-bit word
+ * per pixel, which vectorizes (the generic loop above does not, for this layout). */
+static const int16_t *spread_rgba_i16(const int16_t *v, size_t n, int16_t *out) {
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w = (uint16_t)v[i];
+        uint64_t q = w | w << 16 | w << 32; /* little-endian: lanes 0-2, alpha lane 0 */
+        memcpy(out + 4 * i, &q, sizeof q);
+    }
+    return out;
+}
 
 /* floor(t) for |t| < 2^22, exact. With SSE4.1 (the AVX2 and AVX-512 targets) floorf
  * is one rounding instruction; elsewhere adding and removing 1.5 * 2^23 rounds to the
@@ -267,7 +284,9 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
             switch (job->dtype) {
             case FN_CAM_U8:
                 levels_i16(z, nz_count, a8, b8, 256.0f, limit8, buf.i16);
-                nz.i16 = spread_i16(buf.i16, n, C, job->per_channel, spread.i16);
+                nz.i16 = C == 4 && !job->per_channel && FN_LITTLE_ENDIAN
+                             ? spread_rgba_i16(buf.i16, n, spread.i16)
+                             : spread_i16(buf.i16, n, C, job->per_channel, spread.i16);
                 apply_u8((const uint8_t *)src, nz.i16, m, (uint8_t *)dst);
                 break;
             case FN_CAM_U16:
