@@ -1,8 +1,8 @@
 /* Camera noise over image rows, compiled once per SIMD target (see camera.h for the
  * model). Each step takes up to CHUNK pixels of one row: their normals go into a stack
  * buffer, become one noise value per channel, and are added in a flat loop that the
- * compiler vectorizes. Only +, -, *, selects, exact conversions and the fnmath.h
- * functions are used, so every target writes the same bits. */
+ * compiler vectorizes. Only +, -, *, selects, exact conversions, floor (exact) and the
+ * fnmath.h functions are used, so every target writes the same bits. */
 #include <math.h>
 #include <string.h>
 
@@ -91,9 +91,9 @@ static inline float floor_small(float t) {
 /* Integer images: the noise in levels, d = a + b * z with a = S * mean and
  * b = S * stddev (float32), rounded half up to k = floor(d + 0.5). Then
  * y = clamp(x + k, 0, S), which equals clamp(floor(x + d + 0.5), 0, S) because x is an
- * integer, and an alpha offset of 0 leaves alpha as it was. Where |d| could exceed
- * S + 1 it is limited to [-(S+1), S+1] first: x is in [0, S], so that changes no
- * result and keeps k in range; where it cannot (the usual case) the limit is skipped. */
+ * integer, and an alpha offset of 0 leaves alpha as it was. Where |d| could be large
+ * it is limited to [-(S+1), S+1] first: x is in [0, S], so that changes no result and
+ * keeps the sums in range; where it cannot (the usual case) the limit is skipped. */
 #define DEFINE_LEVELS(T, SUF)                                                              \
     static void levels_##SUF(const float *z, size_t cnt, float a, float b, float lim,      \
                              int limit, T *k) {                                            \
