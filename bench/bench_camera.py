@@ -1,0 +1,135 @@
+"""Camera noise (Gazebo's per-pixel model) on whole frames: fastnoise beside numpy.
+
+Two numpy baselines for the same model (H x W normals from default_rng, added to every
+channel, clipped, rounded, cast back): the plain code a user writes (float64, as
+``rng.normal`` gives), and a tuned float32, in-place version. Frames per second = the
+OPS column.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fastnoise.camera import ImageNoise
+
+MEAN, STDDEV = 0.0, 0.007  # Gazebo's example values
+SIZES = {"1080p": (1080, 1920), "4k": (2160, 3840)}
+
+
+def numpy_camera_noise(img, rng, mean=MEAN, stddev=STDDEV):
+    """Per-pixel Gaussian noise shared by the channels, uint8 in and out."""
+    noise = rng.normal(mean, stddev, img.shape[:2])  # one value per pixel
+    v = img / 255.0 + noise[..., None]  # to [0, 1], added to every channel
+    return np.rint(np.clip(v, 0.0, 1.0) * 255.0).astype(np.uint8)
+
+
+def numpy_camera_noise_tuned(img, rng, mean=MEAN, stddev=STDDEV):
+    """The same in float32 with in-place steps, noise in levels."""
+    z = rng.standard_normal(img.shape[:2], dtype=np.float32)
+    z *= np.float32(255 * stddev)
+    z += np.float32(255 * mean)
+    v = img + z[..., None]  # float32, broadcast over the channels
+    np.clip(v, 0, 255, out=v)
+    np.rint(v, out=v)
+    return v.astype(np.uint8)
+
+
+def numpy_camera_noise_float(img, rng, mean=MEAN, stddev=STDDEV):
+    noise = rng.normal(mean, stddev, img.shape[:2]).astype(img.dtype)
+    return np.clip(img + noise[..., None], 0.0, 1.0)
+
+
+def frame(size, dtype=np.uint8):
+    rng = np.random.default_rng(0)
+    h, w = SIZES[size]
+    if dtype == np.uint8:
+        return rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    return rng.random((h, w, 3), dtype=np.float32)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.benchmark(group="camera-rgb-u8")
+def test_fastnoise_rgb_u8(benchmark, size):
+    img = frame(size)
+    noise = ImageNoise(MEAN, STDDEV, seed=1)
+    out = benchmark(noise.apply, img)
+    assert out.shape == img.shape and out.dtype == np.uint8
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.benchmark(group="camera-rgb-u8")
+def test_numpy_rgb_u8(benchmark, size, rng):
+    img = frame(size)
+    out = benchmark(numpy_camera_noise, img, rng)
+    assert out.shape == img.shape and out.dtype == np.uint8
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.benchmark(group="camera-rgb-u8-tuned-numpy")
+def test_fastnoise_rgb_u8_tuned_numpy(benchmark, size):
+    img = frame(size)
+    benchmark(ImageNoise(MEAN, STDDEV, seed=1).apply, img)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.benchmark(group="camera-rgb-u8-tuned-numpy")
+def test_numpy_rgb_u8_tuned_numpy(benchmark, size, rng):
+    out = benchmark(numpy_camera_noise_tuned, frame(size), rng)
+    assert out.dtype == np.uint8
+
+
+@pytest.mark.benchmark(group="camera-rgb-u8-out")
+def test_fastnoise_rgb_u8_out(benchmark):
+    img = frame("1080p")
+    buf = np.empty_like(img)
+    benchmark(ImageNoise(MEAN, STDDEV, seed=1).apply, img, out=buf)
+
+
+@pytest.mark.benchmark(group="camera-rgb-u8-out")
+def test_numpy_rgb_u8_out(benchmark, rng):
+    benchmark(numpy_camera_noise, frame("1080p"), rng)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.benchmark(group="camera-rgb-u8-2threads")
+def test_fastnoise_rgb_u8_2threads(benchmark, size):
+    img = frame(size)
+    noise = ImageNoise(MEAN, STDDEV, seed=1)
+    benchmark(noise.apply, img, threads=2)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.benchmark(group="camera-rgb-u8-2threads")
+def test_numpy_rgb_u8_2threads(benchmark, size, rng):
+    benchmark(numpy_camera_noise, frame(size), rng)
+
+
+@pytest.mark.benchmark(group="camera-rgb-f32")
+def test_fastnoise_rgb_f32(benchmark):
+    img = frame("1080p", np.float32)
+    benchmark(ImageNoise(MEAN, STDDEV, seed=1).apply, img)
+
+
+@pytest.mark.benchmark(group="camera-rgb-f32")
+def test_numpy_rgb_f32(benchmark, rng):
+    benchmark(numpy_camera_noise_float, frame("1080p", np.float32), rng)
+
+
+@pytest.mark.benchmark(group="camera-rgb-u8-ogre2")
+def test_fastnoise_rgb_u8_ogre2(benchmark):
+    img = frame("1080p")
+    benchmark(ImageNoise(MEAN, STDDEV, variant="ogre2", seed=1).apply, img)
+
+
+@pytest.mark.benchmark(group="camera-rgb-u8-ogre2")
+def test_numpy_rgb_u8_ogre2(benchmark, rng):
+    img = frame("1080p")
+
+    def ogre2(img):
+        z = rng.standard_normal(img.shape[:2])
+        noise = STDDEV * np.sign(z) * np.abs(z) ** 2.1 + MEAN
+        v = img / 255.0 + noise[..., None]
+        return np.rint(np.clip(v, 0.0, 1.0) * 255.0).astype(np.uint8)
+
+    benchmark(ogre2, img)

@@ -1,0 +1,56 @@
+/* Camera amplifier noise: Gazebo's per-pixel Gaussian shader, on the CPU.
+ *
+ * Pixel j = y * width + x (y counted in the full frame) of frame f takes the standard
+ * normal Z from the canonical float32 stream (csrc/normal.h) with stream id f:
+ *   shared noise (default): Z = z_j, added to every colour channel;
+ *   per-channel noise:      channel c takes z_{j * nc + c}, nc = colour channels.
+ * The ogre2 variant shapes Z first: Z' = sign(Z) |Z|^2.1 (fn_exp_f32/fn_log_f32).
+ * The noise is n = mean + stddev * Z' in the image's [0, 1] intensity units, and
+ *   uint8/uint16 (full range S = 255/65535): the noise in levels d = a + b * Z' with
+ *     a = S * mean, b = S * stddev, and k = floor(d + 0.5), all in float32, then
+ *     y = clamp(x + k, 0, S) in integers; in exact arithmetic that is
+ *     S * clamp(x / S + n, 0, 1) rounded half up;
+ *   float32: y = clamp(x + n, 0, 1) in float32; float64: the same in float64 (n too,
+ *     from the float32 Z). NaN pixels stay NaN.
+ * A fourth channel is alpha: copied unchanged. Normals are generated in small chunks
+ * and applied at once, so no image-sized noise array exists, and the result does not
+ * depend on how the rows are split (bands, threads) or on the SIMD path.
+ */
+#ifndef FN_CAMERA_H
+#define FN_CAMERA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simd.h"
+
+enum { FN_CAM_U8 = 0, FN_CAM_U16 = 1, FN_CAM_F32 = 2, FN_CAM_F64 = 3 };
+enum { FN_CAM_GAZEBO = 0, FN_CAM_OGRE2 = 1 };
+
+/* One image and the noise to apply to it. Strides are in bytes and may be negative;
+ * `in` and `out` point at element [0, 0, 0] and may be the same array (in place). */
+typedef struct {
+    uint64_t key;
+    uint64_t frame;  /* Philox stream id */
+    uint64_t pixel0; /* pixel index j of element [0, 0]: row_offset * width */
+    double mean;     /* added to Z * stddev, [0, 1] intensity units */
+    double stddev;   /* >= 0 */
+    int per_channel; /* independent Z per colour channel */
+    int variant;     /* FN_CAM_GAZEBO or FN_CAM_OGRE2 */
+    int dtype;       /* FN_CAM_U8 ... FN_CAM_F64 */
+    size_t width;    /* pixels per row */
+    size_t channels; /* 1, 3 or 4 (the 4th is alpha) */
+    const void *in;
+    ptrdiff_t in_row, in_pix, in_ch;
+    void *out;
+    ptrdiff_t out_row, out_pix, out_ch;
+} fn_camera_job;
+
+/* Noise rows [row0, row1) of the job's image (GIL-free, thread-safe for disjoint
+ * row ranges). */
+void fn_camera_apply(const fn_camera_job *job, size_t row0, size_t row1);
+
+FN_DECLARE_KERNEL(void, fn_camera_rows,
+                  (const fn_camera_job *job, size_t row0, size_t row1))
+
+#endif
