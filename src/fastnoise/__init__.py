@@ -4,6 +4,7 @@ Every random number is a pure function of (seed, stream, index), so results are 
 same across runs, copies, threads, chunkings and SIMD paths.
 """
 
+from fastnoise.camera import ImageNoise
 from fastnoise.generator import (
     GaussianNoiseGenerator,
     set_simd_path,
@@ -17,6 +18,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "GaussianNoiseGenerator",
+    "ImageNoise",
     "RigidBodySimulator",
     "SensorSimulator",
     "set_simd_path",
