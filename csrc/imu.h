@@ -1,0 +1,97 @@
+/* IMU error model: six axes (gyro x, y, z, then accel x, y, z), each with optional
+ * white noise, constant and turn-on bias, first-order Gauss-Markov bias, bias random
+ * walk, saturation and quantization; plus per-triad scale factor / misalignment and
+ * gyro G-sensitivity.
+ *
+ * Order of operations for sample k (units: rad/s for the gyro, m/s^2 for the accel):
+ *   1. linear:  x = C * true  (C = I + diag(scale) + misalignment)
+ *               gyro only: x += G * accel_true  (G-sensitivity, (rad/s)/(m/s^2))
+ *   2. bias states advance first, so b[k] is what sample k sees:
+ *               gm[k] = alpha * gm[k-1] + gm_drive * z_gm[k]
+ *               rw[k] = rw[k-1] + rw_step * z_rw[k]
+ *   3. y = (((x + offset) + gm[k]) + rw[k]) + white * z_w[k]
+ *               offset = constant bias + turn-on bias (unless the turn-on bias is
+ *               the Gauss-Markov initial state, Gazebo's dynamic-bias form)
+ *   4. saturate to [-full_scale, +full_scale]
+ *   5. quantize: round(y * (1 / lsb)) * lsb, ties to even.
+ * Coefficients for a step dt (single-sided densities, as Kalibr, RotorS, IEEE 952):
+ *   white = sqrt(stddev^2 + density^2 / dt), alpha = exp(-dt / tau),
+ *   gm_drive = sigma_b * sqrt(1 - alpha^2), rw_step = K * sqrt(dt).
+ *
+ * Randomness: normal number k of stream (FN_IMU_STREAM_TAG | axis << 8 | term) under
+ * the model's key, term 0 white, 1 Gauss-Markov, 2 random walk; term 3 holds the
+ * start-up draws (normal 0: turn-on bias, normal 1: steady-state Gauss-Markov start)
+ * and term 4 the raw Philox word whose top bit flips the turn-on bias sign.
+ * Terms whose coefficient is zero draw nothing.
+ */
+#ifndef FN_IMU_H
+#define FN_IMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "normal.h"
+
+#define FN_IMU_AXES 6
+#define FN_IMU_TERMS 3 /* per-sample random terms: white, Gauss-Markov, random walk */
+#define FN_IMU_STREAM_TAG 0x494D550000000000ull /* "IMU" */
+
+enum { FN_IMU_WHITE = 0, FN_IMU_GM = 1, FN_IMU_RW = 2, FN_IMU_INIT = 3, FN_IMU_SIGN = 4 };
+
+/* Parameters of one axis (SI units of the axis). Zero disables a term. */
+typedef struct {
+    double noise_stddev;       /* per-sample white sigma */
+    double noise_density;      /* white density N, per sqrt(Hz) */
+    double bias;               /* constant bias */
+    double turn_on_mean;       /* turn-on bias ~ +/- N(mean, stddev), drawn once */
+    double turn_on_stddev;
+    double gm_stddev;          /* Gauss-Markov stationary sigma_b */
+    double gm_tau;             /* Gauss-Markov correlation time, s (0: no GM term) */
+    double rw_density;         /* bias random walk K, per sqrt(s) */
+    double full_scale;         /* saturation, +inf for none */
+    double lsb;                /* quantization step, 0 for none */
+    int gm_steady_state;       /* start the GM state from N(0, sigma_b^2) */
+    int turn_on_in_gm;         /* turn-on bias is the GM initial state (Gazebo) */
+} fn_imu_axis_params;
+
+/* What one sample of one axis needs, for a given dt. */
+typedef struct {
+    double offset, white, alpha, gm_drive, rw_step, full_scale, lsb, inv_lsb;
+} fn_imu_coefs;
+
+typedef struct {
+    fn_imu_axis_params p[FN_IMU_AXES];
+    double lin[2][3][3]; /* C for gyro and accel */
+    double gsens[3][3];  /* gyro G-sensitivity */
+    int lin_on[2];       /* 0 when C is the identity */
+    int gsens_on;
+    int on[FN_IMU_AXES][FN_IMU_TERMS]; /* which terms draw normals */
+    uint64_t key;
+    /* state */
+    fn_stream st[FN_IMU_AXES][FN_IMU_TERMS];
+    double gm[FN_IMU_AXES];
+    double rw[FN_IMU_AXES];
+    double turn_on[FN_IMU_AXES];
+    uint64_t count; /* samples produced since the start */
+    /* cache of the coefficients for coef_dt (0: none) */
+    double coef_dt;
+    fn_imu_coefs c[FN_IMU_AXES];
+} fn_imu;
+
+/* After filling p, lin, gsens and key: set the flags and start from the seed. */
+void fn_imu_init(fn_imu *m);
+/* Back to the seeded start (same turn-on biases, same streams). */
+void fn_imu_reset(fn_imu *m);
+/* Coefficients of every axis for step dt (> 0). */
+void fn_imu_set_dt(fn_imu *m, double dt);
+
+/* One sample: omega[3], accel[3] true values in; measured values out. */
+void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double dt,
+                 double omega_out[3], double accel_out[3]);
+/* n samples of (n, 3) C-contiguous arrays; dt[k * dt_stride] is the step of sample k
+ * (dt_stride 0 for a constant step). Bit-identical to n calls of fn_imu_step. The
+ * outputs may alias the inputs. */
+void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
+                  const double *dt, size_t dt_stride, double *omega_out, double *accel_out);
+
+#endif
