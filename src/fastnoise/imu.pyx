@@ -5,6 +5,7 @@ density convention (single-sided: sigma = N/sqrt(dt)) are described in
 ``fastnoise.imu_config`` and ``csrc/imu.h``.
 """
 
+import dataclasses
 import math
 
 import numpy as np
@@ -67,7 +68,7 @@ cdef extern from "imu.h" nogil:
 
 
 _F64 = np.dtype(np.float64)
-_TRIADS = ("gyro", "accel")
+_FIELDS = frozenset(f.name for f in dataclasses.fields(TriadNoise))
 
 
 cdef inline bint _is_vec3(object x):
@@ -105,7 +106,7 @@ def _split_keywords(kwargs):
     parts = {"gyro": {}, "accel": {}}
     for k, v in kwargs.items():
         triad, _, field = k.partition("_")
-        if triad not in parts or not field:
+        if triad not in parts or field not in _FIELDS:
             raise TypeError(
                 f"unknown keyword {k!r}: use gyro=/accel= or gyro_<field>=, accel_<field>= "
                 "with the fields of fastnoise.imu_config.TriadNoise"
@@ -387,7 +388,7 @@ cdef class ImuNoise:
             "gauss_markov": [float(self.m.gm[i]) for i in range(6)],
             "random_walk": [float(self.m.rw[i]) for i in range(6)],
             "count": int(self.m.count),
-            "last_time": float(self._last_time),
+            "last_time": float(self._last_time) if isfinite(self._last_time) else None,
             "seed_seq": seed_sequence_state(self._seed_seq),
         }
 
@@ -406,7 +407,8 @@ cdef class ImuNoise:
             gm = np.asarray(value["gauss_markov"], dtype=np.float64)
             rw = np.asarray(value["random_walk"], dtype=np.float64)
             count = int(value["count"])
-            last = float(value["last_time"])
+            last = value["last_time"]
+            last = NAN if last is None else float(last)
             ss = seed_sequence_from_state(value["seed_seq"])
         except KeyError as exc:
             raise ValueError(f"state is missing the entry {exc.args[0]!r}") from None
