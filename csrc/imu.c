@@ -9,7 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-#define CHUNK 128
 
 static uint64_t stream_id(int axis, int term) {
     return FN_IMU_STREAM_TAG | ((uint64_t)axis << 8) | (uint64_t)term;
@@ -88,63 +87,6 @@ void fn_imu_set_dt(fn_imu *m, double dt) {
     m->coef_dt = dt;
 }
 
-/* Round to the nearest integer, ties to even, without libm (vectorizable). NaN stays. */
-static inline double round_even(double q) {
-    double t = fabs(q);
-    double r = t < 0x1p52 ? (t + 0x1p52) - 0x1p52 : t; /* >= 2^52 is already integral */
-    return copysign(r, q);
-}
-
-/* Steps 1 of imu.h: the true values through scale/misalignment and G-sensitivity. */
-static inline void fn_imu_linear(const fn_imu *m, const double *w, const double *acc,
-                                 double x[FN_IMU_AXES]) {
-    for (int s = 0; s < 2; s++) {
-        const double *v = s == 0 ? w : acc;
-        if (m->lin_on[s]) {
-            const double(*l)[3] = m->lin[s];
-            for (int i = 0; i < 3; i++)
-                x[3 * s + i] = (l[i][0] * v[0] + l[i][1] * v[1]) + l[i][2] * v[2];
-        } else {
-            for (int i = 0; i < 3; i++) x[3 * s + i] = v[i];
-        }
-    }
-    if (m->gsens_on) {
-        const double(*g)[3] = m->gsens;
-        for (int i = 0; i < 3; i++)
-            x[i] = x[i] + ((g[i][0] * acc[0] + g[i][1] * acc[1]) + g[i][2] * acc[2]);
-    }
-}
-
-/* Step 2 of imu.h for one axis: advance the bias states by one sample; zg, zr are
- * the unit normals of the sample (0 for terms that draw nothing). */
-static inline void fn_imu_advance(double alpha, double gm_drive, double rw_step, double *gm,
-                                  double *rw, double zg, double zr) {
-    *gm = alpha * *gm + gm_drive * zg;
-    *rw = *rw + rw_step * zr;
-}
-
-/* Steps 3-5 of imu.h for one axis: biases, white noise, saturation, quantization.
- * Branch-free apart from the quantization switch, so loops over it vectorize. */
-static inline double fn_imu_output(double x, double g, double r, double zw, double offset,
-                                   double white, double full_scale, double lsb,
-                                   double inv_lsb, int quantize) {
-    double y = x + offset;
-    y = y + g;
-    y = y + r;
-    y = y + white * zw;
-    y = y < -full_scale ? -full_scale : y;
-    y = y > full_scale ? full_scale : y;
-    if (quantize) y = round_even(y * inv_lsb) * lsb;
-    return y;
-}
-
-static inline double fn_imu_axis_sample(const fn_imu_coefs *c, double *gm, double *rw,
-                                        double x, double zw, double zg, double zr) {
-    fn_imu_advance(c->alpha, c->gm_drive, c->rw_step, gm, rw, zg, zr);
-    return fn_imu_output(x, *gm, *rw, zw, c->offset, c->white, c->full_scale, c->lsb,
-                         c->inv_lsb, c->lsb > 0.0);
-}
-
 /* 0 + 1 * z, the exact arithmetic the fill does with mean 0 and stddev 1. */
 static inline double next_unit(fn_stream *s) {
     return 0.0 + 1.0 * fn_stream_next_f64(s);
@@ -190,78 +132,18 @@ static void apply_varying_dt(fn_imu *m, size_t k0, size_t len, const double *ome
     }
 }
 
-/* Column path of apply for a constant step: each stage runs over a chunk of samples,
- * so the output stage vectorizes; the same inline arithmetic as fn_imu_step. */
-static void apply_constant_dt(fn_imu *m, size_t k0, size_t len, const double *omega,
-                              const double *accel, double *omega_out, double *accel_out,
-                              const double *z[FN_IMU_AXES][FN_IMU_TERMS]) {
-    double x[FN_IMU_AXES][CHUNK], g[FN_IMU_AXES][CHUNK], r[FN_IMU_AXES][CHUNK];
-    double y[FN_IMU_AXES][CHUNK];
-    if (!m->lin_on[0] && !m->lin_on[1] && !m->gsens_on) {
-        for (size_t j = 0; j < len; j++)
-            for (int i = 0; i < 3; i++) {
-                x[i][j] = omega[3 * (k0 + j) + i];
-                x[3 + i][j] = accel[3 * (k0 + j) + i];
-            }
-    } else {
-        for (size_t j = 0; j < len; j++) {
-            double v[FN_IMU_AXES];
-            fn_imu_linear(m, omega + 3 * (k0 + j), accel + 3 * (k0 + j), v);
-            for (int a = 0; a < FN_IMU_AXES; a++) x[a][j] = v[a];
-        }
-    }
-    /* the six recursions are independent: interleave them */
-    double gm[FN_IMU_AXES], rw[FN_IMU_AXES], al[FN_IMU_AXES], gd[FN_IMU_AXES],
-        rs[FN_IMU_AXES];
-    for (int a = 0; a < FN_IMU_AXES; a++) {
-        gm[a] = m->gm[a];
-        rw[a] = m->rw[a];
-        al[a] = m->c[a].alpha;
-        gd[a] = m->c[a].gm_drive;
-        rs[a] = m->c[a].rw_step;
-    }
-    for (size_t j = 0; j < len; j++)
-        for (int a = 0; a < FN_IMU_AXES; a++) {
-            fn_imu_advance(al[a], gd[a], rs[a], &gm[a], &rw[a], z[a][1][j], z[a][2][j]);
-            g[a][j] = gm[a];
-            r[a][j] = rw[a];
-        }
-    for (int a = 0; a < FN_IMU_AXES; a++) {
-        m->gm[a] = gm[a];
-        m->rw[a] = rw[a];
-        const fn_imu_coefs c = m->c[a];
-        const double *zw = z[a][0];
-        double *ya = y[a];
-        const double *xa = x[a], *ga = g[a], *ra = r[a];
-        if (c.lsb > 0.0) {
-            for (size_t j = 0; j < len; j++)
-                ya[j] = fn_imu_output(xa[j], ga[j], ra[j], zw[j], c.offset, c.white,
-                                      c.full_scale, c.lsb, c.inv_lsb, 1);
-        } else {
-            for (size_t j = 0; j < len; j++)
-                ya[j] = fn_imu_output(xa[j], ga[j], ra[j], zw[j], c.offset, c.white,
-                                      c.full_scale, c.lsb, c.inv_lsb, 0);
-        }
-    }
-    for (size_t j = 0; j < len; j++)
-        for (int i = 0; i < 3; i++) {
-            omega_out[3 * (k0 + j) + i] = y[i][j];
-            accel_out[3 * (k0 + j) + i] = y[3 + i][j];
-        }
-}
-
 void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
                   const double *dt, size_t dt_stride, double *omega_out, double *accel_out) {
-    static const double zeros[CHUNK];
-    double buf[FN_IMU_AXES][FN_IMU_TERMS][CHUNK];
+    static const double zeros[FN_IMU_CHUNK];
+    double buf[FN_IMU_AXES][FN_IMU_TERMS][FN_IMU_CHUNK];
     const double *z[FN_IMU_AXES][FN_IMU_TERMS];
 
     if (n == 0) return;
     for (int a = 0; a < FN_IMU_AXES; a++)
         for (int t = 0; t < FN_IMU_TERMS; t++) z[a][t] = m->on[a][t] ? buf[a][t] : zeros;
     if (dt[0] != m->coef_dt) fn_imu_set_dt(m, dt[0]);
-    for (size_t k0 = 0; k0 < n; k0 += CHUNK) {
-        size_t len = n - k0 < CHUNK ? n - k0 : CHUNK;
+    for (size_t k0 = 0; k0 < n; k0 += FN_IMU_CHUNK) {
+        size_t len = n - k0 < FN_IMU_CHUNK ? n - k0 : FN_IMU_CHUNK;
         for (int a = 0; a < FN_IMU_AXES; a++)
             for (int t = 0; t < FN_IMU_TERMS; t++)
                 if (m->on[a][t]) {
@@ -273,7 +155,7 @@ void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
             apply_varying_dt(m, k0, len, omega, accel, dt, dt_stride, omega_out, accel_out,
                              z);
         else
-            apply_constant_dt(m, k0, len, omega, accel, omega_out, accel_out, z);
+            FN_DISPATCH(fn_imu_chunk, (m, k0, len, omega, accel, omega_out, accel_out, z));
     }
     m->count += n;
 }

@@ -30,7 +30,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <math.h>
+
 #include "normal.h"
+#include "simd.h"
 
 #define FN_IMU_AXES 6
 #define FN_IMU_TERMS 3 /* per-sample random terms: white, Gauss-Markov, random walk */
@@ -78,6 +81,75 @@ typedef struct {
     fn_imu_coefs c[FN_IMU_AXES];
 } fn_imu;
 
+#define FN_IMU_CHUNK 512 /* samples per chunk in fn_imu_apply */
+
+/* The per-sample arithmetic, shared by fn_imu_step (imu.c) and the chunk kernels
+ * (imu_kern.c), so that both give the same bits. */
+/* Round to the nearest integer, ties to even, without libm (vectorizable). NaN stays. */
+static inline double round_even(double q) {
+    double t = fabs(q);
+    double r = t < 0x1p52 ? (t + 0x1p52) - 0x1p52 : t; /* >= 2^52 is already integral */
+    return copysign(r, q);
+}
+
+/* Steps 1 of imu.h: the true values through scale/misalignment and G-sensitivity. */
+static inline void fn_imu_linear(const fn_imu *m, const double *w, const double *acc,
+                                 double x[FN_IMU_AXES]) {
+    for (int s = 0; s < 2; s++) {
+        const double *v = s == 0 ? w : acc;
+        if (m->lin_on[s]) {
+            const double(*l)[3] = m->lin[s];
+            for (int i = 0; i < 3; i++)
+                x[3 * s + i] = (l[i][0] * v[0] + l[i][1] * v[1]) + l[i][2] * v[2];
+        } else {
+            for (int i = 0; i < 3; i++) x[3 * s + i] = v[i];
+        }
+    }
+    if (m->gsens_on) {
+        const double(*g)[3] = m->gsens;
+        for (int i = 0; i < 3; i++)
+            x[i] = x[i] + ((g[i][0] * acc[0] + g[i][1] * acc[1]) + g[i][2] * acc[2]);
+    }
+}
+
+/* Step 2 of imu.h for one axis: advance the bias states by one sample; zg, zr are
+ * the unit normals of the sample (0 for terms that draw nothing). */
+static inline double fn_imu_gm_next(double alpha, double gm_drive, double gm, double zg) {
+    return alpha * gm + gm_drive * zg;
+}
+
+static inline double fn_imu_rw_next(double rw_step, double rw, double zr) {
+    return rw + rw_step * zr;
+}
+
+static inline void fn_imu_advance(double alpha, double gm_drive, double rw_step, double *gm,
+                                  double *rw, double zg, double zr) {
+    *gm = fn_imu_gm_next(alpha, gm_drive, *gm, zg);
+    *rw = fn_imu_rw_next(rw_step, *rw, zr);
+}
+
+/* Steps 3-5 of imu.h for one axis: biases, white noise, saturation, quantization.
+ * Branch-free apart from the quantization switch, so loops over it vectorize. */
+static inline double fn_imu_output(double x, double g, double r, double zw, double offset,
+                                   double white, double full_scale, double lsb,
+                                   double inv_lsb, int quantize) {
+    double y = x + offset;
+    y = y + g;
+    y = y + r;
+    y = y + white * zw;
+    y = y < -full_scale ? -full_scale : y;
+    y = y > full_scale ? full_scale : y;
+    if (quantize) y = round_even(y * inv_lsb) * lsb;
+    return y;
+}
+
+static inline double fn_imu_axis_sample(const fn_imu_coefs *c, double *gm, double *rw,
+                                        double x, double zw, double zg, double zr) {
+    fn_imu_advance(c->alpha, c->gm_drive, c->rw_step, gm, rw, zg, zr);
+    return fn_imu_output(x, *gm, *rw, zw, c->offset, c->white, c->full_scale, c->lsb,
+                         c->inv_lsb, c->lsb > 0.0);
+}
+
 /* After filling p, lin, gsens and key: set the flags and start from the seed. */
 void fn_imu_init(fn_imu *m);
 /* Back to the seeded start (same turn-on biases, same streams). */
@@ -93,5 +165,12 @@ void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double
  * outputs may alias the inputs. */
 void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
                   const double *dt, size_t dt_stride, double *omega_out, double *accel_out);
+
+/* Column pass of fn_imu_apply over samples [k0, k0 + len), len <= FN_IMU_CHUNK, for
+ * the current coefficients (constant step); z[a][t] holds the unit normals. */
+FN_DECLARE_KERNEL(void, fn_imu_chunk,
+                  (fn_imu * m, size_t k0, size_t len, const double *omega,
+                   const double *accel, double *omega_out, double *accel_out,
+                   const double *z[FN_IMU_AXES][FN_IMU_TERMS]))
 
 #endif
