@@ -15,10 +15,16 @@ from fastnoise.imu import ImuNoise
 
 N = 1_000_000
 DT = 0.01
-GYRO = dict(noise_density=2e-4, bias_stddev=3e-4, bias_correlation_time=400.0,
-            full_scale=2000 * math.pi / 180, bits=16)
-ACCEL = dict(noise_density=2e-3, bias_stddev=1e-2, bias_correlation_time=300.0,
-             full_scale=16 * 9.81, bits=16)
+GYRO = dict(
+    noise_density=2e-4,
+    bias_stddev=3e-4,
+    bias_correlation_time=400.0,
+    full_scale=2000 * math.pi / 180,
+    bits=16,
+)
+ACCEL = dict(
+    noise_density=2e-3, bias_stddev=1e-2, bias_correlation_time=300.0, full_scale=16 * 9.81, bits=16
+)
 
 
 def _numpy_params():
@@ -27,7 +33,7 @@ def _numpy_params():
     alpha = np.array([math.exp(-DT / q["bias_correlation_time"]) for q in p])
     drive = np.array([q["bias_stddev"] for q in p]) * np.sqrt(1 - alpha**2)
     fs = np.array([q["full_scale"] for q in p])
-    lsb = 2 * fs / 2.0 ** 16
+    lsb = 2 * fs / 2.0**16
     return sigma_w, alpha, drive, fs, lsb
 
 
@@ -45,24 +51,39 @@ def test_fastnoise_apply(benchmark, motion):
     assert w.shape == a.shape == (N, 3)
 
 
-@pytest.mark.benchmark(group="imu-apply-1e6x6")
-def test_numpy_apply(benchmark, motion):
-    omega, accel = motion
+def _numpy_apply(omega, accel):
+    """What a numpy/scipy user writes: rng.normal, lfilter for the bias, clip, round."""
     sigma_w, alpha, drive, fs, lsb = _numpy_params()
     rng = np.random.default_rng(1)
+    true = np.concatenate([omega, accel], axis=1)
+    white = rng.normal(size=(N, 6)) * sigma_w
+    bias = np.empty((N, 6))
+    for j in range(6):  # b[k] = alpha b[k-1] + w[k]
+        bias[:, j] = scipy.signal.lfilter([1.0], [1.0, -alpha[j]], rng.normal(size=N) * drive[j])
+    y = np.clip(true + white + bias, -fs, fs)
+    y = np.round(y / lsb) * lsb
+    return y[:, :3], y[:, 3:]
 
-    def run():
-        true = np.concatenate([omega, accel], axis=1)
-        white = rng.normal(size=(N, 6)) * sigma_w
-        bias = np.empty((N, 6))
-        for j in range(6):  # b[k] = alpha b[k-1] + w[k]
-            bias[:, j] = scipy.signal.lfilter([1.0], [1.0, -alpha[j]],
-                                              rng.normal(size=N) * drive[j])
-        y = np.clip(true + white + bias, -fs, fs)
-        y = np.round(y / lsb) * lsb
-        return y[:, :3], y[:, 3:]
 
-    w, a = benchmark(run)
+@pytest.mark.benchmark(group="imu-apply-1e6x6")
+def test_numpy_apply(benchmark, motion):
+    w, a = benchmark(_numpy_apply, *motion)
+    assert w.shape == a.shape == (N, 3)
+
+
+# The same model with float32 unit normals (ImuNoise(normal_dtype="float32")), beside
+# the same numpy code.
+@pytest.mark.benchmark(group="imu-apply-1e6x6-f32normals")
+def test_fastnoise_apply_f32normals(benchmark, motion):
+    omega, accel = motion
+    m = ImuNoise(gyro=GYRO, accel=ACCEL, seed=1, normal_dtype="float32")
+    w, a = benchmark(m.apply, omega, accel, DT)
+    assert w.shape == a.shape == (N, 3)
+
+
+@pytest.mark.benchmark(group="imu-apply-1e6x6-f32normals")
+def test_numpy_apply_f32normals(benchmark, motion):
+    w, a = benchmark(_numpy_apply, *motion)
     assert w.shape == a.shape == (N, 3)
 
 

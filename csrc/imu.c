@@ -9,7 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-
 static uint64_t stream_id(int axis, int term) {
     return FN_IMU_STREAM_TAG | ((uint64_t)axis << 8) | (uint64_t)term;
 }
@@ -40,7 +39,8 @@ void fn_imu_init(fn_imu *m) {
 void fn_imu_reset(fn_imu *m) {
     for (int a = 0; a < FN_IMU_AXES; a++) {
         const fn_imu_axis_params *p = &m->p[a];
-        for (int t = 0; t < FN_IMU_TERMS; t++) fn_stream_init(&m->st[a][t], m->key, stream_id(a, t));
+        for (int t = 0; t < FN_IMU_TERMS; t++)
+            fn_stream_init(&m->st[a][t], m->key, stream_id(a, t));
         double z[2];
         fn_normal_fill_f64(m->key, stream_id(a, FN_IMU_INIT), 0, 2, 0.0, 1.0, z);
         double tb = 0.0;
@@ -88,7 +88,8 @@ void fn_imu_set_dt(fn_imu *m, double dt) {
 }
 
 /* 0 + 1 * z, the exact arithmetic the fill does with mean 0 and stddev 1. */
-static inline double next_unit(fn_stream *s) {
+static inline double next_unit(fn_stream *s, int dtype) {
+    if (dtype == FN_FLOAT32) return (double)(0.0f + 1.0f * fn_stream_next_f32(s));
     return 0.0 + 1.0 * fn_stream_next_f64(s);
 }
 
@@ -98,9 +99,13 @@ void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double
     double x[FN_IMU_AXES], y[FN_IMU_AXES];
     fn_imu_linear(m, omega, accel, x);
     for (int a = 0; a < FN_IMU_AXES; a++) {
-        double zw = m->on[a][FN_IMU_WHITE] ? next_unit(&m->st[a][FN_IMU_WHITE]) : 0.0;
-        double zg = m->on[a][FN_IMU_GM] ? next_unit(&m->st[a][FN_IMU_GM]) : 0.0;
-        double zr = m->on[a][FN_IMU_RW] ? next_unit(&m->st[a][FN_IMU_RW]) : 0.0;
+        double zw = m->on[a][FN_IMU_WHITE]
+                        ? next_unit(&m->st[a][FN_IMU_WHITE], m->normal_dtype)
+                        : 0.0;
+        double zg =
+            m->on[a][FN_IMU_GM] ? next_unit(&m->st[a][FN_IMU_GM], m->normal_dtype) : 0.0;
+        double zr =
+            m->on[a][FN_IMU_RW] ? next_unit(&m->st[a][FN_IMU_RW], m->normal_dtype) : 0.0;
         y[a] = fn_imu_axis_sample(&m->c[a], &m->gm[a], &m->rw[a], x[a], zw, zg, zr);
     }
     /* write after every read, so the outputs may alias the inputs */
@@ -133,14 +138,17 @@ static void apply_varying_dt(fn_imu *m, size_t k0, size_t len, const double *ome
 }
 
 void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
-                  const double *dt, size_t dt_stride, double *omega_out, double *accel_out) {
+                  const double *dt, size_t dt_stride, double *omega_out,
+                  double *accel_out) {
     static const double zeros[FN_IMU_CHUNK];
     double buf[FN_IMU_AXES][FN_IMU_TERMS][FN_IMU_CHUNK];
+    float fbuf[FN_IMU_CHUNK];
     const double *z[FN_IMU_AXES][FN_IMU_TERMS];
 
     if (n == 0) return;
     for (int a = 0; a < FN_IMU_AXES; a++)
-        for (int t = 0; t < FN_IMU_TERMS; t++) z[a][t] = m->on[a][t] ? buf[a][t] : zeros;
+        for (int t = 0; t < FN_IMU_TERMS; t++)
+            z[a][t] = m->on[a][t] ? buf[a][t] : zeros;
     if (dt[0] != m->coef_dt) fn_imu_set_dt(m, dt[0]);
     for (size_t k0 = 0; k0 < n; k0 += FN_IMU_CHUNK) {
         size_t len = n - k0 < FN_IMU_CHUNK ? n - k0 : FN_IMU_CHUNK;
@@ -148,8 +156,15 @@ void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
             for (int t = 0; t < FN_IMU_TERMS; t++)
                 if (m->on[a][t]) {
                     fn_stream *s = &m->st[a][t];
-                    uint64_t first = fn_stream_take(s, FN_FLOAT64, len);
-                    fn_normal_fill_f64(s->key, s->stream, first, len, 0.0, 1.0, buf[a][t]);
+                    uint64_t first = fn_stream_take(s, m->normal_dtype, len);
+                    if (m->normal_dtype == FN_FLOAT32) {
+                        fn_normal_fill_f32(s->key, s->stream, first, len, 0.0f, 1.0f, fbuf);
+                        for (size_t j = 0; j < len; j++)
+                            buf[a][t][j] = (double)fbuf[j];
+                    } else {
+                        fn_normal_fill_f64(s->key, s->stream, first, len, 0.0, 1.0,
+                                           buf[a][t]);
+                    }
                 }
         if (dt_stride)
             apply_varying_dt(m, k0, len, omega, accel, dt, dt_stride, omega_out, accel_out,

@@ -22,7 +22,10 @@
  * the model's key, term 0 white, 1 Gauss-Markov, 2 random walk; term 3 holds the
  * start-up draws (normal 0: turn-on bias, normal 1: steady-state Gauss-Markov start)
  * and term 4 the raw Philox word whose top bit flips the turn-on bias sign.
- * Terms whose coefficient is zero draw nothing.
+ * Terms whose coefficient is zero draw nothing. The normals are float64 by default;
+ * with normal_dtype FN_FLOAT32 they are the float32 normals of the same streams
+ * (twice as fast to make, float32 precision), converted exactly to double; all the
+ * arithmetic stays in double.
  */
 #ifndef FN_IMU_H
 #define FN_IMU_H
@@ -43,18 +46,18 @@ enum { FN_IMU_WHITE = 0, FN_IMU_GM = 1, FN_IMU_RW = 2, FN_IMU_INIT = 3, FN_IMU_S
 
 /* Parameters of one axis (SI units of the axis). Zero disables a term. */
 typedef struct {
-    double noise_stddev;       /* per-sample white sigma */
-    double noise_density;      /* white density N, per sqrt(Hz) */
-    double bias;               /* constant bias */
-    double turn_on_mean;       /* turn-on bias ~ +/- N(mean, stddev), drawn once */
+    double noise_stddev;  /* per-sample white sigma */
+    double noise_density; /* white density N, per sqrt(Hz) */
+    double bias;          /* constant bias */
+    double turn_on_mean;  /* turn-on bias ~ +/- N(mean, stddev), drawn once */
     double turn_on_stddev;
-    double gm_stddev;          /* Gauss-Markov stationary sigma_b */
-    double gm_tau;             /* Gauss-Markov correlation time, s (0: no GM term) */
-    double rw_density;         /* bias random walk K, per sqrt(s) */
-    double full_scale;         /* saturation, +inf for none */
-    double lsb;                /* quantization step, 0 for none */
-    int gm_steady_state;       /* start the GM state from N(0, sigma_b^2) */
-    int turn_on_in_gm;         /* turn-on bias is the GM initial state (Gazebo) */
+    double gm_stddev;    /* Gauss-Markov stationary sigma_b */
+    double gm_tau;       /* Gauss-Markov correlation time, s (0: no GM term) */
+    double rw_density;   /* bias random walk K, per sqrt(s) */
+    double full_scale;   /* saturation, +inf for none */
+    double lsb;          /* quantization step, 0 for none */
+    int gm_steady_state; /* start the GM state from N(0, sigma_b^2) */
+    int turn_on_in_gm;   /* turn-on bias is the GM initial state (Gazebo) */
 } fn_imu_axis_params;
 
 /* What one sample of one axis needs, for a given dt. */
@@ -70,6 +73,7 @@ typedef struct {
     int gsens_on;
     int on[FN_IMU_AXES][FN_IMU_TERMS]; /* which terms draw normals */
     uint64_t key;
+    int normal_dtype; /* FN_FLOAT64 or FN_FLOAT32: precision of the unit normals */
     /* state */
     fn_stream st[FN_IMU_AXES][FN_IMU_TERMS];
     double gm[FN_IMU_AXES];
@@ -98,15 +102,16 @@ static inline void fn_imu_linear(const fn_imu *m, const double *w, const double 
     for (int s = 0; s < 2; s++) {
         const double *v = s == 0 ? w : acc;
         if (m->lin_on[s]) {
-            const double(*l)[3] = m->lin[s];
+            const double (*l)[3] = m->lin[s];
             for (int i = 0; i < 3; i++)
                 x[3 * s + i] = (l[i][0] * v[0] + l[i][1] * v[1]) + l[i][2] * v[2];
         } else {
-            for (int i = 0; i < 3; i++) x[3 * s + i] = v[i];
+            for (int i = 0; i < 3; i++)
+                x[3 * s + i] = v[i];
         }
     }
     if (m->gsens_on) {
-        const double(*g)[3] = m->gsens;
+        const double (*g)[3] = m->gsens;
         for (int i = 0; i < 3; i++)
             x[i] = x[i] + ((g[i][0] * acc[0] + g[i][1] * acc[1]) + g[i][2] * acc[2]);
     }

@@ -22,7 +22,8 @@ void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *ome
         for (size_t j = 0; j < len; j++) {
             double v[FN_IMU_AXES];
             fn_imu_linear(m, w + 3 * j, acc + 3 * j, v);
-            for (int a = 0; a < FN_IMU_AXES; a++) x[a][j] = v[a];
+            for (int a = 0; a < FN_IMU_AXES; a++)
+                x[a][j] = v[a];
         }
     }
 
@@ -39,7 +40,8 @@ void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *ome
     for (int a = 0; a < FN_IMU_AXES; a++) {
         const fn_imu_coefs *c = &m->c[a];
         if (c->gm_drive == 0.0 && fn_bits64(m->gm[a]) == 0) {
-            for (size_t j = 0; j < len; j++) g[a][j] = 0.0;
+            for (size_t j = 0; j < len; j++)
+                g[a][j] = 0.0;
         } else {
             ig[ng] = a;
             gm[ng] = m->gm[a];
@@ -49,7 +51,8 @@ void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *ome
             ga[ng++] = g[a];
         }
         if (c->rw_step == 0.0 && fn_bits64(m->rw[a]) == 0) {
-            for (size_t j = 0; j < len; j++) r[a][j] = 0.0;
+            for (size_t j = 0; j < len; j++)
+                r[a][j] = 0.0;
         } else {
             ir[nr] = a;
             rw[nr] = m->rw[a];
@@ -60,15 +63,20 @@ void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *ome
     }
     if (ng == FN_IMU_AXES) { /* the common case, with a constant trip count */
         for (size_t j = 0; j < len; j++)
-            for (int k = 0; k < FN_IMU_AXES; k++) ga[k][j] = gm[k] = fn_imu_gm_next(al[k], gd[k], gm[k], zg[k][j]);
+            for (int k = 0; k < FN_IMU_AXES; k++)
+                ga[k][j] = gm[k] = fn_imu_gm_next(al[k], gd[k], gm[k], zg[k][j]);
     } else {
         for (size_t j = 0; j < len; j++)
-            for (int k = 0; k < ng; k++) ga[k][j] = gm[k] = fn_imu_gm_next(al[k], gd[k], gm[k], zg[k][j]);
+            for (int k = 0; k < ng; k++)
+                ga[k][j] = gm[k] = fn_imu_gm_next(al[k], gd[k], gm[k], zg[k][j]);
     }
     for (size_t j = 0; j < len; j++)
-        for (int k = 0; k < nr; k++) ra[k][j] = rw[k] = fn_imu_rw_next(rs[k], rw[k], zr[k][j]);
-    for (int k = 0; k < ng; k++) m->gm[ig[k]] = gm[k];
-    for (int k = 0; k < nr; k++) m->rw[ir[k]] = rw[k];
+        for (int k = 0; k < nr; k++)
+            ra[k][j] = rw[k] = fn_imu_rw_next(rs[k], rw[k], zr[k][j]);
+    for (int k = 0; k < ng; k++)
+        m->gm[ig[k]] = gm[k];
+    for (int k = 0; k < nr; k++)
+        m->rw[ir[k]] = rw[k];
 
     /* steps 3-5 */
     for (int a = 0; a < FN_IMU_AXES; a++) {

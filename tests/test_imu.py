@@ -217,8 +217,9 @@ def test_white_noise_density_gives_sigma_n_over_sqrt_dt():
 def test_gauss_markov_stationary_std_and_autocorrelation():
     n, dt, tau, sb = 400_000, 0.01, 0.5, 0.2
     zeros = np.zeros((n, 3))
-    m = ImuNoise(gyro=dict(bias_stddev=sb, bias_correlation_time=tau, bias_steady_state=True),
-                 seed=5)
+    m = ImuNoise(
+        gyro=dict(bias_stddev=sb, bias_correlation_time=tau, bias_steady_state=True), seed=5
+    )
     w, _ = m.apply(zeros, zeros, dt)
     alpha = math.exp(-dt / tau)
     # effective sample count n(1-a)/(1+a) = 4000 per axis: std within 4 %, acf within 0.06
@@ -231,11 +232,15 @@ def test_gauss_markov_stationary_std_and_autocorrelation():
 def test_gauss_markov_starts_at_zero_unless_steady_state():
     m = ImuNoise(gyro=dict(bias_stddev=1.0, bias_correlation_time=100.0), seed=1)
     assert np.all(m.gauss_markov_bias == 0.0)
-    firsts = np.array([
-        ImuNoise(gyro=dict(bias_stddev=1.0, bias_correlation_time=100.0,
-                           bias_steady_state=True), seed=s).gauss_markov_bias[0]
-        for s in range(300)
-    ]).ravel()
+    firsts = np.array(
+        [
+            ImuNoise(
+                gyro=dict(bias_stddev=1.0, bias_correlation_time=100.0, bias_steady_state=True),
+                seed=s,
+            ).gauss_markov_bias[0]
+            for s in range(300)
+        ]
+    ).ravel()
     assert abs(firsts.std() - 1.0) < 0.1  # 900 draws: std error 2.4 %
     assert abs(firsts.mean()) < 0.15
 
@@ -243,10 +248,12 @@ def test_gauss_markov_starts_at_zero_unless_steady_state():
 def test_random_walk_variance_grows_as_k2_t():
     k, dt, n, runs = 0.01, 0.01, 1000, 200
     zeros = np.zeros((n, 3))
-    ends = np.array([
-        ImuNoise(gyro=dict(random_walk_density=k), seed=s).apply(zeros, zeros, dt)[0][-1]
-        for s in range(runs)
-    ]).ravel()
+    ends = np.array(
+        [
+            ImuNoise(gyro=dict(random_walk_density=k), seed=s).apply(zeros, zeros, dt)[0][-1]
+            for s in range(runs)
+        ]
+    ).ravel()
     # Var b(T) = K^2 T with T = n dt = 10 s; 600 draws: std error of the variance 5.8 %
     assert abs(ends.var() / (k * k * n * dt) - 1.0) < 0.25
 
@@ -254,8 +261,11 @@ def test_random_walk_variance_grows_as_k2_t():
 def test_turn_on_bias_sign_flips_half_the_time_and_is_constant_over_a_run():
     signs, mags = [], []
     for s in range(400):
-        m = ImuNoise(gyro=dict(turn_on_bias_mean=1.0, turn_on_bias_stddev=0.01),
-                     accel=dict(turn_on_bias_mean=1.0, turn_on_bias_stddev=0.01), seed=s)
+        m = ImuNoise(
+            gyro=dict(turn_on_bias_mean=1.0, turn_on_bias_stddev=0.01),
+            accel=dict(turn_on_bias_mean=1.0, turn_on_bias_stddev=0.01),
+            seed=s,
+        )
         tb = m.turn_on_bias.ravel()
         signs.extend(np.sign(tb))
         mags.extend(np.abs(tb))
@@ -274,8 +284,10 @@ def test_turn_on_bias_sign_flips_half_the_time_and_is_constant_over_a_run():
 
 def test_gazebo_turn_on_bias_decays_as_gauss_markov_start():
     tau, dt, n = 2.0, 0.01, 300
-    m = ImuNoise(gyro=dict(turn_on_bias_mean=1.0, bias_correlation_time=tau,
-                           turn_on_bias_decays=True), seed=3)
+    m = ImuNoise(
+        gyro=dict(turn_on_bias_mean=1.0, bias_correlation_time=tau, turn_on_bias_decays=True),
+        seed=3,
+    )
     b0 = m.turn_on_bias[0]
     assert np.array_equal(m.gauss_markov_bias[0], b0)
     w, _ = m.apply(np.zeros((n, 3)), np.zeros((n, 3)), dt)
@@ -287,8 +299,14 @@ def test_gazebo_turn_on_bias_decays_as_gauss_markov_start():
 
 
 def test_covariances():
-    t = TriadNoise(noise_density=0.02, noise_stddev=0.1, bias_stddev=0.3,
-                   bias_correlation_time=10.0, turn_on_bias_mean=0.5, turn_on_bias_stddev=0.25)
+    t = TriadNoise(
+        noise_density=0.02,
+        noise_stddev=0.1,
+        bias_stddev=0.3,
+        bias_correlation_time=10.0,
+        turn_on_bias_mean=0.5,
+        turn_on_bias_stddev=0.25,
+    )
     cov = triad_covariance(t, 0.01)
     var = 0.1**2 + 0.02**2 / 0.01 + 0.3**2 + 0.5**2 + 0.25**2
     assert cov.shape == (9,)
@@ -411,3 +429,25 @@ def test_bad_shapes():
         m.step([0, 0, 0], [0, 0, 0], 0.01, out_accel=np.zeros(3, np.float32))
     with pytest.raises(ValueError, match="dt"):
         m.apply(np.zeros((4, 3)), np.zeros((4, 3)), np.full(3, 0.01))
+
+
+def test_float32_normals_same_streams_to_float32_precision_and_apply_equals_step():
+    omega, accel = _motion(500)
+    gyro = TriadNoise(noise_density=1e-2, bias_stddev=1e-2, bias_correlation_time=5.0)
+    m64 = ImuNoise(gyro=gyro, seed=8)
+    m32 = ImuNoise(gyro=gyro, seed=8, normal_dtype="float32")
+    assert m32.normal_dtype == "float32"
+    w64, _ = m64.apply(omega, accel, 0.01)
+    c = m32.copy()
+    w32, a32 = m32.apply(omega, accel, 0.01)
+    ws, as_ = _steps(c, omega, accel, 0.01)
+    assert np.array_equal(w32, ws) and np.array_equal(a32, as_)
+    assert not np.array_equal(w32, w64)
+    # the same normals at float32 accuracy (a few 1e-7 relative): with sigma 0.1 per
+    # sample the outputs differ by well under 1e-5 sigma
+    assert np.max(np.abs(w32 - w64)) < 1e-5 * 0.1
+    p = pickle.loads(pickle.dumps(m32))
+    assert p.normal_dtype == "float32"
+    assert np.array_equal(p.apply(omega, accel, 0.01)[0], m32.apply(omega, accel, 0.01)[0])
+    with pytest.raises(TypeError, match="normal_dtype"):
+        ImuNoise(normal_dtype="int8")

@@ -57,17 +57,18 @@ def test_random_walk_reads_its_density_at_three_seconds_with_slope_plus_half():
 
 def test_gauss_markov_allan_deviation_matches_the_exact_ar1_formula():
     sb, tau_c = 0.01, 1.0
-    w = _record(400_000, 23, bias_stddev=sb, bias_correlation_time=tau_c,
-                bias_steady_state=True)
+    w = _record(400_000, 23, bias_stddev=sb, bias_correlation_time=tau_c, bias_steady_state=True)
     phi = math.exp(-DT / tau_c)
     q2 = sb * sb * (1 - phi * phi)
     taus = [0.1, 1.0, 1.89, 5.0]
     for axis in range(3):
         dev = _oadev(w[:, axis], taus)
-        for t, d in zip(taus, dev):
+        for t, d in zip(taus, dev, strict=True):
             m = round(t / DT)
-            avar = q2 * (m - 3 * phi - m * phi**2 + 4 * phi ** (m + 1) - phi ** (2 * m + 1)) / (
-                m * m * (1 - phi) ** 2 * (1 - phi * phi)
+            avar = (
+                q2
+                * (m - 3 * phi - m * phi**2 + 4 * phi ** (m + 1) - phi ** (2 * m + 1))
+                / (m * m * (1 - phi) ** 2 * (1 - phi * phi))
             )
             # 4000 s = 4000 correlation times: within ~3 %; allow 10 %
             assert d == pytest.approx(math.sqrt(avar), rel=0.10)

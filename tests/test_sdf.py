@@ -48,8 +48,10 @@ def test_gazebo_meaning_of_each_element():
 
 
 def test_dynamic_bias_stationary_std_is_sigma_sqrt_tau_over_2():
-    body = ("<dynamic_bias_stddev>0.05</dynamic_bias_stddev>"
-            "<dynamic_bias_correlation_time>0.5</dynamic_bias_correlation_time>")
+    body = (
+        "<dynamic_bias_stddev>0.05</dynamic_bias_stddev>"
+        "<dynamic_bias_correlation_time>0.5</dynamic_bias_correlation_time>"
+    )
     m = from_sdf(_imu(body), seed=3)
     zeros = np.zeros((300_000, 3))
     w, _ = m.apply(zeros, zeros, 0.01)

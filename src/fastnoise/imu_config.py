@@ -130,14 +130,16 @@ class TriadNoise:
         put = object.__setattr__
         for name in ("noise_stddev", "noise_density", "turn_on_bias_stddev", "bias_stddev"):
             put(self, name, _vec(name, getattr(self, name), nonneg=True))
-        put(self, "random_walk_density", _vec("random_walk_density", self.random_walk_density,
-                                              nonneg=True))
+        put(
+            self,
+            "random_walk_density",
+            _vec("random_walk_density", self.random_walk_density, nonneg=True),
+        )
         for name in ("bias", "turn_on_bias_mean", "scale_factor"):
             put(self, name, _vec(name, getattr(self, name)))
         if any(s <= -1.0 for s in self.scale_factor):
             raise ValueError(
-                f"scale_factor={self.scale_factor!r} is not allowed: every component "
-                "must be > -1"
+                f"scale_factor={self.scale_factor!r} is not allowed: every component must be > -1"
             )
         put(self, "misalignment", _mat3("misalignment", self.misalignment, zero_diagonal=True))
         put(self, "g_sensitivity", _mat3("g_sensitivity", self.g_sensitivity))
@@ -191,9 +193,7 @@ class TriadNoise:
         if self.resolution is not None:
             res = _vec("resolution", self.resolution)
             if any(r <= 0.0 for r in res):
-                raise ValueError(
-                    f"resolution={self.resolution!r} is not allowed: it must be > 0"
-                )
+                raise ValueError(f"resolution={self.resolution!r} is not allowed: it must be > 0")
             put(self, "resolution", res)
 
     # ---- derived quantities --------------------------------------------------------

@@ -81,8 +81,9 @@ def _parse_noise(elem: ET.Element, path: str, *, old_style: bool = False) -> dic
                 f"malformed element {_where(path + '/' + name)}: {text!r} is not a number"
             ) from None
         if not math.isfinite(v):
-            raise ValueError(f"malformed element {_where(path + '/' + name)}: {text!r} "
-                             "is not finite")
+            raise ValueError(
+                f"malformed element {_where(path + '/' + name)}: {text!r} is not finite"
+            )
         if name != "mean" and name != "bias_mean" and v < 0.0:
             raise ValueError(
                 f"malformed element {_where(path + '/' + name)}: {text!r} must be >= 0"
@@ -94,19 +95,27 @@ def _parse_noise(elem: ET.Element, path: str, *, old_style: bool = False) -> dic
 
 def _check_type(ntype: object, path: str) -> str:
     if ntype is None:
-        raise ValueError(f"element {_where(path)} has no noise type: give type=\"gaussian\"")
+        raise ValueError(f'element {_where(path)} has no noise type: give type="gaussian"')
     ntype = str(ntype).strip()
     if ntype not in _TYPES:
-        raise ValueError(
-            f"element {_where(path)} has noise type {ntype!r}: allowed are {_TYPES}"
-        )
+        raise ValueError(f"element {_where(path)} has noise type {ntype!r}: allowed are {_TYPES}")
     return ntype
 
 
 def _triad(axes: list[dict | None]) -> TriadNoise:
     """TriadNoise from the Gazebo figures of axes x, y, z (None: no noise)."""
-    cols = {k: [] for k in ("bias", "noise_stddev", "turn_on_bias_mean",
-                            "turn_on_bias_stddev", "bias_stddev", "tau", "resolution")}
+    cols = {
+        k: []
+        for k in (
+            "bias",
+            "noise_stddev",
+            "turn_on_bias_mean",
+            "turn_on_bias_stddev",
+            "bias_stddev",
+            "tau",
+            "resolution",
+        )
+    }
     decays = []
     for v in axes:
         if v is None or v["type"] == "none":
@@ -196,9 +205,7 @@ def imu_noise_params_from_sdf(
             triad = _TRIADS[child.tag]
             for axis in child:
                 if axis.tag not in ("x", "y", "z"):
-                    raise ValueError(
-                        f"unknown element <imu/{child.tag}/{axis.tag}>: use x, y, z"
-                    )
+                    raise ValueError(f"unknown element <imu/{child.tag}/{axis.tag}>: use x, y, z")
                 i = "xyz".index(axis.tag)
                 for sub in axis:
                     path = f"imu/{child.tag}/{axis.tag}/{sub.tag}"
@@ -209,9 +216,7 @@ def imu_noise_params_from_sdf(
                     axes[triad][i] = v
         elif child.tag == "noise":  # SDF 1.4: one <noise> for the whole IMU
             tnode = child.find("type")
-            ntype = _check_type(
-                child.get("type") if tnode is None else tnode.text, "imu/noise"
-            )
+            ntype = _check_type(child.get("type") if tnode is None else tnode.text, "imu/noise")
             for sub in child:
                 if sub.tag == "type":
                     continue
