@@ -18,8 +18,15 @@ Order of operations, per sample (see ``csrc/imu.h``):
    ``alpha = exp(-dt/tau)``; random walk ``r = r + K*sqrt(dt)*w``;
 3. ``y = x + (bias + turn_on_bias) + b + r + sigma_white*w``;
 4. saturation to ``[-full_scale, full_scale]``;
-5. quantization ``round(y / lsb) * lsb`` (ties to even), ``lsb = 2*full_scale/2**bits``
-   or ``resolution``.
+5. quantization ``round(y * (1/lsb)) * lsb`` (ties to even), ``lsb = 2*full_scale/2**bits``
+   or ``resolution``. With ``bits`` the full scale is 2**(bits-1) steps, so a saturated
+   value stays exactly +/-full_scale (one code beyond a two's-complement ADC's top code
+   on the positive side); with ``resolution`` an output may pass full_scale by < lsb/2
+   when full_scale is not a multiple of it.
+
+Non-finite true values never touch the noise and bias states. NaN stays NaN; +/-inf
+saturates to +/-full_scale when one is set and the triad has no scale factor,
+misalignment or G-sensitivity (with them, 0 * inf may turn it into NaN).
 """
 
 from __future__ import annotations
@@ -106,7 +113,7 @@ class TriadNoise:
     bits : ADC resolution in 1..32 bits over [-full_scale, full_scale]:
         lsb = 2*full_scale/2**bits. Needs a finite ``full_scale``.
     resolution : an explicit quantization step, U (Gazebo's ``precision``); not with
-        ``bits``.
+        ``bits``. Rounding is to the nearest multiple, ties to even.
     """
 
     noise_stddev: _Vec3 = 0.0
