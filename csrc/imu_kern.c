@@ -28,8 +28,8 @@ void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *ome
     }
 
     /* step 2: the bias recursions. The axes are independent chains: run the moving
-     * ones side by side so their latencies overlap. A state that is +0 with no
-     * driving noise stays +0 (0 * x + 0 * 0 = +0 exactly), so its row is constant;
+     * ones side by side so their latencies overlap. A state that is +0 and draws no
+     * normals stays +0 (alpha * 0 + c * 0 = +0 exactly), so its row is constant;
      * the Gauss-Markov and random-walk updates of fn_imu_advance are independent, so
      * they may run in separate loops. */
     int ng = 0, nr = 0, ig[FN_IMU_AXES], ir[FN_IMU_AXES];
@@ -39,7 +39,7 @@ void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *ome
     double *ga[FN_IMU_AXES], *ra[FN_IMU_AXES];
     for (int a = 0; a < FN_IMU_AXES; a++) {
         const fn_imu_coefs *c = &m->c[a];
-        if (c->gm_drive == 0.0 && fn_bits64(m->gm[a]) == 0) {
+        if (!m->on[a][FN_IMU_GM] && fn_bits64(m->gm[a]) == 0) {
             for (size_t j = 0; j < len; j++)
                 g[a][j] = 0.0;
         } else {
@@ -50,7 +50,7 @@ void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *ome
             zg[ng] = z[a][FN_IMU_GM];
             ga[ng++] = g[a];
         }
-        if (c->rw_step == 0.0 && fn_bits64(m->rw[a]) == 0) {
+        if (!m->on[a][FN_IMU_RW] && fn_bits64(m->rw[a]) == 0) {
             for (size_t j = 0; j < len; j++)
                 r[a][j] = 0.0;
         } else {

@@ -144,7 +144,10 @@ cdef class ImuNoise:
     per-sample sigma N/sqrt(dt) (single-sided, as Kalibr, RotorS, IEEE 952; MATLAB's
     default is sqrt(2) larger). Each axis and term has its own random stream, so
     ``apply`` of N samples equals N calls of ``step`` bit for bit, on every SIMD path.
-    Non-finite true values give non-finite outputs and do not disturb the noise state.
+    Non-finite true values never disturb the noise state (NaN stays NaN; see
+    ``fastnoise.imu_config`` for +/-inf). Streams: normal k of stream
+    ``0x494D55 << 40 | axis << 8 | term`` (axis 0-2 gyro, 3-5 accel; term 0 white, 1
+    Gauss-Markov, 2 random walk, 3 start-up draws) under the seed's key.
     """
 
     cdef fn_imu m
