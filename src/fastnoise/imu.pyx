@@ -134,6 +134,15 @@ cdef class ImuNoise:
         ``gyro_<field>=`` / ``accel_<field>=`` set single fields, e.g.
         ``ImuNoise(gyro_noise_density=1e-4, accel_bits=16, accel_full_scale=156.96)``.
 
+    Examples
+    --------
+    >>> from fastnoise.imu import ImuNoise
+    >>> from fastnoise.imu_config import wt901c
+    >>> gyro, accel = wt901c()
+    >>> imu = ImuNoise(gyro=gyro, accel=accel, seed=42)
+    >>> w, a = imu.step([0.0, 0.0, 0.1], [0.0, 0.0, 9.81], dt=0.01)  # rad/s, m/s^2
+    >>> W, A = imu.apply(omega_true, accel_true, dt=0.01)  # (N, 3) each  # doctest: +SKIP
+
     Notes
     -----
     Per sample: scale/misalignment (and gyro G-sensitivity from the true acceleration),
