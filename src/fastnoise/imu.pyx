@@ -127,9 +127,9 @@ cdef class ImuNoise:
     seed : int, numpy.random.SeedSequence or None
         Fixes every random number (``None`` draws entropy, kept in ``seed``).
     normal_dtype : "float64" or "float32"
-        Precision of the unit normal draws. "float32" makes them twice as fast (the
-        same distribution, |z| <= 6.66 in both; each draw rounded to float32, relative
-        1e-7); all the arithmetic stays float64 and the outputs are float64.
+        Precision of the unit normal draws. "float32" makes them about twice as fast
+        (the same streams, each draw at float32 accuracy, about 1e-7 relative); all the
+        arithmetic stays float64 and the outputs are float64.
     **keywords
         ``gyro_<field>=`` / ``accel_<field>=`` set single fields, e.g.
         ``ImuNoise(gyro_noise_density=1e-4, accel_bits=16, accel_full_scale=156.96)``.
