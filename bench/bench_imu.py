@@ -1,0 +1,116 @@
+"""IMU noise, fastnoise beside the numpy/scipy code a user would write.
+
+Case "apply": one million samples of a 6-axis IMU (gyro + accel) with white noise of a
+given density, a first-order Gauss-Markov bias and 16-bit quantization with saturation.
+Case "apply-f32normals": the same with ImuNoise(normal_dtype="float32").
+Case "step": one sample of the same model in a real-time loop.
+Timings: python -m pytest bench/bench_imu.py --benchmark-enable
+"""
+
+import math
+
+import numpy as np
+import pytest
+import scipy.signal
+
+from fastnoise.imu import ImuNoise
+
+N = 1_000_000
+DT = 0.01
+GYRO = dict(
+    noise_density=2e-4,
+    bias_stddev=3e-4,
+    bias_correlation_time=400.0,
+    full_scale=2000 * math.pi / 180,
+    bits=16,
+)
+ACCEL = dict(
+    noise_density=2e-3, bias_stddev=1e-2, bias_correlation_time=300.0, full_scale=16 * 9.81, bits=16
+)
+
+
+def _numpy_params():
+    p = [GYRO] * 3 + [ACCEL] * 3
+    sigma_w = np.array([q["noise_density"] / math.sqrt(DT) for q in p])
+    alpha = np.array([math.exp(-DT / q["bias_correlation_time"]) for q in p])
+    drive = np.array([q["bias_stddev"] for q in p]) * np.sqrt(1 - alpha**2)
+    fs = np.array([q["full_scale"] for q in p])
+    lsb = 2 * fs / 2.0**16
+    return sigma_w, alpha, drive, fs, lsb
+
+
+@pytest.fixture(scope="module")
+def motion():
+    rng = np.random.default_rng(0)
+    return rng.normal(0, 1.0, (N, 3)), rng.normal(0, 9.0, (N, 3))
+
+
+@pytest.mark.benchmark(group="imu-apply-1e6x6")
+def test_fastnoise_apply(benchmark, motion):
+    omega, accel = motion
+    m = ImuNoise(gyro=GYRO, accel=ACCEL, seed=1)
+    w, a = benchmark(m.apply, omega, accel, DT)
+    assert w.shape == a.shape == (N, 3)
+
+
+def _numpy_apply(omega, accel):
+    """What a numpy/scipy user writes, per triad: rng.normal for the white and the
+    driving noise, lfilter along time for the Gauss-Markov bias, clip, round."""
+    sigma_w, alpha, drive, fs, lsb = _numpy_params()
+    rng = np.random.default_rng(1)
+    out = []
+    for true, s in ((omega, slice(0, 3)), (accel, slice(3, 6))):
+        white = rng.normal(size=(N, 3)) * sigma_w[s]
+        drv = rng.normal(size=(N, 3)) * drive[s]
+        bias = scipy.signal.lfilter([1.0], [1.0, -alpha[s][0]], drv, axis=0)  # b = a b + w
+        y = np.clip(true + white + bias, -fs[s], fs[s])
+        out.append(np.round(y / lsb[s]) * lsb[s])
+    return out[0], out[1]
+
+
+@pytest.mark.benchmark(group="imu-apply-1e6x6")
+def test_numpy_apply(benchmark, motion):
+    w, a = benchmark(_numpy_apply, *motion)
+    assert w.shape == a.shape == (N, 3)
+
+
+# The same model with float32 unit normals (ImuNoise(normal_dtype="float32")), beside
+# the same numpy code.
+@pytest.mark.benchmark(group="imu-apply-1e6x6-f32normals")
+def test_fastnoise_apply_f32normals(benchmark, motion):
+    omega, accel = motion
+    m = ImuNoise(gyro=GYRO, accel=ACCEL, seed=1, normal_dtype="float32")
+    w, a = benchmark(m.apply, omega, accel, DT)
+    assert w.shape == a.shape == (N, 3)
+
+
+@pytest.mark.benchmark(group="imu-apply-1e6x6-f32normals")
+def test_numpy_apply_f32normals(benchmark, motion):
+    w, a = benchmark(_numpy_apply, *motion)
+    assert w.shape == a.shape == (N, 3)
+
+
+@pytest.mark.benchmark(group="imu-step")
+def test_fastnoise_step(benchmark):
+    m = ImuNoise(gyro=GYRO, accel=ACCEL, seed=1)
+    omega, accel = np.array([0.1, 0.2, 0.3]), np.array([0.0, 0.0, 9.81])
+    w, a = benchmark(m.step, omega, accel, DT)
+    assert w.shape == a.shape == (3,)
+
+
+@pytest.mark.benchmark(group="imu-step")
+def test_numpy_step(benchmark):
+    sigma_w, alpha, drive, fs, lsb = _numpy_params()
+    rng = np.random.default_rng(1)
+    bias = np.zeros(6)
+    omega, accel = np.array([0.1, 0.2, 0.3]), np.array([0.0, 0.0, 9.81])
+
+    def step(omega, accel, dt):
+        nonlocal bias
+        bias = alpha * bias + drive * rng.normal(size=6)
+        y = np.concatenate([omega, accel]) + sigma_w * rng.normal(size=6) + bias
+        y = np.round(np.clip(y, -fs, fs) / lsb) * lsb
+        return y[:3], y[3:]
+
+    w, a = benchmark(step, omega, accel, DT)
+    assert w.shape == a.shape == (3,)

@@ -1,0 +1,176 @@
+/* IMU error model: see imu.h for the order of operations and the streams.
+ *
+ * fn_imu_step and fn_imu_apply share fn_imu_linear and fn_imu_axis_sample, and draw
+ * normal k of each stream for sample k (step one at a time, apply in chunks with the
+ * stateless fill), so n steps and one apply of n samples give the same bits.
+ */
+#include "imu.h"
+
+#include <math.h>
+#include <string.h>
+
+static uint64_t stream_id(int axis, int term) {
+    return FN_IMU_STREAM_TAG | ((uint64_t)axis << 8) | (uint64_t)term;
+}
+
+static int is_identity(const double l[3][3]) {
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (l[i][j] != (i == j ? 1.0 : 0.0)) return 0;
+    return 1;
+}
+
+void fn_imu_init(fn_imu *m) {
+    m->lin_on[0] = !is_identity(m->lin[0]);
+    m->lin_on[1] = !is_identity(m->lin[1]);
+    m->gsens_on = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (m->gsens[i][j] != 0.0) m->gsens_on = 1;
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        const fn_imu_axis_params *p = &m->p[a];
+        m->on[a][FN_IMU_WHITE] = p->noise_stddev > 0.0 || p->noise_density > 0.0;
+        m->on[a][FN_IMU_GM] = p->gm_tau > 0.0 && p->gm_stddev > 0.0;
+        m->on[a][FN_IMU_RW] = p->rw_density > 0.0;
+    }
+    fn_imu_reset(m);
+}
+
+void fn_imu_reset(fn_imu *m) {
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        const fn_imu_axis_params *p = &m->p[a];
+        for (int t = 0; t < FN_IMU_TERMS; t++)
+            fn_stream_init(&m->st[a][t], m->key, stream_id(a, t));
+        double z[2];
+        fn_normal_fill_f64(m->key, stream_id(a, FN_IMU_INIT), 0, 2, 0.0, 1.0, z);
+        double tb = 0.0;
+        if (p->turn_on_mean != 0.0 || p->turn_on_stddev != 0.0) {
+            uint32_t w[4];
+            tb = p->turn_on_mean + p->turn_on_stddev * z[0];
+            fn_philox_block(m->key, stream_id(a, FN_IMU_SIGN), 0, w);
+            if (w[0] >> 31) tb = -tb; /* probability exactly 1/2 */
+        }
+        m->turn_on[a] = tb;
+        if (p->turn_on_in_gm)
+            m->gm[a] = tb;
+        else if (p->gm_steady_state && m->on[a][FN_IMU_GM])
+            m->gm[a] = p->gm_stddev * z[1];
+        else
+            m->gm[a] = 0.0;
+        m->rw[a] = 0.0;
+    }
+    m->count = 0;
+    m->coef_dt = 0.0; /* the offsets depend on the turn-on biases: recompute */
+}
+
+void fn_imu_set_dt(fn_imu *m, double dt) {
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        const fn_imu_axis_params *p = &m->p[a];
+        fn_imu_coefs *c = &m->c[a];
+        c->offset = p->bias + (p->turn_on_in_gm ? 0.0 : m->turn_on[a]);
+        c->white = sqrt(p->noise_stddev * p->noise_stddev +
+                        p->noise_density * p->noise_density / dt);
+        if (p->gm_tau > 0.0) {
+            double alpha = fn_exp_f64(-dt / p->gm_tau);
+            c->alpha = alpha;
+            /* (1 - a)(1 + a): 1 - a is exact for a in [1/2, 1], unlike 1 - a*a */
+            c->gm_drive = p->gm_stddev * sqrt((1.0 - alpha) * (1.0 + alpha));
+        } else {
+            c->alpha = 1.0;
+            c->gm_drive = 0.0;
+        }
+        c->rw_step = p->rw_density * sqrt(dt);
+        c->full_scale = p->full_scale;
+        c->lsb = p->lsb;
+        c->inv_lsb = p->lsb > 0.0 ? 1.0 / p->lsb : 0.0;
+    }
+    m->coef_dt = dt;
+}
+
+/* 0 + 1 * z, the exact arithmetic the fill does with mean 0 and stddev 1. */
+static inline double next_unit(fn_stream *s, int dtype) {
+    if (dtype == FN_FLOAT32) return (double)(0.0f + 1.0f * fn_stream_next_f32(s));
+    return 0.0 + 1.0 * fn_stream_next_f64(s);
+}
+
+void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double dt,
+                 double omega_out[3], double accel_out[3]) {
+    if (dt != m->coef_dt) fn_imu_set_dt(m, dt);
+    double x[FN_IMU_AXES], y[FN_IMU_AXES];
+    fn_imu_linear(m, omega, accel, x);
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        double zw = m->on[a][FN_IMU_WHITE]
+                        ? next_unit(&m->st[a][FN_IMU_WHITE], m->normal_dtype)
+                        : 0.0;
+        double zg =
+            m->on[a][FN_IMU_GM] ? next_unit(&m->st[a][FN_IMU_GM], m->normal_dtype) : 0.0;
+        double zr =
+            m->on[a][FN_IMU_RW] ? next_unit(&m->st[a][FN_IMU_RW], m->normal_dtype) : 0.0;
+        y[a] = fn_imu_axis_sample(&m->c[a], &m->gm[a], &m->rw[a], x[a], zw, zg, zr);
+    }
+    /* write after every read, so the outputs may alias the inputs */
+    for (int i = 0; i < 3; i++) {
+        omega_out[i] = y[i];
+        accel_out[i] = y[3 + i];
+    }
+    m->count++;
+}
+
+/* Per-sample path of apply, for a step that changes from sample to sample. */
+static void apply_varying_dt(fn_imu *m, size_t k0, size_t len, const double *omega,
+                             const double *accel, const double *dt, size_t dt_stride,
+                             double *omega_out, double *accel_out,
+                             const double *z[FN_IMU_AXES][FN_IMU_TERMS]) {
+    for (size_t j = 0; j < len; j++) {
+        size_t k = k0 + j;
+        double d = dt[k * dt_stride];
+        if (d != m->coef_dt) fn_imu_set_dt(m, d);
+        double x[FN_IMU_AXES], y[FN_IMU_AXES];
+        fn_imu_linear(m, omega + 3 * k, accel + 3 * k, x);
+        for (int a = 0; a < FN_IMU_AXES; a++)
+            y[a] = fn_imu_axis_sample(&m->c[a], &m->gm[a], &m->rw[a], x[a], z[a][0][j],
+                                      z[a][1][j], z[a][2][j]);
+        for (int i = 0; i < 3; i++) {
+            omega_out[3 * k + i] = y[i];
+            accel_out[3 * k + i] = y[3 + i];
+        }
+    }
+}
+
+void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
+                  const double *dt, size_t dt_stride, double *omega_out,
+                  double *accel_out) {
+    static const double zeros[FN_IMU_CHUNK];
+    double buf[FN_IMU_AXES][FN_IMU_TERMS][FN_IMU_CHUNK];
+    float fbuf[FN_IMU_CHUNK];
+    const double *z[FN_IMU_AXES][FN_IMU_TERMS];
+
+    if (n == 0) return;
+    for (int a = 0; a < FN_IMU_AXES; a++)
+        for (int t = 0; t < FN_IMU_TERMS; t++)
+            z[a][t] = m->on[a][t] ? buf[a][t] : zeros;
+    if (dt[0] != m->coef_dt) fn_imu_set_dt(m, dt[0]);
+    for (size_t k0 = 0; k0 < n; k0 += FN_IMU_CHUNK) {
+        size_t len = n - k0 < FN_IMU_CHUNK ? n - k0 : FN_IMU_CHUNK;
+        for (int a = 0; a < FN_IMU_AXES; a++)
+            for (int t = 0; t < FN_IMU_TERMS; t++)
+                if (m->on[a][t]) {
+                    fn_stream *s = &m->st[a][t];
+                    uint64_t first = fn_stream_take(s, m->normal_dtype, len);
+                    if (m->normal_dtype == FN_FLOAT32) {
+                        fn_normal_fill_f32(s->key, s->stream, first, len, 0.0f, 1.0f, fbuf);
+                        for (size_t j = 0; j < len; j++)
+                            buf[a][t][j] = (double)fbuf[j];
+                    } else {
+                        fn_normal_fill_f64(s->key, s->stream, first, len, 0.0, 1.0,
+                                           buf[a][t]);
+                    }
+                }
+        if (dt_stride)
+            apply_varying_dt(m, k0, len, omega, accel, dt, dt_stride, omega_out, accel_out,
+                             z);
+        else
+            FN_DISPATCH(fn_imu_chunk, (m, k0, len, omega, accel, omega_out, accel_out, z));
+    }
+    m->count += n;
+}

@@ -1,0 +1,181 @@
+/* IMU error model: six axes (gyro x, y, z, then accel x, y, z), each with optional
+ * white noise, constant and turn-on bias, first-order Gauss-Markov bias, bias random
+ * walk, saturation and quantization; plus per-triad scale factor / misalignment and
+ * gyro G-sensitivity.
+ *
+ * Order of operations for sample k (units: rad/s for the gyro, m/s^2 for the accel):
+ *   1. linear:  x = C * true  (C = I + diag(scale) + misalignment)
+ *               gyro only: x += G * accel_true  (G-sensitivity, (rad/s)/(m/s^2))
+ *   2. bias states advance first, so b[k] is what sample k sees:
+ *               gm[k] = alpha * gm[k-1] + gm_drive * z_gm[k]
+ *               rw[k] = rw[k-1] + rw_step * z_rw[k]
+ *   3. y = (((x + offset) + gm[k]) + rw[k]) + white * z_w[k]
+ *               offset = constant bias + turn-on bias (unless the turn-on bias is
+ *               the Gauss-Markov initial state, Gazebo's dynamic-bias form)
+ *   4. saturate to [-full_scale, +full_scale]
+ *   5. quantize: round(y * (1 / lsb)) * lsb, ties to even.
+ * Coefficients for a step dt (single-sided densities, as Kalibr, RotorS, IEEE 952):
+ *   white = sqrt(stddev^2 + density^2 / dt), alpha = exp(-dt / tau),
+ *   gm_drive = sigma_b * sqrt(1 - alpha^2), rw_step = K * sqrt(dt).
+ *
+ * Randomness: normal number k of stream (FN_IMU_STREAM_TAG | axis << 8 | term) under
+ * the model's key, term 0 white, 1 Gauss-Markov, 2 random walk; term 3 holds the
+ * start-up draws (normal 0: turn-on bias, normal 1: steady-state Gauss-Markov start)
+ * and term 4 the raw Philox word whose top bit flips the turn-on bias sign.
+ * Terms whose coefficient is zero draw nothing. The normals are float64 by default;
+ * with normal_dtype FN_FLOAT32 they are the float32 normals of the same streams
+ * (twice as fast to make, float32 precision), converted exactly to double; all the
+ * arithmetic stays in double.
+ */
+#ifndef FN_IMU_H
+#define FN_IMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <math.h>
+
+#include "normal.h"
+#include "simd.h"
+
+#define FN_IMU_AXES 6
+#define FN_IMU_TERMS 3 /* per-sample random terms: white, Gauss-Markov, random walk */
+#define FN_IMU_STREAM_TAG 0x494D550000000000ull /* "IMU" */
+
+enum { FN_IMU_WHITE = 0, FN_IMU_GM = 1, FN_IMU_RW = 2, FN_IMU_INIT = 3, FN_IMU_SIGN = 4 };
+
+/* Parameters of one axis (SI units of the axis). Zero disables a term. */
+typedef struct {
+    double noise_stddev;  /* per-sample white sigma */
+    double noise_density; /* white density N, per sqrt(Hz) */
+    double bias;          /* constant bias */
+    double turn_on_mean;  /* turn-on bias ~ +/- N(mean, stddev), drawn once */
+    double turn_on_stddev;
+    double gm_stddev;    /* Gauss-Markov stationary sigma_b */
+    double gm_tau;       /* Gauss-Markov correlation time, s (0: no GM term) */
+    double rw_density;   /* bias random walk K, per sqrt(s) */
+    double full_scale;   /* saturation, +inf for none */
+    double lsb;          /* quantization step, 0 for none */
+    int gm_steady_state; /* start the GM state from N(0, sigma_b^2) */
+    int turn_on_in_gm;   /* turn-on bias is the GM initial state (Gazebo) */
+} fn_imu_axis_params;
+
+/* What one sample of one axis needs, for a given dt. */
+typedef struct {
+    double offset, white, alpha, gm_drive, rw_step, full_scale, lsb, inv_lsb;
+} fn_imu_coefs;
+
+typedef struct {
+    fn_imu_axis_params p[FN_IMU_AXES];
+    double lin[2][3][3]; /* C for gyro and accel */
+    double gsens[3][3];  /* gyro G-sensitivity */
+    int lin_on[2];       /* 0 when C is the identity */
+    int gsens_on;
+    int on[FN_IMU_AXES][FN_IMU_TERMS]; /* which terms draw normals */
+    uint64_t key;
+    int normal_dtype; /* FN_FLOAT64 or FN_FLOAT32: precision of the unit normals */
+    /* state */
+    fn_stream st[FN_IMU_AXES][FN_IMU_TERMS];
+    double gm[FN_IMU_AXES];
+    double rw[FN_IMU_AXES];
+    double turn_on[FN_IMU_AXES];
+    uint64_t count; /* samples produced since the start */
+    /* cache of the coefficients for coef_dt (0: none) */
+    double coef_dt;
+    fn_imu_coefs c[FN_IMU_AXES];
+} fn_imu;
+
+#define FN_IMU_CHUNK 512 /* samples per chunk in fn_imu_apply */
+
+/* The per-sample arithmetic, shared by fn_imu_step (imu.c) and the chunk kernels
+ * (imu_kern.c), so that both give the same bits. */
+/* Round to the nearest integer, ties to even, without libm (vectorizable). NaN stays. */
+static inline double round_even(double q) {
+    double t = fabs(q);
+    double r = t < 0x1p52 ? (t + 0x1p52) - 0x1p52 : t; /* >= 2^52 is already integral */
+    return copysign(r, q);
+}
+
+/* Steps 1 of imu.h: the true values through scale/misalignment and G-sensitivity. */
+static inline void fn_imu_linear(const fn_imu *m, const double *w, const double *acc,
+                                 double x[FN_IMU_AXES]) {
+    for (int s = 0; s < 2; s++) {
+        const double *v = s == 0 ? w : acc;
+        if (m->lin_on[s]) {
+            const double (*l)[3] = m->lin[s];
+            for (int i = 0; i < 3; i++)
+                x[3 * s + i] = (l[i][0] * v[0] + l[i][1] * v[1]) + l[i][2] * v[2];
+        } else {
+            for (int i = 0; i < 3; i++)
+                x[3 * s + i] = v[i];
+        }
+    }
+    if (m->gsens_on) {
+        const double (*g)[3] = m->gsens;
+        for (int i = 0; i < 3; i++)
+            x[i] = x[i] + ((g[i][0] * acc[0] + g[i][1] * acc[1]) + g[i][2] * acc[2]);
+    }
+}
+
+/* Step 2 of imu.h for one axis: advance the bias states by one sample; zg, zr are
+ * the unit normals of the sample (0 for terms that draw nothing). */
+static inline double fn_imu_gm_next(double alpha, double gm_drive, double gm, double zg) {
+    return alpha * gm + gm_drive * zg;
+}
+
+static inline double fn_imu_rw_next(double rw_step, double rw, double zr) {
+    return rw + rw_step * zr;
+}
+
+static inline void fn_imu_advance(double alpha, double gm_drive, double rw_step, double *gm,
+                                  double *rw, double zg, double zr) {
+    *gm = fn_imu_gm_next(alpha, gm_drive, *gm, zg);
+    *rw = fn_imu_rw_next(rw_step, *rw, zr);
+}
+
+/* Steps 3-5 of imu.h for one axis: biases, white noise, saturation, quantization.
+ * Branch-free apart from the quantization switch, so loops over it vectorize. */
+static inline double fn_imu_output(double x, double g, double r, double zw, double offset,
+                                   double white, double full_scale, double lsb,
+                                   double inv_lsb, int quantize) {
+    double y = x + offset;
+    y = y + g;
+    y = y + r;
+    y = y + white * zw;
+    y = y < -full_scale ? -full_scale : y;
+    y = y > full_scale ? full_scale : y;
+    if (quantize) y = round_even(y * inv_lsb) * lsb;
+    return y;
+}
+
+static inline double fn_imu_axis_sample(const fn_imu_coefs *c, double *gm, double *rw,
+                                        double x, double zw, double zg, double zr) {
+    fn_imu_advance(c->alpha, c->gm_drive, c->rw_step, gm, rw, zg, zr);
+    return fn_imu_output(x, *gm, *rw, zw, c->offset, c->white, c->full_scale, c->lsb,
+                         c->inv_lsb, c->lsb > 0.0);
+}
+
+/* After filling p, lin, gsens and key: set the flags and start from the seed. */
+void fn_imu_init(fn_imu *m);
+/* Back to the seeded start (same turn-on biases, same streams). */
+void fn_imu_reset(fn_imu *m);
+/* Coefficients of every axis for step dt (> 0). */
+void fn_imu_set_dt(fn_imu *m, double dt);
+
+/* One sample: omega[3], accel[3] true values in; measured values out. */
+void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double dt,
+                 double omega_out[3], double accel_out[3]);
+/* n samples of (n, 3) C-contiguous arrays; dt[k * dt_stride] is the step of sample k
+ * (dt_stride 0 for a constant step). Bit-identical to n calls of fn_imu_step. The
+ * outputs may alias the inputs. */
+void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
+                  const double *dt, size_t dt_stride, double *omega_out, double *accel_out);
+
+/* Column pass of fn_imu_apply over samples [k0, k0 + len), len <= FN_IMU_CHUNK, for
+ * the current coefficients (constant step); z[a][t] holds the unit normals. */
+FN_DECLARE_KERNEL(void, fn_imu_chunk,
+                  (fn_imu * m, size_t k0, size_t len, const double *omega,
+                   const double *accel, double *omega_out, double *accel_out,
+                   const double *z[FN_IMU_AXES][FN_IMU_TERMS]))
+
+#endif

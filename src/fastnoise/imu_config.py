@@ -1,0 +1,340 @@
+"""Parameters of the IMU error model: one :class:`TriadNoise` per sensor triad (gyroscope
+in rad/s, accelerometer in m/s^2), the WT901C preset of seed 002, and the covariance
+helpers a ROS ``sensor_msgs/Imu`` or ``nav_msgs/Odometry`` message needs.
+
+Conventions
+-----------
+Densities are single-sided, as in Kalibr, RotorS and IEEE Std 952: a white-noise
+density N (rad/s/sqrt(Hz) or m/s^2/sqrt(Hz)) gives the per-sample standard deviation
+``N / sqrt(dt)``, and a bias random walk of density K (rad/s/sqrt(s) or
+m/s^2/sqrt(s)) moves the bias by ``K * sqrt(dt) * w`` per step. MATLAB's ``imuSensor``
+default ("double-sided") differs by a factor sqrt(2) in both.
+
+Order of operations, per sample (see ``csrc/imu.h``):
+
+1. scale factor and misalignment: ``x = (I + diag(scale_factor) + misalignment) @ true``;
+   gyroscope only: ``x += g_sensitivity @ accel_true``;
+2. bias states advance: Gauss-Markov ``b = alpha*b + sigma_b*sqrt(1 - alpha^2)*w`` with
+   ``alpha = exp(-dt/tau)``; random walk ``r = r + K*sqrt(dt)*w``;
+3. ``y = x + (bias + turn_on_bias) + b + r + sigma_white*w``;
+4. saturation to ``[-full_scale, full_scale]``;
+5. quantization ``round(y * (1/lsb)) * lsb`` (ties to even), ``lsb = 2*full_scale/2**bits``
+   or ``resolution``. With ``bits`` the full scale is 2**(bits-1) steps, so a saturated
+   value stays exactly +/-full_scale (one code beyond a two's-complement ADC's top code
+   on the positive side); with ``resolution`` an output may pass full_scale by < lsb/2
+   when full_scale is not a multiple of it.
+
+Non-finite true values never touch the noise and bias states. NaN stays NaN; +/-inf
+saturates to +/-full_scale when one is set and the triad has no scale factor,
+misalignment or G-sensitivity (with them, 0 * inf may turn it into NaN).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from fastnoise import _validate
+
+__all__ = [
+    "STANDARD_GRAVITY_WT901C",
+    "TriadNoise",
+    "gauss_markov_stddev_from_gazebo",
+    "odometry_covariances",
+    "triad_covariance",
+    "wt901c",
+]
+
+#: The value of g that seed 002 uses for the WT901C figures (m/s^2).
+STANDARD_GRAVITY_WT901C = 9.81
+
+_Vec3 = tuple  # tuple of 3 floats
+
+
+def _vec(name: str, value: object, *, nonneg: bool = False) -> tuple:
+    return tuple(float(v) for v in _validate.vector3(name, value, nonneg=nonneg))
+
+
+def _mat3(name: str, value: object, *, zero_diagonal: bool = False) -> tuple:
+    """A 3x3 matrix (a scalar s means s*I, a length-3 vector a diagonal)."""
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.ndim == 0:
+        arr = np.eye(3) * float(arr)
+    elif arr.shape == (3,):
+        arr = np.diag(arr)
+    if arr.shape != (3, 3):
+        raise ValueError(
+            f"{name} has shape {arr.shape}: it must be a scalar, a length-3 vector or 3x3"
+        )
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name}={value!r} is not allowed: every entry must be finite")
+    if zero_diagonal and np.any(np.diag(arr) != 0.0):
+        raise ValueError(
+            f"{name}={value!r} is not allowed: its diagonal must be zero "
+            "(the diagonal is scale_factor)"
+        )
+    return tuple(tuple(float(v) for v in row) for row in arr)
+
+
+@dataclass(frozen=True)
+class TriadNoise:
+    """Error terms of one sensor triad (three axes). Every term defaults to off.
+
+    Units: the triad's unit U is rad/s for a gyroscope and m/s^2 for an accelerometer.
+    Each per-axis field takes a scalar (all axes) or a length-3 sequence (x, y, z).
+
+    Parameters
+    ----------
+    noise_stddev : per-sample white-noise standard deviation, U (Gazebo's ``stddev``:
+        not scaled by the step).
+    noise_density : white-noise density N, U/sqrt(Hz), single-sided: per-sample
+        sigma = N/sqrt(dt). Combined with ``noise_stddev`` as independent terms:
+        sigma^2 = noise_stddev^2 + N^2/dt.
+    bias : constant bias, U (Gazebo's noise ``mean``).
+    turn_on_bias_mean, turn_on_bias_stddev : Gazebo's turn-on bias, U: drawn once per
+        axis from N(mean, stddev) and negated with probability 1/2.
+    bias_stddev : stationary standard deviation sigma_b of the first-order Gauss-Markov
+        bias, U (seed 002).
+    bias_correlation_time : its correlation time tau, s (> 0); ``None`` turns the term
+        off.
+    bias_steady_state : start the Gauss-Markov bias from its stationary distribution
+        N(0, sigma_b^2) instead of 0.
+    turn_on_bias_decays : Gazebo's dynamic-bias form: the turn-on bias is the
+        Gauss-Markov state's initial value (so it decays with tau) instead of a constant.
+    random_walk_density : bias random walk (rate random walk) density K, U/sqrt(s).
+    scale_factor : dimensionless scale-factor error per axis (0.001 = 1000 ppm).
+    misalignment : 3x3 cross-axis coupling with zero diagonal, dimensionless.
+    g_sensitivity : gyroscope only: (rad/s)/(m/s^2), scalar, per axis or 3x3; adds
+        ``g_sensitivity @ accel_true``.
+    full_scale : saturation limit, U (> 0; ``inf`` for none).
+    bits : ADC resolution in 1..32 bits over [-full_scale, full_scale]:
+        lsb = 2*full_scale/2**bits. Needs a finite ``full_scale``.
+    resolution : an explicit quantization step, U (Gazebo's ``precision``); not with
+        ``bits``. Rounding is to the nearest multiple, ties to even.
+    """
+
+    noise_stddev: _Vec3 = 0.0
+    noise_density: _Vec3 = 0.0
+    bias: _Vec3 = 0.0
+    turn_on_bias_mean: _Vec3 = 0.0
+    turn_on_bias_stddev: _Vec3 = 0.0
+    bias_stddev: _Vec3 = 0.0
+    bias_correlation_time: _Vec3 | None = None
+    bias_steady_state: bool = False
+    turn_on_bias_decays: bool = False
+    random_walk_density: _Vec3 = 0.0
+    scale_factor: _Vec3 = 0.0
+    misalignment: tuple = 0.0
+    g_sensitivity: tuple = 0.0
+    full_scale: _Vec3 = math.inf
+    bits: int | None = None
+    resolution: _Vec3 | None = None
+
+    def __post_init__(self) -> None:
+        put = object.__setattr__
+        for name in ("noise_stddev", "noise_density", "turn_on_bias_stddev", "bias_stddev"):
+            put(self, name, _vec(name, getattr(self, name), nonneg=True))
+        put(
+            self,
+            "random_walk_density",
+            _vec("random_walk_density", self.random_walk_density, nonneg=True),
+        )
+        for name in ("bias", "turn_on_bias_mean", "scale_factor"):
+            put(self, name, _vec(name, getattr(self, name)))
+        if any(s <= -1.0 for s in self.scale_factor):
+            raise ValueError(
+                f"scale_factor={self.scale_factor!r} is not allowed: every component must be > -1"
+            )
+        put(self, "misalignment", _mat3("misalignment", self.misalignment, zero_diagonal=True))
+        put(self, "g_sensitivity", _mat3("g_sensitivity", self.g_sensitivity))
+        if self.bias_correlation_time is not None:
+            tau = _vec("bias_correlation_time", self.bias_correlation_time)
+            if any(t <= 0.0 for t in tau):
+                raise ValueError(
+                    f"bias_correlation_time={self.bias_correlation_time!r} is not allowed: "
+                    "every component must be finite and > 0 s"
+                )
+            put(self, "bias_correlation_time", tau)
+        elif any(self.bias_stddev) or self.turn_on_bias_decays or self.bias_steady_state:
+            raise ValueError(
+                "bias_correlation_time=None is not allowed with a Gauss-Markov bias "
+                "(bias_stddev, bias_steady_state or turn_on_bias_decays): give tau in s, > 0"
+            )
+        for name in ("bias_steady_state", "turn_on_bias_decays"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name}={getattr(self, name)!r} is not allowed: use True/False")
+            put(self, name, bool(getattr(self, name)))
+        if self.bias_steady_state and self.turn_on_bias_decays:
+            raise ValueError(
+                "bias_steady_state=True is not allowed with turn_on_bias_decays=True: "
+                "the Gauss-Markov state can start from one of them only"
+            )
+        fs = np.asarray(self.full_scale, dtype=np.float64)
+        fs = np.full(3, float(fs)) if fs.ndim == 0 else fs
+        if fs.shape != (3,) or np.any(np.isnan(fs)) or np.any(fs <= 0.0):
+            raise ValueError(
+                f"full_scale={self.full_scale!r} is not allowed: it must be > 0 (inf for "
+                "no saturation), a scalar or a length-3 vector"
+            )
+        put(self, "full_scale", tuple(float(v) for v in fs))
+        if self.bits is not None:
+            b = self.bits
+            if isinstance(b, (bool, np.bool_)) or not isinstance(b, numbers.Integral):
+                raise TypeError(f"bits={b!r} is not allowed: it must be an int in 1..32")
+            if not 1 <= int(b) <= 32:
+                raise ValueError(f"bits={b!r} is not allowed: it must lie in 1..32")
+            if not all(math.isfinite(v) for v in self.full_scale):
+                raise ValueError(
+                    f"bits={b!r} is not allowed with full_scale={self.full_scale!r}: "
+                    "ADC quantization needs a finite full_scale"
+                )
+            if self.resolution is not None:
+                raise ValueError(
+                    f"resolution={self.resolution!r} is not allowed together with "
+                    f"bits={b!r}: give one quantization step"
+                )
+            put(self, "bits", int(b))
+        if self.resolution is not None:
+            res = _vec("resolution", self.resolution)
+            if any(r <= 0.0 for r in res):
+                raise ValueError(f"resolution={self.resolution!r} is not allowed: it must be > 0")
+            put(self, "resolution", res)
+
+    # ---- derived quantities --------------------------------------------------------
+    @property
+    def lsb(self) -> np.ndarray:
+        """Quantization step per axis, U (0 where there is none)."""
+        if self.bits is not None:
+            return np.array([2.0 * fs / 2.0**self.bits for fs in self.full_scale])
+        if self.resolution is not None:
+            return np.array(self.resolution)
+        return np.zeros(3)
+
+    @property
+    def linear_map(self) -> np.ndarray:
+        """The 3x3 matrix ``I + diag(scale_factor) + misalignment`` (dimensionless)."""
+        return np.eye(3) + np.diag(self.scale_factor) + np.array(self.misalignment)
+
+    def white_stddev(self, dt: float) -> np.ndarray:
+        """Per-sample white-noise sigma for step ``dt`` (s): sqrt(stddev^2 + N^2/dt), U."""
+        dt = _validate.positive("dt", dt)
+        return np.sqrt(np.square(self.noise_stddev) + np.square(self.noise_density) / dt)
+
+    def bias_variance(self) -> np.ndarray:
+        """Variance of the random bias per axis, U^2: the Gauss-Markov sigma_b^2 plus the
+        turn-on bias's second moment mean^2 + stddev^2 (its mean is zero because of the
+        random sign), unless it decays (``turn_on_bias_decays``). The random walk has no
+        stationary variance and is left out; the constant ``bias`` is not random."""
+        var = np.square(self.bias_stddev)
+        if not self.turn_on_bias_decays:
+            var = var + np.square(self.turn_on_bias_mean) + np.square(self.turn_on_bias_stddev)
+        return var
+
+    def variance(self, dt: float) -> np.ndarray:
+        """sigma_white^2 + sigma_bias^2 per axis for step ``dt`` (s), U^2."""
+        return np.square(self.white_stddev(dt)) + self.bias_variance()
+
+    def replace(self, **changes) -> TriadNoise:
+        """A copy with some fields changed (validated again)."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        unknown = set(changes) - set(d)
+        if unknown:
+            raise TypeError(f"unknown TriadNoise field(s): {sorted(unknown)}")
+        d.update(changes)
+        return TriadNoise(**d)
+
+    @classmethod
+    def from_value(cls, name: str, value: object) -> TriadNoise:
+        """Accept a TriadNoise, a dict of its fields, or None (no errors)."""
+        if value is None:
+            return cls()
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, dict):
+            known = {f.name for f in fields(cls)}
+            unknown = sorted(set(value) - known)
+            if unknown:
+                raise TypeError(
+                    f"{name} has unknown field(s) {unknown}: allowed are {sorted(known)}"
+                )
+            return cls(**value)
+        raise TypeError(
+            f"{name}={value!r} is not allowed: use a fastnoise.imu_config.TriadNoise, "
+            "a dict of its fields, or None"
+        )
+
+
+def triad_covariance(params: TriadNoise, dt: float) -> np.ndarray:
+    """Row-major 3x3 covariance (9 floats) for a ROS ``sensor_msgs/Imu`` field:
+    diagonal sigma_white^2 + sigma_bias^2 (U^2) for step ``dt`` (s), zero elsewhere.
+    Use it for ``angular_velocity_covariance`` (gyro, (rad/s)^2) and
+    ``linear_acceleration_covariance`` (accel, (m/s^2)^2), as seed 002 does."""
+    cov = np.zeros((3, 3))
+    cov[np.diag_indices(3)] = params.variance(dt)
+    return cov.reshape(9)
+
+
+def odometry_covariances() -> tuple[np.ndarray, np.ndarray]:
+    """Seed 002's ``nav_msgs/Odometry`` covariances for a planar differential-drive
+    robot: ``(pose.covariance, twist.covariance)``, each 36 floats, row-major 6x6 over
+    (x, y, z, roll, pitch, yaw). Units m^2 and rad^2 (pose), (m/s)^2 and (rad/s)^2
+    (twist). Unmeasured pose axes (z, roll, pitch) carry 1e6; the yaw variance 0.08 is
+    high so an EKF trusts the IMU for heading."""
+    pose = np.zeros(36)
+    pose[[0, 7]] = 0.005
+    pose[[14, 21, 28]] = 1e6
+    pose[35] = 0.08
+    twist = np.zeros(36)
+    twist[0] = 0.001
+    twist[7] = 0.0001
+    twist[35] = 0.05
+    return pose, twist
+
+
+def gauss_markov_stddev_from_gazebo(dynamic_bias_stddev: float, correlation_time: float) -> float:
+    """Stationary std of Gazebo's dynamic bias: its ``dynamic_bias_stddev`` sigma is a
+    driving density (U/sqrt(s)), discretized as
+    sqrt(-sigma^2*tau/2*expm1(-2*dt/tau)), so the stationary std is sigma*sqrt(tau/2), U."""
+    sigma = _validate.nonnegative("dynamic_bias_stddev", dynamic_bias_stddev)
+    tau = _validate.positive("dynamic_bias_correlation_time", correlation_time)
+    return sigma * math.sqrt(tau / 2.0)
+
+
+def wt901c(
+    *,
+    gyro_noise_stddev: float = 0.00175,
+    gyro_bias_stddev: float = 0.0003,
+    accel_noise_stddev: float = 0.020,
+    accel_bias_stddev: float = 0.010,
+    accel_bias_correlation_time: float = 300.0,
+) -> tuple[TriadNoise, TriadNoise]:
+    """(gyro, accel) parameters of the WitMotion WT901C (MPU-9250 inside).
+
+    From seed 002: gyro Gauss-Markov bias with tau = 400 s; G-sensitivity
+    0.00175/9.81 (rad/s)/(m/s^2); 16-bit ADCs over +/-2000 deg/s and +/-16 g (g = 9.81),
+    so lsb = 2*2000*pi/180/65536 rad/s and 2*16*9.81/65536 m/s^2.
+    The noise levels are not in the seed: the defaults are the per-sample figures of the
+    public WT901C noise nodes behind it (at 100 Hz): white 0.00175 rad/s and 0.020 m/s^2,
+    Gauss-Markov sigma_b 0.0003 rad/s and 0.010 m/s^2 (accel tau 300 s). Override them
+    with your own Allan-variance figures.
+    """
+    g = STANDARD_GRAVITY_WT901C
+    gyro = TriadNoise(
+        noise_stddev=gyro_noise_stddev,
+        bias_stddev=gyro_bias_stddev,
+        bias_correlation_time=400.0,
+        g_sensitivity=0.00175 / g,
+        full_scale=2000.0 * math.pi / 180.0,
+        bits=16,
+    )
+    accel = TriadNoise(
+        noise_stddev=accel_noise_stddev,
+        bias_stddev=accel_bias_stddev,
+        bias_correlation_time=accel_bias_correlation_time,
+        full_scale=16.0 * g,
+        bits=16,
+    )
+    return gyro, accel

@@ -1,0 +1,119 @@
+"""from_sdf: Gazebo <imu>/<noise> elements with Gazebo's meaning for each."""
+
+import math
+
+import numpy as np
+import pytest
+
+from fastnoise.imu import ImuNoise
+from fastnoise.sdf import from_sdf, imu_noise_params_from_sdf
+
+
+def _axis(tag, body, ntype="gaussian"):
+    return f'<{tag}><noise type="{ntype}">{body}</noise></{tag}>'
+
+
+def _imu(gyro_body, accel_body="<mean>0</mean><stddev>0.017</stddev>", ntype="gaussian"):
+    g = "".join(_axis(a, gyro_body, ntype) for a in "xyz")
+    a = "".join(_axis(a, accel_body) for a in "xyz")
+    return (
+        '<sdf version="1.9"><model name="m"><link name="l"><sensor name="imu" type="imu">'
+        f"<imu><angular_velocity>{g}</angular_velocity>"
+        f"<linear_acceleration>{a}</linear_acceleration></imu>"
+        "</sensor></link></model></sdf>"
+    )
+
+
+GAZEBO_GYRO = (
+    "<mean>0.001</mean><stddev>0.0002</stddev><bias_mean>0.0000075</bias_mean>"
+    "<bias_stddev>0.0000008</bias_stddev><dynamic_bias_stddev>0.004</dynamic_bias_stddev>"
+    "<dynamic_bias_correlation_time>8</dynamic_bias_correlation_time>"
+)
+
+
+def test_gazebo_meaning_of_each_element():
+    gyro, accel = imu_noise_params_from_sdf(_imu(GAZEBO_GYRO))
+    assert gyro.bias == (0.001,) * 3  # <mean>
+    assert gyro.noise_stddev == (0.0002,) * 3  # per sample, not a density
+    assert gyro.noise_density == (0.0,) * 3
+    assert gyro.turn_on_bias_mean == (0.0000075,) * 3
+    assert gyro.turn_on_bias_stddev == (0.0000008,) * 3
+    assert gyro.bias_correlation_time == (8.0,) * 3
+    assert gyro.bias_stddev == pytest.approx((0.004 * 2.0,) * 3, rel=1e-15)  # sigma sqrt(tau/2)
+    assert gyro.turn_on_bias_decays
+    assert accel.noise_stddev == (0.017,) * 3 and accel.bias_correlation_time is None
+    m = from_sdf(_imu(GAZEBO_GYRO), seed=1)
+    assert isinstance(m, ImuNoise)
+    assert np.array_equal(m.gauss_markov_bias[0], m.turn_on_bias[0])
+
+
+def test_dynamic_bias_stationary_std_is_sigma_sqrt_tau_over_2():
+    body = (
+        "<dynamic_bias_stddev>0.05</dynamic_bias_stddev>"
+        "<dynamic_bias_correlation_time>0.5</dynamic_bias_correlation_time>"
+    )
+    m = from_sdf(_imu(body), seed=3)
+    zeros = np.zeros((300_000, 3))
+    w, _ = m.apply(zeros, zeros, 0.01)
+    # 3000 s = 6000 correlation times per axis: std within ~1.5 %; allow 5 %
+    assert np.allclose(w.std(axis=0), 0.05 * math.sqrt(0.25), rtol=0.05)
+
+
+def test_gaussian_quantized_precision_and_plain_gaussian_ignores_it():
+    body = "<stddev>0.01</stddev><precision>0.125</precision>"
+    q = from_sdf(_imu(body, ntype="gaussian_quantized"), seed=2)
+    w, _ = q.step([0.3, 0.0, -1.0], [0, 0, 0], 0.01)
+    assert np.all(w / 0.125 == np.rint(w / 0.125))
+    plain = from_sdf(_imu(body), seed=2)
+    assert plain.gyro.resolution is None
+
+
+def test_type_none_and_sdf_1_4_layout():
+    gyro, _ = imu_noise_params_from_sdf(_imu("<stddev>1</stddev>", ntype="none"))
+    assert gyro.noise_stddev == (0.0,) * 3
+    old = (
+        "<sensor name='imu' type='imu'><imu><noise><type>gaussian</type>"
+        "<rate><mean>0</mean><stddev>0.0002</stddev><bias_mean>0.0000075</bias_mean>"
+        "<bias_stddev>0.0000008</bias_stddev></rate>"
+        "<accel><mean>0</mean><stddev>0.017</stddev><bias_mean>0.1</bias_mean>"
+        "<bias_stddev>0.001</bias_stddev></accel></noise></imu></sensor>"
+    )
+    gyro, accel = imu_noise_params_from_sdf(old)
+    assert gyro.noise_stddev == (0.0002,) * 3 and accel.turn_on_bias_mean == (0.1,) * 3
+    assert not accel.turn_on_bias_decays
+
+
+def test_file_path_and_sensor_name(tmp_path):
+    p = tmp_path / "imu.sdf"
+    p.write_text(_imu("<stddev>0.5</stddev>"))
+    assert from_sdf(p, seed=0).gyro.noise_stddev == (0.5,) * 3
+    assert from_sdf(str(p), seed=0, name="imu").gyro.noise_stddev == (0.5,) * 3
+    with pytest.raises(ValueError, match="no <sensor name='other'>"):
+        from_sdf(p, name="other")
+
+
+@pytest.mark.parametrize(
+    "body, match",
+    [
+        ("<stdev>0.1</stdev>", "imu/angular_velocity/x/noise/stdev"),
+        ("<stddev>abc</stddev>", "malformed element <imu/angular_velocity/x/noise/stddev>"),
+        ("<stddev>-1</stddev>", "stddev"),
+        ("<stddev>nan</stddev>", "stddev"),
+    ],
+)
+def test_unknown_and_malformed_elements_are_named(body, match):
+    with pytest.raises(ValueError, match=match):
+        from_sdf(_imu(body))
+
+
+def test_unknown_type_and_structure():
+    with pytest.raises(ValueError, match="gaussian_wrong"):
+        from_sdf(_imu("<stddev>1</stddev>", ntype="gaussian_wrong"))
+    with pytest.raises(ValueError, match="imu/angular_velocity/w"):
+        from_sdf("<imu><angular_velocity><w/></angular_velocity></imu>")
+    with pytest.raises(ValueError, match="imu/magnetic"):
+        from_sdf("<imu><magnetic/></imu>")
+    with pytest.raises(ValueError, match="well-formed"):
+        from_sdf("<imu><angular_velocity></imu>")
+    with pytest.raises(ValueError, match="no <imu>"):
+        from_sdf("<sdf version='1.9'><model name='m'/></sdf>")
