@@ -92,6 +92,7 @@ def check_noise_params(
     sensor: str | None = None,
     strict: bool = False,
     prefix: str = "",
+    json_names: bool = False,
 ) -> tuple[float, float, float, float]:
     """Validate one sensor's parameters and return them as floats.
 
@@ -99,12 +100,14 @@ def check_noise_params(
     ``anchor_probability`` outside [0, 1], an unknown ``sensor``. With a ``sensor``
     name, a bias or noise_dev outside the table's reasonable range warns
     (:class:`DvlRangeWarning`), or raises ``ValueError`` when ``strict``. ``prefix`` is
-    put before parameter names in messages (e.g. ``"dvl_roll."``).
+    put before parameter names in messages (e.g. ``"dvl_roll."``); ``json_names`` names
+    the parameters as the seed's JSON fields (noiseDev, anchorProbability).
     """
-    b = _validate.finite(prefix + "bias", bias)
-    sd = _validate.nonnegative(prefix + "noise_dev", noise_dev)
-    a = _validate.finite(prefix + "anchor", anchor)
-    p = _validate.in_range(prefix + "anchor_probability", anchor_probability, 0.0, 1.0)
+    nm = {v: (k if json_names else v) for k, v in JSON_FIELDS.items()}
+    b = _validate.finite(prefix + nm["bias"], bias)
+    sd = _validate.nonnegative(prefix + nm["noise_dev"], noise_dev)
+    a = _validate.finite(prefix + nm["anchor"], anchor)
+    p = _validate.in_range(prefix + nm["anchor_probability"], anchor_probability, 0.0, 1.0)
     if sensor is not None:
         spec = sensor_spec(sensor)
         for pname, v, (lo, hi) in (
@@ -113,7 +116,7 @@ def check_noise_params(
         ):
             if not lo <= v <= hi:
                 msg = (
-                    f"{prefix}{pname}={v!r} for sensor {sensor!r} is outside the reasonable "
+                    f"{prefix}{nm[pname]}={v!r} for sensor {sensor!r} is outside the reasonable "
                     f"range [{lo:g}, {hi:g}] {spec.unit}"
                 )
                 if strict:
@@ -179,7 +182,9 @@ class DvlConfig:
                         f"{list(JSON_FIELDS)}"
                     )
                 params[JSON_FIELDS[fname]] = _check_number(f"{key}.{fname}", fvalue)
-            b, sd, a, p = check_noise_params(**params, sensor=key, strict=strict, prefix=key + ".")
+            b, sd, a, p = check_noise_params(
+                **params, sensor=key, strict=strict, prefix=key + ".", json_names=True
+            )
             cfg.sensors[key] = SensorNoise(b, sd, a, p)
         return cfg
 
