@@ -7,7 +7,12 @@
 #include "normal.h"
 #include "philox.h"
 
+#if FN_X86
+#include <immintrin.h>
+#endif
+
 #define CHUNK 512 /* samples per pass: the chunk buffers stay in L1/L2 */
+#define STREAM_BYTES (8u << 20)
 
 void fn_awn_init(fn_awn *s, uint64_t key) {
     memset(s, 0, sizeof *s);
@@ -101,6 +106,34 @@ static int angle_is_huge(double d) {
     return fabs(d) >= 0x1p50;
 }
 
+static int any_huge(const double *a, size_t m) {
+    int h = 0;
+    for (size_t i = 0; i < m; i++) h |= fabs(a[i]) >= 0x1p50;
+    return h;
+}
+
+/* Chunk rows -> records of FN_DVL_NFIELDS doubles (plain copies: same bits). */
+static void store_records(double (*rows)[CHUNK], size_t m, double *rec0, ptrdiff_t stride,
+                          int stream_out) {
+#if FN_X86
+    if (stream_out) {
+        for (size_t i = 0; i < m; i++) {
+            long long *rec = (long long *)(rec0 + (ptrdiff_t)i * stride);
+            for (int j = 0; j < FN_DVL_NFIELDS; j++) {
+                long long b;
+                memcpy(&b, &rows[j][i], sizeof b);
+                _mm_stream_si64(rec + j, b);
+            }
+        }
+        return;
+    }
+#endif
+    for (size_t i = 0; i < m; i++) {
+        double *rec = rec0 + (ptrdiff_t)i * stride;
+        for (int j = 0; j < FN_DVL_NFIELDS; j++) rec[j] = rows[j][i];
+    }
+}
+
 void fn_dvl_compose_one(const double meas[FN_DVL_NSENSORS], double *vn, double *ve,
                         double *vu) {
     fn_dvl_rotate(tame_angle(meas[FN_DVL_ROLL]), tame_angle(meas[FN_DVL_PITCH]),
@@ -121,6 +154,8 @@ void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
                          ptrdiff_t out_stride) {
     static _Thread_local double meas[FN_DVL_NFIELDS][CHUNK];
     double tbuf[CHUNK];
+    /* Large outputs bypass the cache: no read-for-ownership of lines we overwrite. */
+    int stream_out = FN_X86 && n * FN_DVL_NFIELDS * sizeof(double) > STREAM_BYTES;
     for (size_t done = 0; done < n; done += CHUNK) {
         size_t m = n - done < CHUNK ? n - done : CHUNK;
         for (int j = 0; j < FN_DVL_NSENSORS; j++) {
@@ -132,13 +167,21 @@ void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
                     (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW],
                      meas[FN_DVL_SURGE], meas[FN_DVL_SWAY], meas[FN_DVL_HEAVE],
                      meas[FN_DVL_VN], meas[FN_DVL_VE], meas[FN_DVL_VU]));
-        for (size_t i = 0; i < m; i++) {
-            double *rec = out + (ptrdiff_t)(done + i) * out_stride;
-            for (int j = 0; j < FN_DVL_NFIELDS; j++) rec[j] = meas[j][i];
-            if (angle_is_huge(rec[FN_DVL_ROLL]) | angle_is_huge(rec[FN_DVL_PITCH]) |
-                angle_is_huge(rec[FN_DVL_YAW]))
-                fn_dvl_compose_one(rec, &rec[FN_DVL_VN], &rec[FN_DVL_VE], &rec[FN_DVL_VU]);
+        double *rec0 = out + (ptrdiff_t)done * out_stride;
+        store_records(meas, m, rec0, out_stride, stream_out);
+        if (any_huge(meas[FN_DVL_ROLL], m) | any_huge(meas[FN_DVL_PITCH], m) |
+            any_huge(meas[FN_DVL_YAW], m)) {
+            for (size_t i = 0; i < m; i++) {
+                double *rec = rec0 + (ptrdiff_t)i * out_stride;
+                if (angle_is_huge(rec[FN_DVL_ROLL]) | angle_is_huge(rec[FN_DVL_PITCH]) |
+                    angle_is_huge(rec[FN_DVL_YAW]))
+                    fn_dvl_compose_one(rec, &rec[FN_DVL_VN], &rec[FN_DVL_VE],
+                                       &rec[FN_DVL_VU]);
+            }
         }
     }
+#if FN_X86
+    if (stream_out) _mm_sfence();
+#endif
     for (int j = 0; j < FN_DVL_NSENSORS; j++) sensors[j]->position += n;
 }
