@@ -19,26 +19,30 @@ void fn_awn_init(fn_awn *s, uint64_t key) {
     s->key = key;
 }
 
-/* z_n and w_n of one sample through the one-block caches. */
+/* z_n and w_n of one sample through the group caches. The normals come from
+ * fn_normal_fill_f64 and the words from the same kernel as the batch's, so the bits
+ * are the batch's; filling a whole group lets the SIMD copies do the work. */
 static double sample_normal(fn_awn *s, uint64_t n) {
-    uint64_t block = n / FN_F64_PER_BLOCK;
-    if (!s->z_ok || s->z_block != block) {
-        fn_block_normals_f64(s->key, FN_AWN_NOISE_STREAM, block, s->z_cache);
-        s->z_block = block;
+    uint64_t group = n / FN_AWN_Z_GROUP;
+    if (!s->z_ok || s->z_group != group) {
+        fn_normal_fill_f64(s->key, FN_AWN_NOISE_STREAM, group * FN_AWN_Z_GROUP,
+                           FN_AWN_Z_GROUP, 0.0, 1.0, s->z_cache);
+        s->z_group = group;
         s->z_ok = 1;
     }
-    /* 0 + 1 * z, exactly as fn_normal_fill_f64(..., 0.0, 1.0, ...) writes it */
-    return 0.0 + 1.0 * s->z_cache[n % FN_F64_PER_BLOCK];
+    return s->z_cache[n % FN_AWN_Z_GROUP];
 }
 
 static uint32_t sample_word(fn_awn *s, uint64_t n) {
-    uint64_t block = n / 4;
-    if (!s->w_ok || s->w_block != block) {
-        fn_philox_block(s->key, FN_AWN_ANCHOR_STREAM, block, s->w_cache);
-        s->w_block = block;
+    uint64_t group = n / FN_AWN_W_GROUP;
+    if (!s->w_ok || s->w_group != group) {
+        FN_DISPATCH(fn_awn_philox_words, (s->key, FN_AWN_ANCHOR_STREAM,
+                                          group * (FN_AWN_W_GROUP / 4), FN_AWN_W_GROUP / 4,
+                                          s->w_cache));
+        s->w_group = group;
         s->w_ok = 1;
     }
-    return s->w_cache[n % 4];
+    return s->w_cache[n % FN_AWN_W_GROUP];
 }
 
 /* The anchor word only matters for 0 < p < 1; elsewhere w = 0 gives the same answer. */
@@ -136,9 +140,11 @@ static void store_records(double (*rows)[CHUNK], size_t m, double *rec0, ptrdiff
 
 void fn_dvl_compose_one(const double meas[FN_DVL_NSENSORS], double *vn, double *ve,
                         double *vu) {
-    fn_dvl_rotate(tame_angle(meas[FN_DVL_ROLL]), tame_angle(meas[FN_DVL_PITCH]),
-                  tame_angle(meas[FN_DVL_YAW]), meas[FN_DVL_SURGE], meas[FN_DVL_SWAY],
-                  meas[FN_DVL_HEAVE], vn, ve, vu);
+    double r = tame_angle(meas[FN_DVL_ROLL]), p = tame_angle(meas[FN_DVL_PITCH]);
+    double y = tame_angle(meas[FN_DVL_YAW]);
+    /* the dispatched kernel for one sample: hardware FMA where there is one */
+    FN_DISPATCH(fn_dvl_rotate_many, (1, &r, &p, &y, &meas[FN_DVL_SURGE], &meas[FN_DVL_SWAY],
+                                     &meas[FN_DVL_HEAVE], vn, ve, vu));
 }
 
 void fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *truth,

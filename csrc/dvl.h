@@ -47,9 +47,14 @@ enum { FN_DVL_VN = FN_DVL_NSENSORS, FN_DVL_VE, FN_DVL_VU, FN_DVL_NFIELDS };
 #define FN_AWN_NOISE_STREAM 0u
 #define FN_AWN_ANCHOR_STREAM 1u
 
+/* Samples per refill of the per-sample caches: whole groups of Philox blocks so the
+ * SIMD kernels do the work (16 normals = 8 blocks, 32 anchor words = 8 blocks). */
+#define FN_AWN_Z_GROUP 16
+#define FN_AWN_W_GROUP 32
+
 /* One sensor: parameters (units of the measured quantity), its key and the index of
- * its next sample, plus caches of the last Philox blocks used one sample at a time
- * (pure functions of key and block, so copying them is harmless). */
+ * its next sample, plus caches of the draws of the current group of samples for
+ * one-at-a-time use (pure functions of key and group, so copying them is harmless). */
 typedef struct {
     double bias;
     double noise_dev;
@@ -58,9 +63,9 @@ typedef struct {
     uint64_t key;
     uint64_t position;
     int z_ok, w_ok;
-    uint64_t z_block, w_block;
-    double z_cache[2];
-    uint32_t w_cache[4];
+    uint64_t z_group, w_group;
+    double z_cache[FN_AWN_Z_GROUP];
+    uint32_t w_cache[FN_AWN_W_GROUP];
 } fn_awn;
 
 /* The model for one value, given its normal and anchor word. */

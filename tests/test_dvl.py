@@ -297,13 +297,16 @@ def test_same_bits_on_every_simd_path():
 
 def test_measure_accepts_mapping_sequence_and_row():
     t = truth_array(1, seed=25)
+    t["rpm"] = 640.0  # an integer value, so the int form below is the same number
     forms = [
         {f: float(t[f][0]) for f in dc.TRUTH_FIELDS},
         [float(t[f][0]) for f in dc.TRUTH_FIELDS],
+        tuple(int(t[f][0]) if f == "rpm" else t[f][0] for f in dc.TRUTH_FIELDS),
+        np.array([t[f][0] for f in dc.TRUTH_FIELDS]),
         t[0],
     ]
     outs = [DvlSimulator(noisy_sensors(), seed=26).measure(x) for x in forms]
-    assert outs[0] == outs[1] == outs[2]
+    assert all(o == outs[0] for o in outs[1:])
     m = outs[0]
     assert isinstance(m, DvlMeasurement)
     assert m["vn"] == m.vn and m.as_dict()["rpm"] == m.rpm and len(m) == 13

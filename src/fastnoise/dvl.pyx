@@ -78,6 +78,7 @@ TRUTH_DTYPE = np.dtype([(f, np.float64) for f in TRUTH_FIELDS])
 #: Structured dtype of DVL messages: the measured fields, then vn, ve, vu (float64).
 MESSAGE_DTYPE = np.dtype([(f, np.float64) for f in MESSAGE_FIELDS])
 _PARAMS = ("bias", "noise_dev", "anchor", "anchor_probability")
+cdef tuple _FIELDS = TRUTH_FIELDS
 _UNSET = object()
 
 
@@ -511,20 +512,8 @@ cdef class DvlSimulator:
         ``DvlMeasurement``; every sensor advances by one sample.
         """
         cdef double t[FN_DVL_NSENSORS]
-        cdef int i
         cdef DvlMeasurement m = DvlMeasurement.__new__(DvlMeasurement)
-        if type(truth) is dict or isinstance(truth, (Mapping, np.void)):
-            for i in range(FN_DVL_NSENSORS):
-                t[i] = _truth_value(truth, TRUTH_FIELDS[i])
-        elif isinstance(truth, (str, bytes)):
-            raise TypeError(f"truth={truth!r} is not allowed: use a mapping of "
-                            f"{TRUTH_FIELDS} or a sequence of 10 values")
-        else:
-            if len(truth) != FN_DVL_NSENSORS:
-                raise ValueError(f"truth has {len(truth)} values: it needs 10, in the order "
-                                 f"{TRUTH_FIELDS}")
-            for i in range(FN_DVL_NSENSORS):
-                t[i] = _real(TRUTH_FIELDS[i], truth[i])
+        _fill_truth(truth, t)
         fn_dvl_measure_one(self.ps, t, m.v)
         return m
 
@@ -623,11 +612,63 @@ cdef double _real(str name, value) except? -1.0:
                         f"number") from None
 
 
-cdef double _truth_value(truth, str name) except? -1.0:
-    try:
-        value = truth[name]
-    except (KeyError, ValueError, IndexError):
-        raise ValueError(f"truth lacks field {name!r}: it needs {list(TRUTH_FIELDS)}") from None
-    if type(value) is float:
-        return value
-    return _real(name, value)
+cdef int _fill_truth(truth, double *t) except -1:
+    """Ground truth of one message into t[0..10): fast paths for dict, list, tuple and
+    float64 arrays (a per-sample call in a control loop), then any mapping, structured
+    row or sequence."""
+    cdef Py_ssize_t i
+    cdef object v
+    cdef dict d
+    cdef cnp.ndarray arr
+    cdef char *base
+    cdef Py_ssize_t step
+    if type(truth) is dict:
+        d = <dict>truth
+        for i in range(FN_DVL_NSENSORS):
+            v = d.get(_FIELDS[i])
+            if type(v) is float:
+                t[i] = <double>v
+            elif v is None:
+                raise ValueError(f"truth lacks field {_FIELDS[i]!r}: it needs "
+                                 f"{list(TRUTH_FIELDS)}")
+            else:
+                t[i] = _real(_FIELDS[i], v)
+        return 0
+    if type(truth) is list or type(truth) is tuple:
+        _check_len(truth)
+        for i in range(FN_DVL_NSENSORS):
+            v = truth[i]
+            t[i] = <double>v if type(v) is float else _real(_FIELDS[i], v)
+        return 0
+    if (type(truth) is np.ndarray and cnp.PyArray_TYPE(truth) == cnp.NPY_FLOAT64
+            and cnp.PyArray_NDIM(truth) == 1):
+        _check_len(truth)
+        arr = <cnp.ndarray>truth
+        base = <char *>cnp.PyArray_DATA(arr)
+        step = cnp.PyArray_STRIDE(arr, 0)
+        for i in range(FN_DVL_NSENSORS):
+            t[i] = (<double *>(base + i * step))[0]
+        return 0
+    if isinstance(truth, (Mapping, np.void)):
+        for i in range(FN_DVL_NSENSORS):
+            try:
+                v = truth[_FIELDS[i]]
+            except (KeyError, ValueError, IndexError):
+                raise ValueError(f"truth lacks field {_FIELDS[i]!r}: it needs "
+                                 f"{list(TRUTH_FIELDS)}") from None
+            t[i] = _real(_FIELDS[i], v)
+        return 0
+    if isinstance(truth, (str, bytes)):
+        raise TypeError(f"truth={truth!r} is not allowed: use a mapping of "
+                        f"{TRUTH_FIELDS} or a sequence of 10 values")
+    _check_len(truth)
+    for i in range(FN_DVL_NSENSORS):
+        t[i] = _real(_FIELDS[i], truth[i])
+    return 0
+
+
+cdef int _check_len(truth) except -1:
+    if len(truth) != FN_DVL_NSENSORS:
+        raise ValueError(f"truth has {len(truth)} values: it needs 10, in the order "
+                         f"{TRUTH_FIELDS}")
+    return 0
