@@ -100,7 +100,7 @@ def test_numpy_measure_many(benchmark, truth):
 def test_fastnoise_measure_one(benchmark):
     sens, _ = _params()
     sim = DvlSimulator(sens, seed=1)
-    row = {f: float(x) for f, x in zip(dc.TRUTH_FIELDS, _truth(1)[0])}
+    row = {f: float(x) for f, x in zip(dc.TRUTH_FIELDS, _truth(1)[0], strict=True)}
     m = benchmark(sim.measure, row)
     assert math.isfinite(m.vn)
 

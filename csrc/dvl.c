@@ -36,9 +36,9 @@ static double sample_normal(fn_awn *s, uint64_t n) {
 static uint32_t sample_word(fn_awn *s, uint64_t n) {
     uint64_t group = n / FN_AWN_W_GROUP;
     if (!s->w_ok || s->w_group != group) {
-        FN_DISPATCH(fn_awn_philox_words, (s->key, FN_AWN_ANCHOR_STREAM,
-                                          group * (FN_AWN_W_GROUP / 4), FN_AWN_W_GROUP / 4,
-                                          s->w_cache));
+        FN_DISPATCH(fn_awn_philox_words,
+                    (s->key, FN_AWN_ANCHOR_STREAM, group * (FN_AWN_W_GROUP / 4),
+                     FN_AWN_W_GROUP / 4, s->w_cache));
         s->w_group = group;
         s->w_ok = 1;
     }
@@ -54,7 +54,8 @@ double fn_awn_measure_one(fn_awn *s, double truth) {
     uint64_t n = s->position++;
     double z = s->noise_dev != 0.0 ? sample_normal(s, n) : 0.0;
     uint32_t w = needs_words(s) ? sample_word(s, n) : 0u;
-    return fn_awn_value(truth, s->bias, s->noise_dev, s->anchor, s->anchor_probability, z, w);
+    return fn_awn_value(truth, s->bias, s->noise_dev, s->anchor, s->anchor_probability, z,
+                        w);
 }
 
 /* Values of samples first .. first + m - 1 (m <= CHUNK) of contiguous truth. */
@@ -82,7 +83,8 @@ static void awn_chunk(const fn_awn *s, uint64_t first, size_t m, const double *t
 /* A contiguous copy of m strided values (or the values themselves when contiguous). */
 static const double *gather(const double *src, ptrdiff_t stride, size_t m, double *buf) {
     if (stride == 1) return src;
-    for (size_t i = 0; i < m; i++) buf[i] = src[(ptrdiff_t)i * stride];
+    for (size_t i = 0; i < m; i++)
+        buf[i] = src[(ptrdiff_t)i * stride];
     return buf;
 }
 
@@ -91,11 +93,13 @@ void fn_awn_measure_many(fn_awn *s, size_t n, const double *truth, ptrdiff_t tru
     double tbuf[CHUNK], obuf[CHUNK];
     for (size_t done = 0; done < n; done += CHUNK) {
         size_t m = n - done < CHUNK ? n - done : CHUNK;
-        const double *t = gather(truth + (ptrdiff_t)done * truth_stride, truth_stride, m, tbuf);
+        const double *t =
+            gather(truth + (ptrdiff_t)done * truth_stride, truth_stride, m, tbuf);
         double *o = out_stride == 1 ? out + done : obuf;
         awn_chunk(s, s->position + done, m, t, o);
         if (out_stride != 1)
-            for (size_t i = 0; i < m; i++) out[(ptrdiff_t)(done + i) * out_stride] = obuf[i];
+            for (size_t i = 0; i < m; i++)
+                out[(ptrdiff_t)(done + i) * out_stride] = obuf[i];
     }
     s->position += n;
 }
@@ -112,7 +116,8 @@ static int angle_is_huge(double d) {
 
 static int any_huge(const double *a, size_t m) {
     int h = 0;
-    for (size_t i = 0; i < m; i++) h |= fabs(a[i]) >= 0x1p50;
+    for (size_t i = 0; i < m; i++)
+        h |= fabs(a[i]) >= 0x1p50;
     return h;
 }
 
@@ -134,7 +139,8 @@ static void store_records(double (*rows)[CHUNK], size_t m, double *rec0, ptrdiff
 #endif
     for (size_t i = 0; i < m; i++) {
         double *rec = rec0 + (ptrdiff_t)i * stride;
-        for (int j = 0; j < FN_DVL_NFIELDS; j++) rec[j] = rows[j][i];
+        for (int j = 0; j < FN_DVL_NFIELDS; j++)
+            rec[j] = rows[j][i];
     }
 }
 
@@ -189,5 +195,6 @@ void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
 #if FN_X86
     if (stream_out) _mm_sfence();
 #endif
-    for (int j = 0; j < FN_DVL_NSENSORS; j++) sensors[j]->position += n;
+    for (int j = 0; j < FN_DVL_NSENSORS; j++)
+        sensors[j]->position += n;
 }

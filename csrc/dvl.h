@@ -69,8 +69,8 @@ typedef struct {
 } fn_awn;
 
 /* The model for one value, given its normal and anchor word. */
-static inline double fn_awn_value(double truth, double bias, double noise_dev, double anchor,
-                                  double p, double z, uint32_t w) {
+static inline double fn_awn_value(double truth, double bias, double noise_dev,
+                                  double anchor, double p, double z, uint32_t w) {
     double u = (fn_f64(0x4330000000000000ull | w) - 0x1p52) * 0x1p-32; /* exact */
     double clean = truth + bias;
     double noisy = noise_dev == 0.0 ? clean : clean + noise_dev * z;

@@ -36,8 +36,10 @@ void FN_KERNEL(fn_awn_philox_words)(uint64_t key, uint64_t stream, uint64_t bloc
             __m256i lo0 = _mm256_blend_epi32(e0, _mm256_slli_epi64(o0, 32), 0xAA);
             __m256i hi2 = _mm256_blend_epi32(_mm256_srli_epi64(e2, 32), o2, 0xAA);
             __m256i lo2 = _mm256_blend_epi32(e2, _mm256_slli_epi64(o2, 32), 0xAA);
-            __m256i n0 = _mm256_xor_si256(_mm256_xor_si256(hi2, x1), _mm256_set1_epi32((int)ka));
-            __m256i n2 = _mm256_xor_si256(_mm256_xor_si256(hi0, x3), _mm256_set1_epi32((int)kb));
+            __m256i n0 =
+                _mm256_xor_si256(_mm256_xor_si256(hi2, x1), _mm256_set1_epi32((int)ka));
+            __m256i n2 =
+                _mm256_xor_si256(_mm256_xor_si256(hi0, x3), _mm256_set1_epi32((int)kb));
             x1 = lo2;
             x3 = lo0;
             x0 = n0;
@@ -61,7 +63,8 @@ void FN_KERNEL(fn_awn_philox_words)(uint64_t key, uint64_t stream, uint64_t bloc
         _mm256_storeu_si256((__m256i *)(o + 24), _mm256_permute2x128_si256(q2, q3, 0x31));
     }
 #endif
-    for (; i < nblocks; i++) fn_philox_block(key, stream, block0 + i, out + 4 * i);
+    for (; i < nblocks; i++)
+        fn_philox_block(key, stream, block0 + i, out + 4 * i);
 }
 
 /* restrict: the buffers never overlap, and it lets the compiler vectorize without
@@ -75,11 +78,10 @@ void FN_KERNEL(fn_awn_values)(size_t n, const double *restrict truth,
 }
 
 void FN_KERNEL(fn_dvl_rotate_many)(size_t n, const double *restrict roll,
-                                   const double *restrict pitch,
-                                   const double *restrict yaw, const double *restrict u,
-                                   const double *restrict v, const double *restrict w,
-                                   double *restrict vn, double *restrict ve,
-                                   double *restrict vu) {
+                                   const double *restrict pitch, const double *restrict yaw,
+                                   const double *restrict u, const double *restrict v,
+                                   const double *restrict w, double *restrict vn,
+                                   double *restrict ve, double *restrict vu) {
     for (size_t i = 0; i < n; i++) {
         double a, b, c;
         fn_dvl_rotate(roll[i], pitch[i], yaw[i], u[i], v[i], w[i], &a, &b, &c);

@@ -18,6 +18,7 @@ from scipy import stats
 from scipy.spatial.transform import Rotation
 
 from fastnoise import dvl_config as dc
+from fastnoise import generator as fgen
 from fastnoise._seeding import key_from_seed_sequence
 from fastnoise.dvl import (
     MESSAGE_DTYPE,
@@ -26,7 +27,6 @@ from fastnoise.dvl import (
     DvlMeasurement,
     DvlSimulator,
 )
-from fastnoise.generator import fill_normals
 
 RAD = 180.0 / np.pi
 
@@ -191,7 +191,7 @@ def test_normals_are_the_documented_stream():
     t = np.zeros(100, TRUTH_DTYPE)
     res = sim.measure_many(t)
     z = np.empty(100)
-    fill_normals(sim["dvl_sway"].key, 0, 0, z)
+    fgen.fill_normals(sim["dvl_sway"].key, 0, 0, z)
     assert np.array_equal(res["sway"], 0.5 * z)
 
 
@@ -267,6 +267,7 @@ def test_copy_reset_pickle_continue_identically():
 _SIMD_SCRIPT = """
 import hashlib, numpy as np
 from fastnoise import dvl_config as dc
+from fastnoise import generator as fgen
 from fastnoise.dvl import DvlSimulator, TRUTH_DTYPE
 rng = np.random.default_rng(0)
 t = np.zeros(1003, TRUTH_DTYPE)
