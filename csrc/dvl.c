@@ -160,7 +160,7 @@ void fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *tr
     fn_dvl_compose_one(out, &out[FN_DVL_VN], &out[FN_DVL_VE], &out[FN_DVL_VU]);
 }
 
-void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
+void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset, size_t n,
                          const double *const truth[FN_DVL_NSENSORS],
                          const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
                          ptrdiff_t out_stride) {
@@ -173,7 +173,7 @@ void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
         for (int j = 0; j < FN_DVL_NSENSORS; j++) {
             ptrdiff_t st = truth_stride[j];
             const double *t = gather(truth[j] + (ptrdiff_t)done * st, st, m, tbuf);
-            awn_chunk(sensors[j], sensors[j]->position + done, m, t, meas[j]);
+            awn_chunk(sensors[j], sensors[j]->position + offset + done, m, t, meas[j]);
         }
         FN_DISPATCH(fn_dvl_rotate_many,
                     (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW],
@@ -195,6 +195,13 @@ void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
 #if FN_X86
     if (stream_out) _mm_sfence();
 #endif
+}
+
+void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
+                         const double *const truth[FN_DVL_NSENSORS],
+                         const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
+                         ptrdiff_t out_stride) {
+    fn_dvl_measure_span(sensors, 0, n, truth, truth_stride, out, out_stride);
     for (int j = 0; j < FN_DVL_NSENSORS; j++)
         sensors[j]->position += n;
 }

@@ -131,6 +131,14 @@ void fn_dvl_compose_one(const double meas[FN_DVL_NSENSORS], double *vn, double *
 void fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *truth,
                         double *out);
 
+/* Messages position + offset .. + n - 1 of every sensor, positions unchanged (spans
+ * of one batch may run on several threads at once): truth column j at
+ * truth[j][i * truth_stride[j]], record i at out + i * out_stride. */
+void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset, size_t n,
+                         const double *const truth[FN_DVL_NSENSORS],
+                         const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
+                         ptrdiff_t out_stride);
+
 /* n messages: truth column j at truth[j][i * truth_stride[j]], record i at
  * out + i * out_stride (FN_DVL_NFIELDS doubles each). Advances every sensor by n. */
 void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,

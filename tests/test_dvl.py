@@ -234,6 +234,19 @@ def test_split_batches_and_mid_run_fault_match_per_sample():
     assert np.all(single["yaw"][700:] == -7.25)
 
 
+def test_threads_give_the_same_bits():
+    t = truth_array(70_001, seed=31)
+    one = DvlSimulator(noisy_sensors(), seed=32)
+    three = DvlSimulator(noisy_sensors(), seed=32)
+    a = one.measure_many(t)
+    b = three.measure_many(t, threads=3)
+    assert np.array_equal(bits(a), bits(b))
+    assert three["RPM"].position == 70_001
+    assert np.array_equal(bits(one.measure_many(t[:5])), bits(three.measure_many(t[:5])))
+    with pytest.raises(ValueError, match="threads"):
+        one.measure_many(t[:5], threads=0)
+
+
 def test_same_seed_same_output_other_seed_differs():
     t = truth_array(100, seed=20)
     r1 = DvlSimulator(noisy_sensors(), seed=21).measure_many(t)

@@ -119,6 +119,7 @@ class DvlSimulator:
         self,
         truth: npt.NDArray[np.void] | Mapping[str, npt.ArrayLike],
         out: npt.NDArray[np.void] | None = None,
+        threads: int = 1,
     ) -> npt.NDArray[np.void]: ...
     def reset(self) -> None: ...
     @property

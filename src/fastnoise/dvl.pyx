@@ -16,6 +16,7 @@ vU = -vD, all in m/s.
 """
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -64,6 +65,9 @@ cdef extern from "dvl.h" nogil:
     void fn_dvl_measure_many(fn_awn **sensors, size_t n, const double **truth,
                              const ptrdiff_t *truth_stride, double *out,
                              ptrdiff_t out_stride)
+    void fn_dvl_measure_span(fn_awn **sensors, uint64_t offset, size_t n,
+                             const double **truth, const ptrdiff_t *truth_stride,
+                             double *out, ptrdiff_t out_stride)
 
 
 # The C core fixes the order of the sensors; the table in the package must agree.
@@ -80,6 +84,16 @@ MESSAGE_DTYPE = np.dtype([(f, np.float64) for f in MESSAGE_FIELDS])
 _PARAMS = ("bias", "noise_dev", "anchor", "anchor_probability")
 cdef tuple _FIELDS = TRUTH_FIELDS
 _UNSET = object()
+# Smallest part a threaded batch is split into; below it threads cost more than they give.
+_MIN_PER_THREAD = 1 << 15
+_executor = None
+
+
+def _pool():
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(thread_name_prefix="fastnoise-dvl")
+    return _executor
 
 
 def _sensor_seed(ss, int i):
@@ -517,18 +531,22 @@ cdef class DvlSimulator:
         fn_dvl_measure_one(self.ps, t, m.v)
         return m
 
-    def measure_many(self, truth, out=None):
+    def measure_many(self, truth, out=None, int threads=1):
         """DVL messages for a whole recording, equal to as many ``measure`` calls.
 
         ``truth``: a structured array (e.g. of ``TRUTH_DTYPE``) or a mapping of field
         name -> array (scalars broadcast). Fields and units as in ``measure``. Returns a
         structured array of ``MESSAGE_DTYPE`` with the broadcast shape (``out``: such
-        an array, C-contiguous, to fill). The input is not modified.
+        an array, C-contiguous, to fill). ``threads``: split the batch over this many
+        threads (the GIL is released); the values do not depend on it. The input is
+        not modified.
         """
-        cdef const double *tp[FN_DVL_NSENSORS]
-        cdef ptrdiff_t ts[FN_DVL_NSENSORS]
+        cdef _Batch job = _Batch.__new__(_Batch)
         cdef int j
         cdef cnp.ndarray col, o
+        cdef size_t n, per, start
+        if threads < 1:
+            raise ValueError(f"threads={threads!r} is not allowed: it must be >= 1")
         if isinstance(truth, np.ndarray) and truth.dtype.names is not None:
             names = truth.dtype.names
             get = truth.__getitem__
@@ -550,17 +568,29 @@ cdef class DvlSimulator:
                 c = np.ascontiguousarray(c).reshape(-1)
             col = c
             keep.append(col)
-            tp[j] = <const double *>cnp.PyArray_DATA(col)
-            ts[j] = col.strides[0] // 8 if col.ndim == 1 else 0
+            job.tp[j] = <const double *>cnp.PyArray_DATA(col)
+            job.ts[j] = col.strides[0] // 8 if col.ndim == 1 else 0
         if out is None:
             out = np.empty(shape, dtype=MESSAGE_DTYPE)
         else:
             _validate.output_array("out", out, shape, MESSAGE_DTYPE)
         o = out
-        cdef size_t n = <size_t>cnp.PyArray_SIZE(o)
-        cdef double *op = <double *>cnp.PyArray_DATA(o)
-        with nogil:
-            fn_dvl_measure_many(self.ps, n, tp, ts, op, FN_DVL_NFIELDS)
+        n = <size_t>cnp.PyArray_SIZE(o)
+        job.op = <double *>cnp.PyArray_DATA(o)
+        job.sim = self
+        job.keep = (keep, out)
+        parts = min(<size_t>threads, max(<size_t>1, n // _MIN_PER_THREAD))
+        if parts == 1:
+            with nogil:
+                fn_dvl_measure_many(self.ps, n, job.tp, job.ts, job.op, FN_DVL_NFIELDS)
+            return out
+        per = (n + parts - 1) // parts
+        futures = [_pool().submit(job.run, start, min(per, n - start))
+                   for start in range(0, n, per)]
+        for f in futures:
+            f.result()
+        for j in range(FN_DVL_NSENSORS):
+            self.ps[j].position += n
         return out
 
     def reset(self):
@@ -600,6 +630,25 @@ cdef class DvlSimulator:
     def __repr__(self):
         return (f"DvlSimulator(seed={self._seed_seq.entropy!r}, "
                 f"position={self._sensors[0].position})")
+
+
+cdef class _Batch:
+    """Pointers of one measure_many call, so parts of it can run on several threads."""
+
+    cdef DvlSimulator sim
+    cdef const double *tp[FN_DVL_NSENSORS]
+    cdef ptrdiff_t ts[FN_DVL_NSENSORS]
+    cdef double *op
+    cdef object keep
+
+    def run(self, size_t start, size_t count):
+        cdef const double *tp[FN_DVL_NSENSORS]
+        cdef int j
+        for j in range(FN_DVL_NSENSORS):
+            tp[j] = self.tp[j] + <ptrdiff_t>start * self.ts[j]
+        with nogil:
+            fn_dvl_measure_span(self.sim.ps, start, count, tp, self.ts,
+                                self.op + start * FN_DVL_NFIELDS, FN_DVL_NFIELDS)
 
 
 cdef double _real(str name, value) except? -1.0:
