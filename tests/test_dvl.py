@@ -422,10 +422,14 @@ def test_range_warning_and_strict():
     with pytest.raises(ValueError, match="reasonable"):
         strict["water_speed"].bias = 1.5
     assert strict["water_speed"].bias == 0.0
+    with pytest.warns(dc.DvlRangeWarning):
+        odd = DvlSimulator({"dvl_pitch": dict(bias=12.0)}, seed=3)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         DvlSimulator({"dvl_yaw": dict(bias=20.0, noise_dev=10.0, anchor=1e9)})  # edges ok
         AugmentedWhiteNoise(bias=1e6)  # no sensor: no table
+        twin = pickle.loads(pickle.dumps(odd))  # warned once, at construction
+    assert twin["dvl_pitch"].bias == 12.0
 
 
 # ---- configuration ----------------------------------------------------------------

@@ -18,6 +18,8 @@ vU = -vD, all in m/s.
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
+import warnings
+
 import numpy as np
 
 cimport numpy as cnp
@@ -36,6 +38,7 @@ from fastnoise.dvl_config import (
     SENSOR_NAMES,
     TRUTH_FIELDS,
     DvlConfig,
+    DvlRangeWarning,
     SensorNoise,
     check_noise_params,
     load_config,
@@ -265,10 +268,13 @@ cdef class AugmentedWhiteNoise:
 
     @classmethod
     def from_state(cls, state):
-        """Inverse of ``state``."""
-        obj = cls(state["bias"], state["noise_dev"], state["anchor"],
-                  state["anchor_probability"], seed=seed_sequence_from_state(state["seed"]),
-                  sensor=state["sensor"], strict=state["strict"])
+        """Inverse of ``state`` (out-of-range values were warned about already)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DvlRangeWarning)
+            obj = cls(state["bias"], state["noise_dev"], state["anchor"],
+                      state["anchor_probability"],
+                      seed=seed_sequence_from_state(state["seed"]),
+                      sensor=state["sensor"], strict=state["strict"])
         obj.position = state["position"]
         return obj
 
@@ -447,7 +453,8 @@ cdef class DvlSimulator:
 
     Units: angles deg, depth/altitude m, velocities m/s, propeller speed rev/min.
     ``sim["dvl_yaw"]`` (or ``sim.sensors``) gives a sensor's ``AugmentedWhiteNoise``,
-    whose parameters may be changed between samples.
+    whose parameters may be changed between samples (calling that sensor's own
+    ``measure`` advances only that sensor).
     """
 
     cdef fn_awn *ps[FN_DVL_NSENSORS]
@@ -606,10 +613,12 @@ cdef class DvlSimulator:
 
     @classmethod
     def from_state(cls, state):
-        """Inverse of ``state``."""
+        """Inverse of ``state`` (out-of-range values were warned about already)."""
         sensors = {n: {p: st[p] for p in _PARAMS} for n, st in state["sensors"].items()}
-        sim = cls(sensors, seed=seed_sequence_from_state(state["seed"]),
-                  strict=state["strict"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DvlRangeWarning)
+            sim = cls(sensors, seed=seed_sequence_from_state(state["seed"]),
+                      strict=state["strict"])
         for n, st in state["sensors"].items():
             sim[n].position = st["position"]
         return sim
