@@ -88,6 +88,17 @@ static const double *gather(const double *src, ptrdiff_t stride, size_t m, doubl
     return buf;
 }
 
+/* Samples first .. first + m - 1 of every truth column into rows, record by record:
+ * for a structured array that reads memory in order, which the prefetchers follow
+ * (ten strided passes over a chunk wait on memory much longer). */
+static void gather_rows(const double *const truth[FN_DVL_NSENSORS],
+                        const ptrdiff_t stride[FN_DVL_NSENSORS], size_t first, size_t m,
+                        double (*rows)[CHUNK]) {
+    for (size_t i = 0; i < m; i++)
+        for (int j = 0; j < FN_DVL_NSENSORS; j++)
+            rows[j][i] = truth[j][(ptrdiff_t)(first + i) * stride[j]];
+}
+
 void fn_awn_measure_many(fn_awn *s, size_t n, const double *truth, ptrdiff_t truth_stride,
                          double *out, ptrdiff_t out_stride) {
     double tbuf[CHUNK], obuf[CHUNK];
@@ -165,16 +176,25 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
                          const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
                          ptrdiff_t out_stride) {
     static _Thread_local double meas[FN_DVL_NFIELDS][CHUNK];
-    double tbuf[CHUNK];
+    static _Thread_local double rows[FN_DVL_NSENSORS][CHUNK];
+    const double *t[FN_DVL_NSENSORS];
+    int all_contiguous = 1;
+    for (int j = 0; j < FN_DVL_NSENSORS; j++)
+        all_contiguous &= truth_stride[j] == 1;
     /* Large outputs bypass the cache: no read-for-ownership of lines we overwrite. */
     int stream_out = FN_X86 && n * FN_DVL_NFIELDS * sizeof(double) > STREAM_BYTES;
     for (size_t done = 0; done < n; done += CHUNK) {
         size_t m = n - done < CHUNK ? n - done : CHUNK;
-        for (int j = 0; j < FN_DVL_NSENSORS; j++) {
-            ptrdiff_t st = truth_stride[j];
-            const double *t = gather(truth[j] + (ptrdiff_t)done * st, st, m, tbuf);
-            awn_chunk(sensors[j], sensors[j]->position + offset + done, m, t, meas[j]);
+        if (all_contiguous) {
+            for (int j = 0; j < FN_DVL_NSENSORS; j++)
+                t[j] = truth[j] + done;
+        } else {
+            gather_rows(truth, truth_stride, done, m, rows);
+            for (int j = 0; j < FN_DVL_NSENSORS; j++)
+                t[j] = rows[j];
         }
+        for (int j = 0; j < FN_DVL_NSENSORS; j++)
+            awn_chunk(sensors[j], sensors[j]->position + offset + done, m, t[j], meas[j]);
         FN_DISPATCH(fn_dvl_rotate_many,
                     (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW],
                      meas[FN_DVL_SURGE], meas[FN_DVL_SWAY], meas[FN_DVL_HEAVE],
