@@ -329,6 +329,21 @@ def test_same_bits_on_every_simd_path():
     assert len(digests) == 1, (paths, digests)
 
 
+def test_same_bits_on_every_simd_level_in_process():
+    from fastnoise import dvl as dvl_module
+
+    t = truth_array(1003, seed=33)
+    before = dvl_module._simd_level()
+    outs = []
+    try:
+        for level in range(dvl_module._simd_set(2) + 1):
+            assert dvl_module._simd_set(level) == level
+            outs.append(DvlSimulator(noisy_sensors(0.2), seed=34).measure_many(t))
+    finally:
+        dvl_module._simd_set(before)
+    assert all(np.array_equal(bits(o), bits(outs[0])) for o in outs[1:])
+
+
 # ---- inputs and outputs -----------------------------------------------------------
 
 
