@@ -1,0 +1,227 @@
+/* DVL sensors: per-sample and batch drivers around the chunk kernels (see dvl.h). */
+#include "dvl.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "normal.h"
+#include "philox.h"
+
+#if FN_X86
+#include <immintrin.h>
+#endif
+
+#define CHUNK 512 /* samples per pass: the chunk buffers stay in L1/L2 */
+#define STREAM_BYTES (8u << 20)
+
+void fn_awn_init(fn_awn *s, uint64_t key) {
+    memset(s, 0, sizeof *s);
+    s->key = key;
+}
+
+/* z_n and w_n of one sample through the group caches. The normals come from
+ * fn_normal_fill_f64 and the words from the same kernel as the batch's, so the bits
+ * are the batch's; filling a whole group lets the SIMD copies do the work. */
+static double sample_normal(fn_awn *s, uint64_t n) {
+    uint64_t group = n / FN_AWN_Z_GROUP;
+    if (!s->z_ok || s->z_group != group) {
+        fn_normal_fill_f64(s->key, FN_AWN_NOISE_STREAM, group * FN_AWN_Z_GROUP,
+                           FN_AWN_Z_GROUP, 0.0, 1.0, s->z_cache);
+        s->z_group = group;
+        s->z_ok = 1;
+    }
+    return s->z_cache[n % FN_AWN_Z_GROUP];
+}
+
+static uint32_t sample_word(fn_awn *s, uint64_t n) {
+    uint64_t group = n / FN_AWN_W_GROUP;
+    if (!s->w_ok || s->w_group != group) {
+        FN_DISPATCH(fn_awn_philox_words,
+                    (s->key, FN_AWN_ANCHOR_STREAM, group * (FN_AWN_W_GROUP / 4),
+                     FN_AWN_W_GROUP / 4, s->w_cache));
+        s->w_group = group;
+        s->w_ok = 1;
+    }
+    return s->w_cache[n % FN_AWN_W_GROUP];
+}
+
+/* The anchor word only matters for 0 < p < 1; elsewhere w = 0 gives the same answer. */
+static int needs_words(const fn_awn *s) {
+    return s->anchor_probability > 0.0 && s->anchor_probability < 1.0;
+}
+
+double fn_awn_measure_one(fn_awn *s, double truth) {
+    uint64_t n = s->position++;
+    double z = s->noise_dev != 0.0 ? sample_normal(s, n) : 0.0;
+    uint32_t w = needs_words(s) ? sample_word(s, n) : 0u;
+    return fn_awn_value(truth, s->bias, s->noise_dev, s->anchor, s->anchor_probability, z,
+                        w);
+}
+
+/* Values of samples first .. first + m - 1 (m <= CHUNK) of contiguous truth. */
+static void awn_chunk(const fn_awn *s, uint64_t first, size_t m, const double *truth,
+                      double *out) {
+    double z[CHUNK];
+    uint32_t words[CHUNK + 8];
+    const uint32_t *w = words;
+    if (s->noise_dev != 0.0)
+        fn_normal_fill_f64(s->key, FN_AWN_NOISE_STREAM, first, m, 0.0, 1.0, z);
+    else
+        memset(z, 0, m * sizeof *z);
+    if (needs_words(s)) {
+        uint64_t b0 = first / 4, b1 = (first + m + 3) / 4;
+        FN_DISPATCH(fn_awn_philox_words,
+                    (s->key, FN_AWN_ANCHOR_STREAM, b0, (size_t)(b1 - b0), words));
+        w = words + (first % 4);
+    } else {
+        memset(words, 0, m * sizeof *words);
+    }
+    FN_DISPATCH(fn_awn_values, (m, truth, z, w, s->bias, s->noise_dev, s->anchor,
+                                s->anchor_probability, out));
+}
+
+/* A contiguous copy of m strided values (or the values themselves when contiguous). */
+static const double *gather(const double *src, ptrdiff_t stride, size_t m, double *buf) {
+    if (stride == 1) return src;
+    for (size_t i = 0; i < m; i++)
+        buf[i] = src[(ptrdiff_t)i * stride];
+    return buf;
+}
+
+/* Samples first .. first + m - 1 of every truth column into rows, record by record:
+ * for a structured array that reads memory in order, which the prefetchers follow
+ * (ten strided passes over a chunk wait on memory much longer). */
+static void gather_rows(const double *const truth[FN_DVL_NSENSORS],
+                        const ptrdiff_t stride[FN_DVL_NSENSORS], size_t first, size_t m,
+                        double (*rows)[CHUNK]) {
+    for (size_t i = 0; i < m; i++)
+        for (int j = 0; j < FN_DVL_NSENSORS; j++)
+            rows[j][i] = truth[j][(ptrdiff_t)(first + i) * stride[j]];
+}
+
+void fn_awn_measure_many(fn_awn *s, size_t n, const double *truth, ptrdiff_t truth_stride,
+                         double *out, ptrdiff_t out_stride) {
+    double tbuf[CHUNK], obuf[CHUNK];
+    for (size_t done = 0; done < n; done += CHUNK) {
+        size_t m = n - done < CHUNK ? n - done : CHUNK;
+        const double *t =
+            gather(truth + (ptrdiff_t)done * truth_stride, truth_stride, m, tbuf);
+        double *o = out_stride == 1 ? out + done : obuf;
+        awn_chunk(s, s->position + done, m, t, o);
+        if (out_stride != 1)
+            for (size_t i = 0; i < m; i++)
+                out[(ptrdiff_t)(done + i) * out_stride] = obuf[i];
+    }
+    s->position += n;
+}
+
+/* An angle's stand-in for the fast reduction: huge angles are first reduced exactly
+ * with fmod (exact in IEEE arithmetic, so the same everywhere). */
+static double tame_angle(double d) {
+    return fabs(d) < 0x1p50 ? d : fmod(d, 360.0);
+}
+
+static int angle_is_huge(double d) {
+    return fabs(d) >= 0x1p50;
+}
+
+static int any_huge(const double *a, size_t m) {
+    int h = 0;
+    for (size_t i = 0; i < m; i++)
+        h |= fabs(a[i]) >= 0x1p50;
+    return h;
+}
+
+/* Chunk rows -> records of FN_DVL_NFIELDS doubles (plain copies: same bits). */
+static void store_records(double (*rows)[CHUNK], size_t m, double *rec0, ptrdiff_t stride,
+                          int stream_out) {
+#if FN_X86
+    if (stream_out) {
+        for (size_t i = 0; i < m; i++) {
+            long long *rec = (long long *)(rec0 + (ptrdiff_t)i * stride);
+            for (int j = 0; j < FN_DVL_NFIELDS; j++) {
+                long long b;
+                memcpy(&b, &rows[j][i], sizeof b);
+                _mm_stream_si64(rec + j, b);
+            }
+        }
+        return;
+    }
+#endif
+    for (size_t i = 0; i < m; i++) {
+        double *rec = rec0 + (ptrdiff_t)i * stride;
+        for (int j = 0; j < FN_DVL_NFIELDS; j++)
+            rec[j] = rows[j][i];
+    }
+}
+
+void fn_dvl_compose_one(const double meas[FN_DVL_NSENSORS], double *vn, double *ve,
+                        double *vu) {
+    double r = tame_angle(meas[FN_DVL_ROLL]), p = tame_angle(meas[FN_DVL_PITCH]);
+    double y = tame_angle(meas[FN_DVL_YAW]);
+    /* the dispatched kernel for one sample: hardware FMA where there is one */
+    FN_DISPATCH(fn_dvl_rotate_many, (1, &r, &p, &y, &meas[FN_DVL_SURGE], &meas[FN_DVL_SWAY],
+                                     &meas[FN_DVL_HEAVE], vn, ve, vu));
+}
+
+void fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *truth,
+                        double *out) {
+    for (int j = 0; j < FN_DVL_NSENSORS; j++)
+        out[j] = fn_awn_measure_one(sensors[j], truth[j]);
+    fn_dvl_compose_one(out, &out[FN_DVL_VN], &out[FN_DVL_VE], &out[FN_DVL_VU]);
+}
+
+void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset, size_t n,
+                         const double *const truth[FN_DVL_NSENSORS],
+                         const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
+                         ptrdiff_t out_stride) {
+    static _Thread_local double meas[FN_DVL_NFIELDS][CHUNK];
+    static _Thread_local double rows[FN_DVL_NSENSORS][CHUNK];
+    const double *t[FN_DVL_NSENSORS];
+    int all_contiguous = 1;
+    for (int j = 0; j < FN_DVL_NSENSORS; j++)
+        all_contiguous &= truth_stride[j] == 1;
+    /* Large outputs bypass the cache: no read-for-ownership of lines we overwrite. */
+    int stream_out = FN_X86 && n * FN_DVL_NFIELDS * sizeof(double) > STREAM_BYTES;
+    for (size_t done = 0; done < n; done += CHUNK) {
+        size_t m = n - done < CHUNK ? n - done : CHUNK;
+        if (all_contiguous) {
+            for (int j = 0; j < FN_DVL_NSENSORS; j++)
+                t[j] = truth[j] + done;
+        } else {
+            gather_rows(truth, truth_stride, done, m, rows);
+            for (int j = 0; j < FN_DVL_NSENSORS; j++)
+                t[j] = rows[j];
+        }
+        for (int j = 0; j < FN_DVL_NSENSORS; j++)
+            awn_chunk(sensors[j], sensors[j]->position + offset + done, m, t[j], meas[j]);
+        FN_DISPATCH(fn_dvl_rotate_many,
+                    (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW],
+                     meas[FN_DVL_SURGE], meas[FN_DVL_SWAY], meas[FN_DVL_HEAVE],
+                     meas[FN_DVL_VN], meas[FN_DVL_VE], meas[FN_DVL_VU]));
+        double *rec0 = out + (ptrdiff_t)done * out_stride;
+        store_records(meas, m, rec0, out_stride, stream_out);
+        if (any_huge(meas[FN_DVL_ROLL], m) | any_huge(meas[FN_DVL_PITCH], m) |
+            any_huge(meas[FN_DVL_YAW], m)) {
+            for (size_t i = 0; i < m; i++) {
+                double *rec = rec0 + (ptrdiff_t)i * out_stride;
+                if (angle_is_huge(rec[FN_DVL_ROLL]) | angle_is_huge(rec[FN_DVL_PITCH]) |
+                    angle_is_huge(rec[FN_DVL_YAW]))
+                    fn_dvl_compose_one(rec, &rec[FN_DVL_VN], &rec[FN_DVL_VE],
+                                       &rec[FN_DVL_VU]);
+            }
+        }
+    }
+#if FN_X86
+    if (stream_out) _mm_sfence();
+#endif
+}
+
+void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
+                         const double *const truth[FN_DVL_NSENSORS],
+                         const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
+                         ptrdiff_t out_stride) {
+    fn_dvl_measure_span(sensors, 0, n, truth, truth_stride, out, out_stride);
+    for (int j = 0; j < FN_DVL_NSENSORS; j++)
+        sensors[j]->position += n;
+}

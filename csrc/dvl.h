@@ -1,0 +1,149 @@
+/* DVL sensor suite (seed 000): augmented white noise per sensor and the vN/vE/vU
+ * composite.
+ *
+ * Augmented white noise for sample n of one sensor (key k):
+ *   z_n = normal n of the canonical float64 stream (k, FN_AWN_NOISE_STREAM),
+ *         taken as fn_normal_fill_f64(k, 0, n, 1, 0.0, 1.0, &z_n);
+ *   w_n = word n % 4 of Philox block n / 4 of (k, FN_AWN_ANCHOR_STREAM);
+ *   u_n = w_n * 2^-32, in [0, 1 - 2^-32];
+ *   value = anchor                             if u_n < anchor_probability,
+ *           truth + bias                       else if noise_dev == 0,
+ *           (truth + bias) + noise_dev * z_n   else.
+ * z_n is drawn for every sample, anchored or not, so runs that differ only in anchor
+ * settings keep aligned noise. p = 0 never anchors, p = 1 always does (u_n < 1).
+ *
+ * Composite: R = Rz(yaw) Ry(pitch) Rx(roll) (body -> NED) from the measured angles in
+ * degrees, (vN, vE, vD) = R (surge, sway, heave), vU = -vD.
+ *
+ * The per-sample and the batch functions compute the same expressions, so a batch of n
+ * equals n single samples bit for bit, on every SIMD path.
+ */
+#ifndef FN_DVL_H
+#define FN_DVL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fnmath.h"
+#include "simd.h"
+
+/* Sensor order = order of draws in the original simulator = stream order. */
+enum {
+    FN_DVL_ROLL,
+    FN_DVL_PITCH,
+    FN_DVL_YAW,
+    FN_DVL_SURGE,
+    FN_DVL_SWAY,
+    FN_DVL_HEAVE,
+    FN_DVL_DEPTH,
+    FN_DVL_ALTITUDE,
+    FN_DVL_WATER_SPEED,
+    FN_DVL_RPM,
+    FN_DVL_NSENSORS
+};
+/* Message fields: the ten sensors, then the composite. */
+enum { FN_DVL_VN = FN_DVL_NSENSORS, FN_DVL_VE, FN_DVL_VU, FN_DVL_NFIELDS };
+
+#define FN_AWN_NOISE_STREAM 0u
+#define FN_AWN_ANCHOR_STREAM 1u
+
+/* Samples per refill of the per-sample caches: whole groups of Philox blocks so the
+ * SIMD kernels do the work (16 normals = 8 blocks, 32 anchor words = 8 blocks). */
+#define FN_AWN_Z_GROUP 16
+#define FN_AWN_W_GROUP 32
+
+/* One sensor: parameters (units of the measured quantity), its key and the index of
+ * its next sample, plus caches of the draws of the current group of samples for
+ * one-at-a-time use (pure functions of key and group, so copying them is harmless). */
+typedef struct {
+    double bias;
+    double noise_dev;
+    double anchor;
+    double anchor_probability;
+    uint64_t key;
+    uint64_t position;
+    int z_ok, w_ok;
+    uint64_t z_group, w_group;
+    double z_cache[FN_AWN_Z_GROUP];
+    uint32_t w_cache[FN_AWN_W_GROUP];
+} fn_awn;
+
+/* The model for one value, given its normal and anchor word. */
+static inline double fn_awn_value(double truth, double bias, double noise_dev,
+                                  double anchor, double p, double z, uint32_t w) {
+    double u = (fn_f64(0x4330000000000000ull | w) - 0x1p52) * 0x1p-32; /* exact */
+    double clean = truth + bias;
+    double noisy = noise_dev == 0.0 ? clean : clean + noise_dev * z;
+    return u < p ? anchor : noisy;
+}
+
+/* degrees -> radians after an exact reduction to [-180, 180] (|d| < 2^50). */
+static inline double fn_dvl_deg_to_rad(double d) {
+    double k = (d * (1.0 / 360.0) + 0x1.8p52) - 0x1.8p52; /* nearest integer */
+    return (d - k * 360.0) * 0x1.1df46a2529d39p-6;        /* exact difference, * pi/180 */
+}
+
+/* R (surge, sway, heave) with R = Rz(yaw) Ry(pitch) Rx(roll), angles in degrees
+ * with |angle| < 2^50 (fn_dvl_compose_one handles any value). */
+static inline void fn_dvl_rotate(double roll, double pitch, double yaw, double u, double v,
+                                 double w, double *vn, double *ve, double *vu) {
+    double sr, cr, sp, cp, sy, cy;
+    fn_sincos_f64(fn_dvl_deg_to_rad(roll), &sr, &cr);
+    fn_sincos_f64(fn_dvl_deg_to_rad(pitch), &sp, &cp);
+    fn_sincos_f64(fn_dvl_deg_to_rad(yaw), &sy, &cy);
+    /* body -> level frame (Ry Rx), then heading (Rz) */
+    double a = u * cp + (v * sr + w * cr) * sp; /* x after pitch */
+    double b = v * cr - w * sr;                 /* y after roll */
+    double d = (v * sr + w * cr) * cp - u * sp; /* down */
+    *vn = a * cy - b * sy;
+    *ve = a * sy + b * cy;
+    *vu = -d;
+}
+
+/* Whole-chunk kernels (contiguous arrays of n values). */
+FN_DECLARE_KERNEL(void, fn_awn_philox_words,
+                  (uint64_t key, uint64_t stream, uint64_t block0, size_t nblocks,
+                   uint32_t *out))
+FN_DECLARE_KERNEL(void, fn_awn_values,
+                  (size_t n, const double *truth, const double *z, const uint32_t *w,
+                   double bias, double noise_dev, double anchor, double p, double *out))
+FN_DECLARE_KERNEL(void, fn_dvl_rotate_many,
+                  (size_t n, const double *roll, const double *pitch, const double *yaw,
+                   const double *u, const double *v, const double *w, double *vn,
+                   double *ve, double *vu))
+
+void fn_awn_init(fn_awn *s, uint64_t key);
+
+/* Sample s->position (then advance): the measured value of `truth`. */
+double fn_awn_measure_one(fn_awn *s, double truth);
+
+/* Samples s->position .. + n - 1 of truth[i * truth_stride] into out[i * out_stride]
+ * (strides in doubles; 0 repeats one value). Advances the position by n. */
+void fn_awn_measure_many(fn_awn *s, size_t n, const double *truth, ptrdiff_t truth_stride,
+                         double *out, ptrdiff_t out_stride);
+
+/* The composite for any measured angles (exact reduction of huge ones with fmod). */
+void fn_dvl_compose_one(const double meas[FN_DVL_NSENSORS], double *vn, double *ve,
+                        double *vu);
+
+/* One DVL message: truth[FN_DVL_NSENSORS] -> out[FN_DVL_NFIELDS]. Advances every
+ * sensor by one sample. */
+void fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *truth,
+                        double *out);
+
+/* Messages position + offset .. + n - 1 of every sensor, positions unchanged (spans
+ * of one batch may run on several threads at once): truth column j at
+ * truth[j][i * truth_stride[j]], record i at out + i * out_stride. */
+void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset, size_t n,
+                         const double *const truth[FN_DVL_NSENSORS],
+                         const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
+                         ptrdiff_t out_stride);
+
+/* n messages: truth column j at truth[j][i * truth_stride[j]], record i at
+ * out + i * out_stride (FN_DVL_NFIELDS doubles each). Advances every sensor by n. */
+void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
+                         const double *const truth[FN_DVL_NSENSORS],
+                         const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
+                         ptrdiff_t out_stride);
+
+#endif

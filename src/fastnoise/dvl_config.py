@@ -1,0 +1,255 @@
+"""The DVL sensor table of seed 000 and its JSON configuration.
+
+The table (sensor names, the quantity each measures, units, reasonable parameter ranges)
+is package data (``fastnoise/data/dvl_sensors.json``). Angles are in degrees, depth and
+altitude in m, velocities in m/s and the propeller speed in rev/min, as the seed fixes.
+
+A configuration file uses the seed's field names per sensor, plus a top-level seed::
+
+    {"seed": 7,
+     "dvl_roll": {"bias": 0.2, "noiseDev": 0.5, "anchor": 0.0, "anchorProbability": 0.0},
+     ...}
+
+Sensors and fields left out default to 0 (a perfect sensor). Unknown sensors or fields,
+values of the wrong type and non-finite values raise an error that names the key.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from types import MappingProxyType
+from typing import IO, Any
+
+from fastnoise import _validate
+from fastnoise._seeding import as_seed_sequence
+
+
+class DvlRangeWarning(UserWarning):
+    """A DVL noise parameter lies outside the seed's reasonable range."""
+
+
+@dataclass(frozen=True)
+class SensorSpec:
+    """One row of the sensor table.
+
+    ``field`` is the truth/message field the sensor measures, ``unit`` the unit of the
+    field and of every parameter (bias, noise_dev, anchor); the ranges are the seed's
+    reasonable values, in that unit.
+    """
+
+    name: str
+    field: str
+    unit: str
+    bias_range: tuple[float, float]
+    noise_dev_range: tuple[float, float]
+
+
+def _load_table() -> dict[str, SensorSpec]:
+    text = resources.files("fastnoise").joinpath("data/dvl_sensors.json").read_text("utf-8")
+    table = {}
+    for row in json.loads(text)["sensors"]:
+        table[row["name"]] = SensorSpec(
+            name=row["name"],
+            field=row["field"],
+            unit=row["unit"],
+            bias_range=(float(row["bias_range"][0]), float(row["bias_range"][1])),
+            noise_dev_range=(float(row["noise_dev_range"][0]), float(row["noise_dev_range"][1])),
+        )
+    return table
+
+
+#: Sensor name -> SensorSpec, in the order of draws of the original simulator.
+SENSORS: Mapping[str, SensorSpec] = MappingProxyType(_load_table())
+#: Sensor names, in table order (roll, pitch, yaw, surge, sway, heave, depth, ...).
+SENSOR_NAMES: tuple[str, ...] = tuple(SENSORS)
+#: Truth fields, one per sensor, in table order.
+TRUTH_FIELDS: tuple[str, ...] = tuple(s.field for s in SENSORS.values())
+#: Fields of a DVL message: the measured truth fields, then vn, ve, vu (m/s).
+MESSAGE_FIELDS: tuple[str, ...] = (*TRUTH_FIELDS, "vn", "ve", "vu")
+#: Seed-document field name -> Python parameter name.
+JSON_FIELDS: Mapping[str, str] = MappingProxyType(
+    {
+        "bias": "bias",
+        "noiseDev": "noise_dev",
+        "anchor": "anchor",
+        "anchorProbability": "anchor_probability",
+    }
+)
+
+
+def check_noise_params(
+    bias: object,
+    noise_dev: object,
+    anchor: object,
+    anchor_probability: object,
+    *,
+    sensor: str | None = None,
+    strict: bool = False,
+    prefix: str = "",
+    json_names: bool = False,
+) -> tuple[float, float, float, float]:
+    """Validate one sensor's parameters and return them as floats.
+
+    Errors (always): a non-real or non-finite value, ``noise_dev < 0``,
+    ``anchor_probability`` outside [0, 1], an unknown ``sensor``. With a ``sensor``
+    name, a bias or noise_dev outside the table's reasonable range warns
+    (:class:`DvlRangeWarning`), or raises ``ValueError`` when ``strict``. ``prefix`` is
+    put before parameter names in messages (e.g. ``"dvl_roll."``); ``json_names`` names
+    the parameters as the seed's JSON fields (noiseDev, anchorProbability).
+    """
+    nm = {v: (k if json_names else v) for k, v in JSON_FIELDS.items()}
+    b = _validate.finite(prefix + nm["bias"], bias)
+    sd = _validate.nonnegative(prefix + nm["noise_dev"], noise_dev)
+    a = _validate.finite(prefix + nm["anchor"], anchor)
+    p = _validate.in_range(prefix + nm["anchor_probability"], anchor_probability, 0.0, 1.0)
+    if sensor is not None:
+        spec = sensor_spec(sensor)
+        for pname, v, (lo, hi) in (
+            ("bias", b, spec.bias_range),
+            ("noise_dev", sd, spec.noise_dev_range),
+        ):
+            if not lo <= v <= hi:
+                msg = (
+                    f"{prefix}{nm[pname]}={v!r} for sensor {sensor!r} is outside the reasonable "
+                    f"range [{lo:g}, {hi:g}] {spec.unit}"
+                )
+                if strict:
+                    raise ValueError(msg + " (strict=True)")
+                warnings.warn(msg, DvlRangeWarning, stacklevel=3)
+    return b, sd, a, p
+
+
+def sensor_spec(sensor: object) -> SensorSpec:
+    """The table row of ``sensor``, else ValueError listing the known names."""
+    if not isinstance(sensor, str) or sensor not in SENSORS:
+        raise ValueError(f"sensor={sensor!r} is not allowed: use one of {list(SENSOR_NAMES)}")
+    return SENSORS[sensor]
+
+
+@dataclass
+class SensorNoise:
+    """Augmented white noise parameters of one sensor (units of the sensor's field)."""
+
+    bias: float = 0.0
+    noise_dev: float = 0.0
+    anchor: float = 0.0
+    anchor_probability: float = 0.0
+
+
+def _default_sensors() -> dict[str, SensorNoise]:
+    return {name: SensorNoise() for name in SENSOR_NAMES}
+
+
+@dataclass
+class DvlConfig:
+    """Noise parameters of every DVL sensor plus the seed (int >= 0, or None for fresh
+    entropy)."""
+
+    sensors: dict[str, SensorNoise] = field(default_factory=_default_sensors)
+    seed: int | None = None
+
+    @classmethod
+    def from_dict(cls, data: object, *, strict: bool = False) -> DvlConfig:
+        """Build from the JSON layout (seed field names); errors name the key."""
+        if not isinstance(data, Mapping):
+            raise TypeError(f"a DVL configuration must be a JSON object, got {type(data).__name__}")
+        cfg = cls()
+        for key, value in data.items():
+            if key == "seed":
+                cfg.seed = _check_seed(value)
+                continue
+            if key not in SENSORS:
+                raise ValueError(
+                    f"unknown key {key!r} in DVL configuration: use 'seed' or one of "
+                    f"{list(SENSOR_NAMES)}"
+                )
+            if not isinstance(value, Mapping):
+                raise TypeError(
+                    f"{key}={value!r} is not allowed: it must be an object with fields "
+                    f"{list(JSON_FIELDS)}"
+                )
+            params = {"bias": 0.0, "noise_dev": 0.0, "anchor": 0.0, "anchor_probability": 0.0}
+            for fname, fvalue in value.items():
+                if fname not in JSON_FIELDS:
+                    raise ValueError(
+                        f"unknown field {key}.{fname} in DVL configuration: use one of "
+                        f"{list(JSON_FIELDS)}"
+                    )
+                params[JSON_FIELDS[fname]] = _check_number(f"{key}.{fname}", fvalue)
+            b, sd, a, p = check_noise_params(
+                **params, sensor=key, strict=strict, prefix=key + ".", json_names=True
+            )
+            cfg.sensors[key] = SensorNoise(b, sd, a, p)
+        return cfg
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON layout: ``seed`` then one object per sensor with the seed's names."""
+        out: dict[str, Any] = {"seed": self.seed}
+        for name in SENSOR_NAMES:
+            s = self.sensors.get(name, SensorNoise())
+            out[name] = {jname: getattr(s, pname) for jname, pname in JSON_FIELDS.items()}
+        return out
+
+
+def _check_number(name: str, value: object) -> float:
+    # JSON booleans are Python ints: refuse them explicitly; NaN/Infinity literals and
+    # overflowing numbers (1e999 -> inf) are refused as non-finite.
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name}={value!r} is not allowed: it must be a number")
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{name}={value!r} is not allowed: it must be finite (no NaN/Inf)")
+    return v
+
+
+def _check_seed(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"seed={value!r} is not allowed: it must be a non-negative int or null")
+    as_seed_sequence(value)  # raises for negative values
+    return int(value)
+
+
+def load_config(
+    source: str | os.PathLike[str] | IO[str] | Mapping[str, Any], *, strict: bool = False
+) -> DvlConfig:
+    """Read a DVL configuration from a JSON file path, an open text file, or a dict."""
+    if isinstance(source, Mapping):
+        data = source
+    elif isinstance(source, (str, os.PathLike)):
+        with open(source, encoding="utf-8") as f:
+            data = json.load(f)
+    elif hasattr(source, "read"):
+        data = json.load(source)
+    else:
+        raise TypeError(
+            f"source={source!r} is not allowed: use a path, an open text file or a dict"
+        )
+    return DvlConfig.from_dict(data, strict=strict)
+
+
+def save_config(config: DvlConfig, dest: str | os.PathLike[str] | IO[str]) -> None:
+    """Write ``config`` as JSON (seed field names) to a path or an open text file."""
+    if not isinstance(config, DvlConfig):
+        raise TypeError(f"config must be a DvlConfig, got {type(config).__name__}")
+    text = json.dumps(config.to_dict(), indent=2, allow_nan=False) + "\n"
+    if isinstance(dest, (str, os.PathLike)):
+        with open(dest, "w", encoding="utf-8") as f:
+            f.write(text)
+    elif hasattr(dest, "write"):
+        dest.write(text)
+    else:
+        raise TypeError(f"dest={dest!r} is not allowed: use a path or an open text file")
+
+
+def example_config(*, strict: bool = False) -> DvlConfig:
+    """The sample configuration shipped with the package (data/dvl_example_config.json)."""
+    text = resources.files("fastnoise").joinpath("data/dvl_example_config.json").read_text("utf-8")
+    return DvlConfig.from_dict(json.loads(text), strict=strict)

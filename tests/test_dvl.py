@@ -1,0 +1,561 @@
+"""DVL sensor suite (seed 000): augmented white noise, anchors, the vN/vE/vU composite,
+per-sample == batch, configuration and range checks."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import pickle
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+from scipy.spatial.transform import Rotation
+
+from fastnoise import dvl_config as dc
+from fastnoise import generator as fgen
+from fastnoise._seeding import key_from_seed_sequence
+from fastnoise.dvl import (
+    MESSAGE_DTYPE,
+    TRUTH_DTYPE,
+    AugmentedWhiteNoise,
+    DvlMeasurement,
+    DvlSimulator,
+)
+
+RAD = 180.0 / np.pi
+
+
+def truth_array(n, seed=0):
+    """Plausible ground truth: angles within +-180 deg, velocities ~ m/s."""
+    rng = np.random.default_rng(seed)
+    t = np.zeros(n, TRUTH_DTYPE)
+    t["roll"] = rng.uniform(-30, 30, n)
+    t["pitch"] = rng.uniform(-30, 30, n)
+    t["yaw"] = rng.uniform(-180, 180, n)
+    for f in ("surge", "sway", "heave", "water_speed"):
+        t[f] = rng.normal(0, 1, n)
+    t["depth"] = rng.uniform(0, 100, n)
+    t["altitude"] = rng.uniform(0, 30, n)
+    t["rpm"] = rng.uniform(0, 1500, n)
+    return t
+
+
+def bits(a):
+    return np.ascontiguousarray(a).view(np.uint64)
+
+
+def noisy_sensors(p=0.05):
+    """Every sensor noisy, biased and anchored with probability p (in range)."""
+    out = {}
+    for name, spec in dc.SENSORS.items():
+        out[name] = dict(
+            bias=spec.bias_range[1] / 2,
+            noise_dev=spec.noise_dev_range[1] / 2,
+            anchor=-7.25,
+            anchor_probability=p,
+        )
+    return out
+
+
+# ---- composite -------------------------------------------------------------------
+
+
+def test_reference_vector():
+    sim = DvlSimulator(seed=1)  # all parameters 0: a perfect sensor
+    m = sim.measure(
+        dict(
+            roll=0.1 * RAD, pitch=0.2 * RAD, yaw=0.3 * RAD, surge=1.0, sway=0.0, heave=0.0,
+            depth=0.0, altitude=0.0, water_speed=0.0, rpm=0.0,
+        )
+    )  # fmt: skip
+    # R(0.1, 0.2, 0.3) (1, 0, 0) = (0.936293, 0.289629, -0.198669); vU = -vD
+    assert m.vn == pytest.approx(0.936293, abs=1e-6)
+    assert m.ve == pytest.approx(0.289629, abs=1e-6)
+    assert m.vu == pytest.approx(0.198669, abs=1e-6)
+
+
+def test_composite_matches_scipy_rotation():
+    t = truth_array(2000, seed=3)
+    t["yaw"][:10] = [0, 90, 180, -180, 270, 360, 725, -1000, 45, -45]  # wrap-around
+    res = DvlSimulator(seed=2).measure_many(t)
+    rot = Rotation.from_euler("ZYX", np.c_[t["yaw"], t["pitch"], t["roll"]], degrees=True)
+    ned = rot.apply(np.c_[t["surge"], t["sway"], t["heave"]])
+    np.testing.assert_allclose(res["vn"], ned[:, 0], rtol=0, atol=1e-13)
+    np.testing.assert_allclose(res["ve"], ned[:, 1], rtol=0, atol=1e-13)
+    np.testing.assert_allclose(res["vu"], -ned[:, 2], rtol=0, atol=1e-13)
+
+
+def test_composite_uses_measured_and_anchored_values():
+    sens = noisy_sensors(p=0.3)
+    t = truth_array(3000, seed=4)
+    res = DvlSimulator(sens, seed=5).measure_many(t)
+    rot = Rotation.from_euler("ZYX", np.c_[res["yaw"], res["pitch"], res["roll"]], degrees=True)
+    ned = rot.apply(np.c_[res["surge"], res["sway"], res["heave"]])
+    np.testing.assert_allclose(res["vn"], ned[:, 0], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(res["ve"], ned[:, 1], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(res["vu"], -ned[:, 2], rtol=0, atol=1e-12)
+    assert np.any(res["yaw"] == -7.25)  # anchored angles were among them
+
+
+def test_huge_and_nonfinite_angles():
+    sim = DvlSimulator(seed=1)
+    base = dict(surge=1.0, sway=2.0, heave=3.0, depth=0, altitude=0, water_speed=0, rpm=0)
+    big = 3.0 * 2.0**55  # beyond the fast reduction: reduced exactly with fmod
+    m = sim.measure(dict(base, roll=-big, pitch=big * 3, yaw=big))
+    ang = [math.fmod(big, 360.0), math.fmod(big * 3, 360.0), math.fmod(-big, 360.0)]
+    ned = Rotation.from_euler("ZYX", ang, degrees=True).apply([1.0, 2.0, 3.0])
+    assert (m.vn, m.ve, -m.vu) == pytest.approx(tuple(ned), abs=1e-12)
+    assert m.yaw == big  # the message keeps the measured value
+    m = sim.measure(dict(base, roll=np.nan, pitch=0.0, yaw=0.0))
+    assert np.isnan(m.roll) and np.isnan(m.vu)
+
+
+# ---- augmented white noise ------------------------------------------------------
+
+
+def test_zero_noise_is_truth_plus_bias_exactly():
+    sens = {n: dict(bias=s.bias_range[0] / 3) for n, s in dc.SENSORS.items()}
+    t = truth_array(500, seed=6)
+    res = DvlSimulator(sens, seed=7).measure_many(t)
+    for name, spec in dc.SENSORS.items():
+        assert np.array_equal(res[spec.field], t[spec.field] + sens[name]["bias"])
+
+
+def test_anchor_probability_zero_and_one():
+    n = 20000
+    t = truth_array(n, seed=8)
+    never = DvlSimulator(noisy_sensors(p=0.0), seed=9).measure_many(t)
+    always = DvlSimulator(noisy_sensors(p=1.0), seed=9).measure_many(t)
+    for f in dc.TRUTH_FIELDS:
+        assert not np.any(never[f] == -7.25)
+        assert np.all(always[f] == -7.25)
+    # every input anchored at -7.25: the composite is fixed
+    rot = Rotation.from_euler("ZYX", [-7.25] * 3, degrees=True)
+    ned = rot.apply([-7.25] * 3)
+    np.testing.assert_allclose(always["vn"], ned[0], atol=1e-12)
+    np.testing.assert_allclose(always["vu"], -ned[2], atol=1e-12)
+
+
+def test_anchor_frequency_and_independence():
+    n, p = 100_000, 0.1
+    res = DvlSimulator(noisy_sensors(p=p), seed=10).measure_many(truth_array(n, seed=11))
+    anchored = np.stack([res[f] == -7.25 for f in dc.TRUTH_FIELDS])
+    sigma = np.sqrt(p * (1 - p) / n)
+    assert np.all(np.abs(anchored.mean(axis=1) - p) < 5 * sigma)
+    # sensors anchor independently: joint rate p^2 (binomial, 5 sigma)
+    joint = (anchored[0] & anchored[1]).mean()
+    assert abs(joint - p * p) < 5 * np.sqrt(p * p * (1 - p * p) / n)
+    # consecutive samples of one sensor too
+    lag = (anchored[2, 1:] & anchored[2, :-1]).mean()
+    assert abs(lag - p * p) < 5 * np.sqrt(p * p * (1 - p * p) / n)
+
+
+@pytest.mark.parametrize("name", dc.SENSOR_NAMES)
+def test_bias_and_sigma_per_sensor(name):
+    spec = dc.SENSORS[name]
+    b, sd = spec.bias_range[0] * 0.7, spec.noise_dev_range[1] * 0.9
+    n = 40000
+    t = truth_array(n, seed=12)
+    res = DvlSimulator({name: dict(bias=b, noise_dev=sd)}, seed=13).measure_many(t)
+    err = res[spec.field] - t[spec.field]
+    # mean within 5 standard errors; std within 5 of its standard errors (~sd/sqrt(2n))
+    assert abs(err.mean() - b) < 5 * sd / np.sqrt(n)
+    assert abs(err.std(ddof=1) - sd) < 5 * sd / np.sqrt(2 * n)
+    assert stats.kstest((err - b) / sd, "norm").pvalue > 1e-3
+    # the other sensors stay exact
+    other = "depth" if spec.field != "depth" else "roll"
+    assert np.array_equal(res[other], t[other])
+
+
+def test_noise_is_drawn_even_when_anchored():
+    t = truth_array(5000, seed=14)
+    plain = DvlSimulator(noisy_sensors(p=0.0), seed=15).measure_many(t)
+    anch = DvlSimulator(noisy_sensors(p=0.4), seed=15).measure_many(t)
+    for f in dc.TRUTH_FIELDS:
+        keep = anch[f] != -7.25
+        assert 0.5 < keep.mean() < 0.7
+        assert np.array_equal(anch[f][keep], plain[f][keep])
+
+
+def test_normals_are_the_documented_stream():
+    seed = 12345
+    sim = DvlSimulator({"dvl_sway": dict(noise_dev=0.5)}, seed=seed)
+    child = np.random.SeedSequence(seed).spawn(10)[dc.SENSOR_NAMES.index("dvl_sway")]
+    assert sim["dvl_sway"].key == key_from_seed_sequence(child)
+    t = np.zeros(100, TRUTH_DTYPE)
+    res = sim.measure_many(t)
+    z = np.empty(100)
+    fgen.fill_normals(sim["dvl_sway"].key, 0, 0, z)
+    assert np.array_equal(res["sway"], 0.5 * z)
+
+
+def test_streams_are_independent_across_sensors():
+    n = 50000
+    res = DvlSimulator(noisy_sensors(p=0.0), seed=16).measure_many(np.zeros(n, TRUTH_DTYPE))
+    errs = np.stack([res[f] for f in dc.TRUTH_FIELDS])
+    c = np.corrcoef(errs)
+    off = c[~np.eye(10, dtype=bool)]
+    assert np.max(np.abs(off)) < 5 / np.sqrt(n)
+
+
+# ---- per-sample == batch, reproducibility ---------------------------------------
+
+
+def test_per_sample_equals_batch_bitwise():
+    t = truth_array(777, seed=17)
+    batch = DvlSimulator.from_config(dc.example_config()).measure_many(t)
+    sim = DvlSimulator.from_config(dc.example_config())
+    single = np.array([tuple(sim.measure(row)) for row in t], dtype=MESSAGE_DTYPE)
+    assert np.array_equal(bits(batch), bits(single))
+
+
+def test_split_batches_and_mid_run_fault_match_per_sample():
+    t = truth_array(1500, seed=18)
+    a = DvlSimulator(noisy_sensors(p=0.02), seed=19)
+    parts = [a.measure_many(t[:3]), a.measure_many(t[3:700])]
+    a["dvl_yaw"].anchor_probability = 1.0  # fault injected at sample 700
+    a["dvl_surge"].bias = 0.1
+    parts.append(a.measure_many(t[700:]))
+    b = DvlSimulator(noisy_sensors(p=0.02), seed=19)
+    rows = []
+    for i, row in enumerate(t):
+        if i == 700:
+            b["dvl_yaw"].anchor_probability = 1.0
+            b["dvl_surge"].bias = 0.1
+        rows.append(tuple(b.measure(row)))
+    single = np.array(rows, dtype=MESSAGE_DTYPE)
+    assert np.array_equal(bits(np.concatenate(parts)), bits(single))
+    assert np.all(single["yaw"][700:] == -7.25)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    split=st.integers(0, 300),
+    p=st.sampled_from([0.0, 0.3, 1.0]),
+    sd=st.sampled_from([0.0, 0.4]),
+    seed=st.integers(0, 2**32),
+    start=st.integers(0, 100),
+)
+def test_any_split_equals_per_sample(split, p, sd, seed, start):
+    t = truth_array(300, seed=seed % 7)
+    sens = {n: dict(noise_dev=sd, anchor=2.5, anchor_probability=p) for n in dc.SENSOR_NAMES}
+    a = DvlSimulator(sens, seed=seed)
+    b = DvlSimulator(sens, seed=seed)
+    for s in (a, b):
+        for name in dc.SENSOR_NAMES:
+            s[name].position = start  # any starting sample, e.g. inside a Philox block
+    batch = np.concatenate([a.measure_many(t[:split]), a.measure_many(t[split:])])
+    single = np.array([tuple(b.measure(row)) for row in t], dtype=MESSAGE_DTYPE)
+    assert np.array_equal(bits(batch), bits(single))
+
+
+def test_threads_give_the_same_bits():
+    t = truth_array(70_001, seed=31)
+    one = DvlSimulator(noisy_sensors(), seed=32)
+    three = DvlSimulator(noisy_sensors(), seed=32)
+    a = one.measure_many(t)
+    b = three.measure_many(t, threads=3)
+    assert np.array_equal(bits(a), bits(b))
+    assert three["RPM"].position == 70_001
+    assert np.array_equal(bits(one.measure_many(t[:5])), bits(three.measure_many(t[:5])))
+    with pytest.raises(ValueError, match="threads"):
+        one.measure_many(t[:5], threads=0)
+
+
+def test_same_seed_same_output_other_seed_differs():
+    t = truth_array(100, seed=20)
+    r1 = DvlSimulator(noisy_sensors(), seed=21).measure_many(t)
+    r2 = DvlSimulator(noisy_sensors(), seed=21).measure_many(t)
+    r3 = DvlSimulator(noisy_sensors(), seed=22).measure_many(t)
+    assert np.array_equal(bits(r1), bits(r2))
+    assert not np.array_equal(r1["roll"], r3["roll"])
+
+
+def test_seed_sequence_is_not_consumed():
+    ss = np.random.SeedSequence(5)
+    t = truth_array(10)
+    a = DvlSimulator(noisy_sensors(), seed=ss).measure_many(t)
+    b = DvlSimulator(noisy_sensors(), seed=ss).measure_many(t)
+    assert np.array_equal(bits(a), bits(b)) and ss.n_children_spawned == 0
+
+
+def test_copy_reset_pickle_continue_identically():
+    t = truth_array(300, seed=23)
+    sim = DvlSimulator(noisy_sensors(), seed=24)
+    sim.measure_many(t[:100])
+    twin, pick = sim.copy(), pickle.loads(pickle.dumps(sim))
+    rest = sim.measure_many(t[100:])
+    assert np.array_equal(bits(twin.measure_many(t[100:])), bits(rest))
+    assert np.array_equal(bits(pick.measure_many(t[100:])), bits(rest))
+    sim.reset()
+    first = DvlSimulator(noisy_sensors(), seed=24).measure_many(t[:100])
+    assert np.array_equal(bits(sim.measure_many(t[:100])), bits(first))
+
+
+_SIMD_SCRIPT = """
+import hashlib, numpy as np
+from fastnoise import dvl_config as dc
+from fastnoise import generator as fgen
+from fastnoise.dvl import DvlSimulator, TRUTH_DTYPE
+rng = np.random.default_rng(0)
+t = np.zeros(1003, TRUTH_DTYPE)
+for f in dc.TRUTH_FIELDS:
+    t[f] = rng.uniform(-50, 50, t.size)
+sens = {n: dict(noise_dev=0.1, anchor=1.0, anchor_probability=0.2) for n in dc.SENSOR_NAMES}
+print(hashlib.sha256(DvlSimulator(sens, seed=3).measure_many(t).tobytes()).hexdigest())
+"""
+
+
+def test_same_bits_on_every_simd_path():
+    import fastnoise
+
+    paths = fastnoise.simd_paths_available()
+    digests = set()
+    for path in paths:
+        env = dict(os.environ, FASTNOISE_SIMD=path)
+        out = subprocess.run(
+            [sys.executable, "-c", _SIMD_SCRIPT], env=env, capture_output=True, text=True
+        )
+        assert out.returncode == 0, out.stderr
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1, (paths, digests)
+
+
+def test_same_bits_on_every_simd_level_in_process():
+    from fastnoise import dvl as dvl_module
+
+    t = truth_array(1003, seed=33)
+    before = dvl_module._simd_level()
+    outs = []
+    try:
+        for level in range(dvl_module._simd_set(2) + 1):
+            assert dvl_module._simd_set(level) == level
+            outs.append(DvlSimulator(noisy_sensors(0.2), seed=34).measure_many(t))
+    finally:
+        dvl_module._simd_set(before)
+    assert all(np.array_equal(bits(o), bits(outs[0])) for o in outs[1:])
+
+
+# ---- inputs and outputs -----------------------------------------------------------
+
+
+def test_measure_accepts_mapping_sequence_and_row():
+    t = truth_array(1, seed=25)
+    t["rpm"] = 640.0  # an integer value, so the int form below is the same number
+    forms = [
+        {f: float(t[f][0]) for f in dc.TRUTH_FIELDS},
+        [float(t[f][0]) for f in dc.TRUTH_FIELDS],
+        tuple(int(t[f][0]) if f == "rpm" else t[f][0] for f in dc.TRUTH_FIELDS),
+        np.array([t[f][0] for f in dc.TRUTH_FIELDS]),
+        t[0],
+    ]
+    outs = [DvlSimulator(noisy_sensors(), seed=26).measure(x) for x in forms]
+    assert all(o == outs[0] for o in outs[1:])
+    m = outs[0]
+    assert isinstance(m, DvlMeasurement)
+    assert m["vn"] == m.vn and m.as_dict()["rpm"] == m.rpm and len(m) == 13
+    assert pickle.loads(pickle.dumps(m)) == m
+
+
+def test_measure_many_mapping_broadcast_and_out():
+    t = truth_array(64, seed=27)
+    cols = {f: np.ascontiguousarray(t[f]) for f in dc.TRUTH_FIELDS}
+    cols["rpm"] = 900.0  # a scalar broadcasts
+    t2 = t.copy()
+    t2["rpm"] = 900.0
+    before = t2.copy()
+    out = np.empty(64, MESSAGE_DTYPE)
+    r1 = DvlSimulator(noisy_sensors(), seed=28).measure_many(cols, out=out)
+    r2 = DvlSimulator(noisy_sensors(), seed=28).measure_many(t2)
+    assert r1 is out
+    assert np.array_equal(bits(r1), bits(r2))
+    assert np.array_equal(bits(t2), bits(before))  # input untouched
+
+
+def test_measure_many_input_errors():
+    sim = DvlSimulator(seed=1)
+    t = truth_array(4)
+    with pytest.raises(ValueError, match="altitude"):
+        sim.measure_many({f: t[f] for f in dc.TRUTH_FIELDS if f != "altitude"})
+    with pytest.raises(TypeError, match="structured array or a mapping"):
+        sim.measure_many(np.zeros((4, 10)))
+    with pytest.raises(TypeError, match="roll"):
+        sim.measure_many(dict({f: t[f] for f in dc.TRUTH_FIELDS}, roll=["a"] * 4))
+    with pytest.raises(TypeError, match="dtype"):
+        sim.measure_many(t, out=np.empty(4))
+    with pytest.raises(ValueError, match="depth"):
+        sim.measure({f: 0.0 for f in dc.TRUTH_FIELDS if f != "depth"})
+    with pytest.raises(TypeError, match="pitch"):
+        sim.measure({f: ("x" if f == "pitch" else 0.0) for f in dc.TRUTH_FIELDS})
+    with pytest.raises(ValueError, match="10"):
+        sim.measure([0.0] * 9)
+    with pytest.raises(KeyError, match="dvl_foo"):
+        sim["dvl_foo"]
+
+
+def test_augmented_white_noise_alone():
+    awn = AugmentedWhiteNoise(0.5, 2.0, 99.0, 0.25, seed=30)
+    twin = awn.copy()
+    x = np.linspace(-5, 5, 1001)
+    before = x.copy()
+    batch = awn.measure_many(x)
+    single = np.array([twin.measure(v) for v in x])
+    assert np.array_equal(bits(batch), bits(single))
+    assert np.array_equal(x, before)
+    assert awn.position == 1001
+    awn.reset()
+    assert np.array_equal(bits(awn.measure_many(x)), bits(batch))
+    frac = np.mean(batch == 99.0)
+    assert abs(frac - 0.25) < 5 * np.sqrt(0.25 * 0.75 / 1001)
+    again = pickle.loads(pickle.dumps(twin))
+    assert again.measure(1.0) == twin.measure(1.0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "match"),
+    [
+        (dict(noise_dev=-1.0), ValueError, "noise_dev"),
+        (dict(anchor_probability=1.5), ValueError, "anchor_probability"),
+        (dict(anchor_probability=-0.1), ValueError, "anchor_probability"),
+        (dict(anchor=float("nan")), ValueError, "anchor"),
+        (dict(anchor=float("inf")), ValueError, "anchor"),
+        (dict(bias=float("inf")), ValueError, "bias"),
+        (dict(bias="1"), TypeError, "bias"),
+        (dict(sensor="dvl_nope"), ValueError, "sensor"),
+    ],
+)
+def test_parameter_errors(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        AugmentedWhiteNoise(**kwargs)
+
+
+def test_setter_errors_keep_old_values():
+    awn = AugmentedWhiteNoise(1.0, 1.0, 0.0, 0.5)
+    with pytest.raises(ValueError, match="anchor_probability"):
+        awn.anchor_probability = 2.0
+    with pytest.raises(ValueError, match="noise_dev"):
+        awn.noise_dev = float("nan")
+    assert (awn.anchor_probability, awn.noise_dev) == (0.5, 1.0)
+
+
+def test_range_warning_and_strict():
+    with pytest.warns(dc.DvlRangeWarning, match="dvl_roll"):
+        DvlSimulator({"dvl_roll": dict(bias=11.0)})
+    with pytest.warns(dc.DvlRangeWarning, match="noise_dev"):
+        DvlSimulator({"RPM": dict(noise_dev=31.0)})
+    with pytest.raises(ValueError, match="strict"):
+        DvlSimulator({"dvl_yaw": dict(bias=-20.5)}, strict=True)
+    sim = DvlSimulator(strict=False)
+    with pytest.warns(dc.DvlRangeWarning, match="dvl_depth"):
+        sim["dvl_depth"].noise_dev = 3.5
+    strict = DvlSimulator(strict=True)
+    with pytest.raises(ValueError, match="reasonable"):
+        strict["water_speed"].bias = 1.5
+    assert strict["water_speed"].bias == 0.0
+    with pytest.warns(dc.DvlRangeWarning):
+        odd = DvlSimulator({"dvl_pitch": dict(bias=12.0)}, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        DvlSimulator({"dvl_yaw": dict(bias=20.0, noise_dev=10.0, anchor=1e9)})  # edges ok
+        AugmentedWhiteNoise(bias=1e6)  # no sensor: no table
+        twin = pickle.loads(pickle.dumps(odd))  # warned once, at construction
+    assert twin["dvl_pitch"].bias == 12.0
+
+
+# ---- configuration ----------------------------------------------------------------
+
+
+def test_sensor_table_is_the_seed_table():
+    assert dc.SENSOR_NAMES == (
+        "dvl_roll", "dvl_pitch", "dvl_yaw", "dvl_surge", "dvl_sway", "dvl_heave",
+        "dvl_depth", "dvl_altitude", "water_speed", "RPM",
+    )  # fmt: skip
+    assert dc.SENSORS["dvl_yaw"].bias_range == (-20.0, 20.0)
+    assert dc.SENSORS["dvl_yaw"].noise_dev_range == (0.0, 10.0)
+    assert dc.SENSORS["water_speed"].noise_dev_range == (0.0, 1.2)
+    assert dc.SENSORS["RPM"].unit == "rev/min"
+    assert dc.SENSORS["dvl_altitude"].unit == "m"
+
+
+def test_config_round_trip(tmp_path):
+    cfg = dc.example_config()
+    path = tmp_path / "dvl.json"
+    dc.save_config(cfg, path)
+    again = dc.load_config(path)
+    assert again == cfg
+    raw = json.loads(path.read_text())
+    assert set(raw["dvl_roll"]) == {"bias", "noiseDev", "anchor", "anchorProbability"}
+    sim = DvlSimulator.from_config(path)
+    assert sim.to_config() == cfg
+    buf = io.StringIO()
+    dc.save_config(sim.to_config(), buf)
+    buf.seek(0)
+    assert dc.load_config(buf) == cfg
+    t = truth_array(50)
+    a = DvlSimulator.from_config(cfg).measure_many(t)
+    b = DvlSimulator.from_config(str(path)).measure_many(t)
+    assert np.array_equal(bits(a), bits(b))
+
+
+def test_config_defaults_and_seed_override():
+    cfg = dc.load_config({"dvl_yaw": {"noiseDev": 2.0}})
+    assert cfg.seed is None
+    assert cfg.sensors["dvl_yaw"] == dc.SensorNoise(0.0, 2.0, 0.0, 0.0)
+    assert cfg.sensors["dvl_roll"] == dc.SensorNoise()
+    sim = DvlSimulator.from_config({"seed": 3}, seed=4)
+    assert sim.seed.entropy == 4
+
+
+@pytest.mark.parametrize(
+    ("data", "exc", "match"),
+    [
+        ({"dvl_foo": {}}, ValueError, "dvl_foo"),
+        ({"dvl_roll": {"noise_dev": 1.0}}, ValueError, "dvl_roll.noise_dev"),
+        ({"dvl_roll": {"bias": "1.0"}}, TypeError, "dvl_roll.bias"),
+        ({"dvl_roll": {"bias": True}}, TypeError, "dvl_roll.bias"),
+        ({"dvl_roll": {"anchor": None}}, TypeError, "dvl_roll.anchor"),
+        ({"dvl_roll": {"anchor": float("nan")}}, ValueError, "dvl_roll.anchor"),
+        ({"dvl_pitch": {"noiseDev": float("inf")}}, ValueError, "dvl_pitch.noiseDev"),
+        ({"dvl_pitch": {"noiseDev": -0.5}}, ValueError, "dvl_pitch.noiseDev"),
+        ({"RPM": {"anchorProbability": 1.01}}, ValueError, "RPM.anchorProbability"),
+        ({"dvl_sway": [1, 2]}, TypeError, "dvl_sway"),
+        ({"seed": -1}, ValueError, "seed"),
+        ({"seed": 1.5}, TypeError, "seed"),
+        ({"seed": "7"}, TypeError, "seed"),
+    ],
+)
+def test_config_errors(data, exc, match):
+    with pytest.raises(exc, match=match):
+        dc.load_config(data)
+
+
+def test_config_top_level_must_be_object(tmp_path):
+    path = tmp_path / "list.json"
+    path.write_text("[1, 2]")
+    with pytest.raises(TypeError, match="JSON object"):
+        dc.load_config(path)
+
+
+def test_config_file_with_nan_literal_is_rejected(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"dvl_depth": {"anchor": NaN}}')
+    with pytest.raises(ValueError, match="dvl_depth.anchor"):
+        dc.load_config(path)
+    path.write_text('{"dvl_depth": {"anchor": 1e999}}')
+    with pytest.raises(ValueError, match="dvl_depth.anchor"):
+        dc.load_config(path)
+
+
+def test_config_range_warning_and_strict():
+    with pytest.warns(dc.DvlRangeWarning, match="dvl_altitude.bias"):
+        dc.load_config({"dvl_altitude": {"bias": 2.5}})
+    with pytest.raises(ValueError, match="dvl_altitude.bias"):
+        dc.load_config({"dvl_altitude": {"bias": 2.5}}, strict=True)
