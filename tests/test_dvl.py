@@ -330,17 +330,17 @@ def test_same_bits_on_every_simd_path():
 
 
 def test_same_bits_on_every_simd_level_in_process():
-    from fastnoise import dvl as dvl_module
+    import fastnoise
 
     t = truth_array(1003, seed=33)
-    before = dvl_module._simd_level()
+    before = fastnoise.simd_path()
     outs = []
     try:
-        for level in range(dvl_module._simd_set(2) + 1):
-            assert dvl_module._simd_set(level) == level
+        for path in fastnoise.simd_paths_available():
+            assert fastnoise.set_simd_path(path) == path
             outs.append(DvlSimulator(noisy_sensors(0.2), seed=34).measure_many(t))
     finally:
-        dvl_module._simd_set(before)
+        fastnoise.set_simd_path(before)
     assert all(np.array_equal(bits(o), bits(outs[0])) for o in outs[1:])
 
 

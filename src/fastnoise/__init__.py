@@ -5,20 +5,47 @@ same across runs, copies, threads, chunkings and SIMD paths.
 """
 
 from fastnoise.camera import ImageNoise
+from fastnoise.dvl import AugmentedWhiteNoise, DvlMeasurement, DvlSimulator
+from fastnoise.dvl_config import DvlConfig, DvlRangeWarning, SensorNoise, load_config, save_config
 from fastnoise.generator import (
     GaussianNoiseGenerator,
     set_simd_path,
     simd_path,
     simd_paths_available,
 )
+from fastnoise.imu import ImuNoise
+from fastnoise.imu_config import (
+    TriadNoise,
+    gauss_markov_stddev_from_gazebo,
+    odometry_covariances,
+    triad_covariance,
+    wt901c,
+)
 from fastnoise.rigid_body import RigidBodySimulator
+from fastnoise.sdf import from_sdf, imu_noise_params_from_sdf
 from fastnoise.sensor_simulator import SensorSimulator
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AugmentedWhiteNoise",
+    "DvlConfig",
+    "DvlMeasurement",
+    "DvlRangeWarning",
+    "DvlSimulator",
     "GaussianNoiseGenerator",
+    "SensorNoise",
+    "load_config",
+    "save_config",
     "ImageNoise",
+    "ImuNoise",
+    "TriadNoise",
+    "from_sdf",
+    "gauss_markov_stddev_from_gazebo",
+    "imu_noise_params_from_sdf",
+    "odometry_covariances",
+    "triad_covariance",
+    "wt901c",
     "RigidBodySimulator",
     "SensorSimulator",
     "set_simd_path",

@@ -26,7 +26,6 @@ cimport numpy as cnp
 from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport uint64_t
 
-from fastnoise._core cimport fn_simd_level, fn_simd_set
 
 from fastnoise import _validate
 from fastnoise._seeding import (
@@ -99,20 +98,6 @@ def _pool():
     if _executor is None:
         _executor = ThreadPoolExecutor(thread_name_prefix="fastnoise-dvl")
     return _executor
-
-
-def _simd_set(int level):
-    """Set this module's SIMD level (0 scalar, 1 avx2, 2 avx512; capped at the CPU's).
-
-    The C core is linked into each extension module, so each has its own copy of the
-    dispatch state: ``fastnoise.set_simd_path`` should call this too. Returns the level
-    in use. Every level gives the same bits."""
-    return fn_simd_set(level)
-
-
-def _simd_level():
-    """This module's SIMD level in use (see ``_simd_set``)."""
-    return fn_simd_level()
 
 
 def _sensor_seed(ss, int i):
