@@ -40,44 +40,55 @@ static inline double fn_i64_to_f64(int64_t k) {
     return fn_f64(0x4338000000000000ull + (uint64_t)k) - 0x1.8p52;
 }
 
-/* ln(x) for positive, finite, normal x (double). */
-static inline double fn_log_f64(double x) {
-    uint64_t b = fn_bits64(x);
-    /* x = m * 2^e with m in [sqrt(1/2), sqrt(2)) */
-    uint64_t mant = b & 0x000FFFFFFFFFFFFFull;
-    int64_t up = mant > 0x6A09E667F3BCCull; /* m >= sqrt 2: halve it */
-    int64_t e = (int64_t)(b >> 52) - 1023 + up;
-    double m = fn_f64(mant | ((uint64_t)(1023 - up) << 52));
+/* mult * ln(x * 2^kshift) for positive, finite, normal x. `mult` must be a power
+ * of two (it scales every constant exactly, so the result is exactly mult times the
+ * unscaled one); callers pass constants so the scaling costs nothing.
+ * x = 2^k m with m in [sqrt(1/2), sqrt 2), found with integer operations only. */
+static inline double fn_scaled_log_f64(double x, int64_t kshift, double mult) {
+    const uint64_t off = 0x3FE6A09E667F3BCDull; /* sqrt(1/2) */
+    uint64_t ix = fn_bits64(x);
+    uint64_t tmp = ix - off;
+    int64_t k = (int64_t)tmp >> 52;
+    double m = fn_f64(ix - (tmp & 0xFFF0000000000000ull));
     double s = (m - 1.0) / (m + 1.0);
     double s2 = s * s;
     /* ln m = 2 atanh s = 2s + s^3 P(s^2), |s| < 0.172; P is a minimax fit of
      * (2 atanh s - 2s) / s^3 (relative error 3e-16, so ln m is good to ~1e-18) */
-    double p = 0x1.2b6776a1bf0b9p-3;
-    p = fma(p, s2, 0x1.39fd25d62ab23p-3);
-    p = fma(p, s2, 0x1.7462be245eae3p-3);
-    p = fma(p, s2, 0x1.c71c62c42db89p-3);
-    p = fma(p, s2, 0x1.2492492e0b70cp-2);
-    p = fma(p, s2, 0x1.99999999951f5p-2);
-    p = fma(p, s2, 0x1.5555555555558p-1);
-    double lnm = fma(s * s2, p, 2.0 * s);
-    double ed = fn_i64_to_f64(e);
-    return fma(ed, 0x1.62e42fefa39efp-1, fma(ed, 0x1.abc9e3b39803fp-56, lnm));
+    double p = mult * 0x1.2b6776a1bf0b9p-3;
+    p = fma(p, s2, mult * 0x1.39fd25d62ab23p-3);
+    p = fma(p, s2, mult * 0x1.7462be245eae3p-3);
+    p = fma(p, s2, mult * 0x1.c71c62c42db89p-3);
+    p = fma(p, s2, mult * 0x1.2492492e0b70cp-2);
+    p = fma(p, s2, mult * 0x1.99999999951f5p-2);
+    p = fma(p, s2, mult * 0x1.5555555555558p-1);
+    double lnm = fma(s * s2, p, (2.0 * mult) * s);
+    double kd = fn_i64_to_f64(k + kshift);
+    return fma(kd, mult * 0x1.62e42fefa39efp-1, fma(kd, mult * 0x1.abc9e3b39803fp-56, lnm));
+}
+
+/* ln(x) for positive, finite, normal x (double). */
+static inline double fn_log_f64(double x) {
+    return fn_scaled_log_f64(x, 0, 1.0);
+}
+
+static inline float fn_scaled_log_f32(float x, int32_t kshift, float mult) {
+    const uint32_t off = 0x3F3504F4u; /* sqrt(1/2), rounded up */
+    uint32_t ix = fn_bits32(x);
+    uint32_t tmp = ix - off;
+    int32_t k = (int32_t)tmp >> 23;
+    float m = fn_f32(ix - (tmp & 0xFF800000u));
+    float s = (m - 1.0f) / (m + 1.0f);
+    float s2 = s * s;
+    float p = mult * 0x1.2eebdap-2f; /* minimax, as in fn_scaled_log_f64 */
+    p = fmaf(p, s2, mult * 0x1.997c10p-2f);
+    p = fmaf(p, s2, mult * 0x1.55555cp-1f);
+    float lnm = fmaf(s * s2, p, (2.0f * mult) * s);
+    float kd = (float)(k + kshift); /* exact, and int32->float exists on every target */
+    return fmaf(kd, mult * 0x1.62e430p-1f, fmaf(kd, mult * -0x1.05c610p-29f, lnm));
 }
 
 static inline float fn_log_f32(float x) {
-    uint32_t b = fn_bits32(x);
-    uint32_t mant = b & 0x007FFFFFu;
-    int32_t up = mant > 0x3504F3u;
-    int32_t e = (int32_t)(b >> 23) - 127 + up;
-    float m = fn_f32(mant | ((uint32_t)(127 - up) << 23));
-    float s = (m - 1.0f) / (m + 1.0f);
-    float s2 = s * s;
-    float p = 0x1.2eebdap-2f; /* minimax, as in fn_log_f64 */
-    p = fmaf(p, s2, 0x1.997c10p-2f);
-    p = fmaf(p, s2, 0x1.55555cp-1f);
-    float lnm = fmaf(s * s2, p, 2.0f * s);
-    float ed = (float)e; /* exact, and int32->float exists on every target */
-    return fmaf(ed, 0x1.62e430p-1f, fmaf(ed, -0x1.05c610p-29f, lnm));
+    return fn_scaled_log_f32(x, 0, 1.0f);
 }
 
 /* sin and cos of 2*pi*f for |f| <= 1/8 (f in turns): minimax polynomials in f^2

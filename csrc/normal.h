@@ -33,20 +33,20 @@
 
 enum { FN_FLOAT64 = 0, FN_FLOAT32 = 1 };
 
-/* Box-Muller radius sqrt(-2 ln u1) from the radius word. */
+/* Box-Muller radius sqrt(-2 ln u1) from the radius word: -2 ln u1 is taken as
+ * -2 ln(wa + 1) + 64 ln 2, with the scaling folded into the log's constants. */
 static inline double fn_bm_radius_f64(uint32_t wa) {
     /* exact u32 -> double without an unsigned conversion instruction */
-    double u1 = ((double)(int32_t)(wa ^ 0x80000000u) + (0x1p31 + 1.0)) * 0x1p-32;
-    return sqrt(-2.0 * fn_log_f64(u1));
+    double v = (double)(int32_t)(wa ^ 0x80000000u) + (0x1p31 + 1.0);
+    return sqrt(fn_scaled_log_f64(v, -32, -2.0));
 }
 
 static inline float fn_bm_radius_f32(uint32_t wa) {
-    /* (wa + 1) / 2^32 rounded once to float: both halves are exact, their sum is
-     * the one rounding, so small u1 (the tail) keep all their bits */
-    float u1 =
-        ((float)(int32_t)(wa >> 16) * 0x1p16f + ((float)(int32_t)(wa & 0xFFFFu) + 1.0f)) *
-        0x1p-32f;
-    return sqrtf(-2.0f * fn_log_f32(u1));
+    /* wa + 1 rounded once to float: both halves are exact, their sum is the one
+     * rounding, so small values (the tail) keep all their bits */
+    float v =
+        fmaf((float)(int32_t)(wa >> 16), 0x1p16f, (float)(int32_t)(wa & 0xFFFFu) + 1.0f);
+    return sqrtf(fn_scaled_log_f32(v, -32, -2.0f));
 }
 
 /* The direction (c, s) of a pair from its angle word, as described above. */
