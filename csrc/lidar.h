@@ -86,19 +86,19 @@ void fn_range_noise_f32(const fn_range_params *p, uint64_t first_index, size_t n
                         const float *in, float *out);
 
 /* Per-target kernels behind the functions above (chunks of at most FN_LIDAR_CHUNK). */
-#define FN_LIDAR_CHUNK 512
+#define FN_LIDAR_CHUNK 128
 FN_DECLARE_KERNEL(void, fn_lidar_points_chunk_f64,
                   (const fn_lidar_points_params *p, size_t n, const double *points,
-                   const double *dist_in, const uint8_t *mask_in, const double *ang,
-                   const double *dz, double *points_out, double *dist_out,
+                   const double *dist_in, const uint8_t *mask_in, const float *za,
+                   const float *zd, double *points_out, double *dist_out,
                    uint8_t *mask_out, double *local_out))
 FN_DECLARE_KERNEL(void, fn_lidar_points_chunk_f32,
                   (const fn_lidar_points_params *p, size_t n, const float *points,
-                   const float *dist_in, const uint8_t *mask_in, const float *ang,
-                   const float *dz, float *points_out, float *dist_out,
+                   const float *dist_in, const uint8_t *mask_in, const float *za,
+                   const float *zd, float *points_out, float *dist_out,
                    uint8_t *mask_out, float *local_out))
 FN_DECLARE_KERNEL(void, fn_range_chunk_f64,
-                  (const fn_range_params *p, size_t n, const double *in, const double *z,
+                  (const fn_range_params *p, size_t n, const double *in, const float *z,
                    double *out))
 FN_DECLARE_KERNEL(void, fn_range_chunk_f32,
                   (const fn_range_params *p, size_t n, const float *in, const float *z,

@@ -53,8 +53,8 @@
 
 void FN_KERNEL(NAME(fn_lidar_points_chunk, SUF))(const fn_lidar_points_params *p, size_t n,
                                                  const T *points, const T *dist_in,
-                                                 const uint8_t *mask_in, const T *ang,
-                                                 const T *dz, T *points_out, T *dist_out,
+                                                 const uint8_t *mask_in, const float *za,
+                                                 const float *zd, T *points_out, T *dist_out,
                                                  uint8_t *mask_out, T *local_out) {
     /* original point, its offset q from the lidar origin, the noised offset v */
     T px[FN_LIDAR_CHUNK], py[FN_LIDAR_CHUNK], pz[FN_LIDAR_CHUNK];
@@ -64,35 +64,31 @@ void FN_KERNEL(NAME(fn_lidar_points_chunk, SUF))(const fn_lidar_points_params *p
     const T t0 = (T)p->origin[0], t1 = (T)p->origin[1], t2 = (T)p->origin[2];
     const T k0 = (T)p->axis[0], k1 = (T)p->axis[1], k2 = (T)p->axis[2];
 
+    /* hit: flagged, finite distance, finite offset (|x| <= MAX is false for inf, NaN).
+     * The two optional inputs are loop-invariant choices; the compiler unswitches. */
     for (size_t i = 0; i < n; i++) {
-        px[i] = points[3 * i];
-        py[i] = points[3 * i + 1];
-        pz[i] = points[3 * i + 2];
-    }
-    for (size_t i = 0; i < n; i++) {
-        qx[i] = px[i] - t0;
-        qy[i] = py[i] - t1;
-        qz[i] = pz[i] - t2;
-        r[i] = SQRT(qx[i] * qx[i] + qy[i] * qy[i] + qz[i] * qz[i]);
-    }
-    if (dist_in) {
-        for (size_t i = 0; i < n; i++) d[i] = dist_in[i];
-    } else {
-        for (size_t i = 0; i < n; i++) d[i] = r[i];
-    }
-    /* hit: flagged, finite distance, finite offset (|x| <= MAX is false for inf, NaN) */
-    if (mask_in) {
-        for (size_t i = 0; i < n; i++)
-            hit[i] = (mask_in[i] != 0) & (FABS(d[i]) <= T_MAX) & (r[i] <= T_MAX);
-    } else {
-        for (size_t i = 0; i < n; i++) hit[i] = (FABS(d[i]) <= T_MAX) & (r[i] <= T_MAX);
+        T x = points[3 * i], y = points[3 * i + 1], z = points[3 * i + 2];
+        T ax = x - t0, ay = y - t1, az = z - t2;
+        T ri = SQRT(ax * ax + ay * ay + az * az);
+        T di = dist_in ? dist_in[i] : ri;
+        int flag = mask_in ? mask_in[i] != 0 : 1;
+        px[i] = x;
+        py[i] = y;
+        pz[i] = z;
+        qx[i] = ax;
+        qy[i] = ay;
+        qz[i] = az;
+        r[i] = ri;
+        d[i] = di;
+        hit[i] = flag & (FABS(di) <= T_MAX) & (ri <= T_MAX);
     }
 
     /* hitpoint angular noise: v = Rot(k, e) q */
     if (p->angular) {
+        const T am = (T)p->angular_mean, as = (T)p->angular_stddev;
         for (size_t i = 0; i < n; i++) {
             T s, c;
-            SINCOS(ang[i], &s, &c);
+            SINCOS(am + as * (T)za[i], &s, &c);
             T kq = k0 * qx[i] + k1 * qy[i] + k2 * qz[i];
             T w = (1 - c) * kq;
             vx[i] = c * qx[i] + s * (k1 * qz[i] - k2 * qy[i]) + w * k0;
@@ -114,7 +110,7 @@ void FN_KERNEL(NAME(fn_lidar_points_chunk, SUF))(const fn_lidar_points_params *p
         const T rise = (T)p->distance_rise;
         for (size_t i = 0; i < n; i++) {
             int moves = (hit[i] != 0) & (r[i] > 0);
-            T eps = mu + (base + rise * d[i]) * dz[i];
+            T eps = mu + (base + rise * d[i]) * (T)zd[i];
             eps = moves ? eps : 0;
             T rs = moves ? r[i] : 1;
             T sc = eps / rs;
@@ -136,9 +132,6 @@ void FN_KERNEL(NAME(fn_lidar_points_chunk, SUF))(const fn_lidar_points_params *p
         points_out[3 * i] = h ? ox : px[i];
         points_out[3 * i + 1] = h ? oy : py[i];
         points_out[3 * i + 2] = h ? oz : pz[i];
-    }
-    for (size_t i = 0; i < n; i++) {
-        int h = hit[i] != 0;
         dist_out[i] = h ? dn[i] : d[i];
         mask_out[i] = (uint8_t)h;
     }
@@ -157,15 +150,16 @@ void FN_KERNEL(NAME(fn_lidar_points_chunk, SUF))(const fn_lidar_points_params *p
     }
 }
 
-/* Gazebo ranges: z already holds mean + stddev * normal. */
+/* Gazebo ranges: z holds standard normals. */
 void FN_KERNEL(NAME(fn_range_chunk, SUF))(const fn_range_params *p, size_t n, const T *in,
-                                          const T *z, T *out) {
+                                          const float *z, T *out) {
+    const T mean = (T)p->mean, sd = (T)p->stddev;
     const T bias = (T)p->bias, prec = (T)p->precision;
     const T lo = (T)p->min_range, hi = (T)p->max_range;
     const int quantize = p->precision > 0;
     for (size_t i = 0; i < n; i++) {
         T x = in[i];
-        T y = (x + bias) + z[i];
+        T y = (x + bias) + (mean + sd * (T)z[i]);
         if (quantize) {
             /* std::round's rule (half away from zero); round() is exact, so it is
              * the same on every target, unlike the transcendental functions */
