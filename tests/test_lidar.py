@@ -4,12 +4,15 @@ Gazebo's range clamp rules."""
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 from fastnoise.generator import fill_normals
-from fastnoise.lidar import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
 
 import fastnoise
+from fastnoise.lidar import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
 
 MEAN, STD, RISE = 0.1, 0.01, 0.001
 TOL = 0.002  # RGL's tolerance on sample mean and stddev
@@ -327,6 +330,18 @@ def test_inputs_are_not_modified_unless_out():
     np.testing.assert_array_equal(pts, res.points)
     strided = np.asfortranarray(keep[0])
     np.testing.assert_array_equal(noise.apply(strided).points, res.points)
+
+
+def test_pickle_and_copy_reproduce_the_noise():
+    pts = _cloud(50)
+    noise = _all_noise(seed=8, axis=(0.0, 0.0, 1.0))
+    gz = RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, flip_bias_sign=True, seed=2)
+    for clone in (pickle.loads(pickle.dumps(noise)), copy.deepcopy(noise)):
+        np.testing.assert_array_equal(clone.apply(pts).points, noise.apply(pts).points)
+        np.testing.assert_array_equal(clone.axis, noise.axis)
+    g2 = pickle.loads(pickle.dumps(gz))
+    assert g2.bias == gz.bias and g2.flip_bias_sign
+    np.testing.assert_array_equal(g2.apply(pts[:, 2]), gz.apply(pts[:, 2]))
 
 
 # ---- RGL parameter mapping and errors ----------------------------------------------------

@@ -96,6 +96,11 @@ RAY_BASED = 0
 HITPOINT_BASED = 1
 
 
+def _rebuild(cls, kwargs):
+    """Unpickle: the objects are fully defined by their parameters and seed."""
+    return cls(**kwargs)
+
+
 def _pool():
     global _executor
     if _executor is None:
@@ -254,6 +259,22 @@ cdef class LidarNoise:
             f"distance_noise_stddev_rise_per_meter="
             f"{self.distance_noise_stddev_rise_per_meter!r}, axis={self._axis.tolist()!r})")
 
+    def _params(self):
+        return {
+            "ray_angular_noise_mean": self.ray_angular_noise_mean,
+            "ray_angular_noise_stddev": self.ray_angular_noise_stddev,
+            "hitpoint_angular_noise_mean": self.hitpoint_angular_noise_mean,
+            "hitpoint_angular_noise_stddev": self.hitpoint_angular_noise_stddev,
+            "distance_noise_mean": self.distance_noise_mean,
+            "distance_noise_stddev_base": self.distance_noise_stddev_base,
+            "distance_noise_stddev_rise_per_meter": self.distance_noise_stddev_rise_per_meter,
+            "axis": tuple(self._axis.tolist()),
+            "seed": self._seed_seq,
+        }
+
+    def __reduce__(self):
+        return _rebuild, (LidarNoise, self._params())
+
     def _frame_geometry(self, lidar_pose):
         """(world axis, lidar origin, caller -> lidar rotation or None)."""
         if lidar_pose is None:
@@ -341,11 +362,15 @@ cdef class LidarNoise:
         first_index : int
             Index of ``points[0]`` in the frame's full cloud (for pieces).
         out : (N, 3) array, optional
-            Receives the noised points (may be ``points`` itself, to work in place).
+            Receives the noised points (may be ``points`` itself, to work in place). It
+            always holds all N points, also with ``drop_non_hits``.
         return_local : bool
-            Also return the noised cloud in the lidar frame, from the same draws.
+            Also return the noised cloud in the lidar frame, from the same draws (the
+            same array as ``points`` when ``lidar_pose`` is None). Non-finite non-hits
+            may map to NaN there.
         drop_non_hits : bool
-            Return only the hits' points and distances (``hit_mask`` keeps length N).
+            Return only the hits' points and distances, as new arrays (``hit_mask``
+            keeps length N, so the rows can be traced back).
         threads : int
             Split the points across this many threads; the result does not depend on it.
 
@@ -504,7 +529,15 @@ cdef class RangeNoise:
 
     @property
     def key(self):
+        """64-bit Philox key."""
         return self.prm.key
+
+    def __reduce__(self):
+        return _rebuild, (RangeNoise, {
+            "mean": self.mean, "stddev": self.stddev, "min_range": self.min_range,
+            "max_range": self.max_range, "bias_mean": self.bias_mean,
+            "bias_stddev": self.bias_stddev, "precision": self.precision,
+            "flip_bias_sign": self.flip_bias_sign, "seed": self._seed_seq})
 
     def __repr__(self):
         return (f"RangeNoise(mean={self.mean!r}, stddev={self.stddev!r}, "
