@@ -466,6 +466,8 @@ def test_gazebo_keying_dtype_and_threads():
     np.testing.assert_allclose(
         whole.reshape(-1)[:10], np.clip(flat[:10] + z, 0.1, 30.0), atol=1e-15
     )
+    assert gz.apply_one(flat[77], frame=3, index=77) == whole.reshape(-1)[77]
+    assert gz.apply_one(np.nan) == 30.0
     r32 = gz.apply(r.astype(np.float32), frame=3)
     assert r32.dtype == np.float32
     np.testing.assert_allclose(r32, whole, atol=1e-5)

@@ -546,6 +546,18 @@ cdef class RangeNoise:
                 f"precision={self.precision!r}, flip_bias_sign={self.flip_bias_sign!r}); "
                 f"bias={self.bias!r}")
 
+    def apply_one(self, double range_m, uint64_t frame=0, uint64_t index=0):
+        """One noised range (m): beam ``index`` of ``frame``, the same value ``apply``
+        gives for that beam of a float64 scan. For per-beam loops (Gazebo's
+        ``Noise::Apply``)."""
+        cdef fn_range_params prm = self.prm
+        cdef double out
+        if frame >= <uint64_t>MAX_FRAME:
+            raise ValueError(f"frame={frame!r} is not allowed: it must be < {MAX_FRAME}")
+        prm.frame = frame
+        fn_range_noise_f64(&prm, index, 1, &range_m, &out)
+        return out
+
     def apply(self, ranges, frame=0, first_index=0, out=None, threads=1):
         """Noised ranges (m) of one scan, any shape; beam i is ``ranges.flat[i]``.
 
