@@ -35,12 +35,12 @@ static inline uint64_t fn_lidar_stream(uint64_t frame, int kind) {
 typedef struct {
     uint64_t key;
     uint64_t frame;
-    double axis[3];   /* unit rotation axis in the caller's frame (k_w) */
-    double origin[3]; /* lidar origin in the caller's frame (t) */
+    double axis[3];     /* unit rotation axis in the caller's frame (k_w) */
+    double origin[3];   /* lidar origin in the caller's frame (t) */
     double to_local[9]; /* caller -> lidar rotation R_T^T, row-major (local output) */
-    int angular;      /* apply hitpoint angular noise */
-    double angular_mean, angular_stddev;  /* rad */
-    int distance;     /* apply distance noise */
+    int angular;        /* apply hitpoint angular noise */
+    double angular_mean, angular_stddev;                /* rad */
+    int distance;                                       /* apply distance noise */
     double distance_mean, distance_base, distance_rise; /* m, m, m/m */
 } fn_lidar_points_params;
 
@@ -90,13 +90,13 @@ void fn_range_noise_f32(const fn_range_params *p, uint64_t first_index, size_t n
 FN_DECLARE_KERNEL(void, fn_lidar_points_chunk_f64,
                   (const fn_lidar_points_params *p, size_t n, const double *points,
                    const double *dist_in, const uint8_t *mask_in, const float *za,
-                   const float *zd, double *points_out, double *dist_out,
-                   uint8_t *mask_out, double *local_out))
+                   const float *zd, double *points_out, double *dist_out, uint8_t *mask_out,
+                   double *local_out))
 FN_DECLARE_KERNEL(void, fn_lidar_points_chunk_f32,
                   (const fn_lidar_points_params *p, size_t n, const float *points,
                    const float *dist_in, const uint8_t *mask_in, const float *za,
-                   const float *zd, float *points_out, float *dist_out,
-                   uint8_t *mask_out, float *local_out))
+                   const float *zd, float *points_out, float *dist_out, uint8_t *mask_out,
+                   float *local_out))
 FN_DECLARE_KERNEL(void, fn_range_chunk_f64,
                   (const fn_range_params *p, size_t n, const double *in, const float *z,
                    double *out))

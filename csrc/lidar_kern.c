@@ -50,12 +50,13 @@
 
 #define NAME_(a, b) a##_##b
 #define NAME(a, b) NAME_(a, b)
+#define POINTS_CHUNK FN_KERNEL(NAME(fn_lidar_points_chunk, SUF))
+#define RANGE_CHUNK FN_KERNEL(NAME(fn_range_chunk, SUF))
 
-void FN_KERNEL(NAME(fn_lidar_points_chunk, SUF))(const fn_lidar_points_params *p, size_t n,
-                                                 const T *points, const T *dist_in,
-                                                 const uint8_t *mask_in, const float *za,
-                                                 const float *zd, T *points_out, T *dist_out,
-                                                 uint8_t *mask_out, T *local_out) {
+void POINTS_CHUNK(const fn_lidar_points_params *p, size_t n, const T *points,
+                  const T *dist_in, const uint8_t *mask_in, const float *za,
+                  const float *zd, T *points_out, T *dist_out, uint8_t *mask_out,
+                  T *local_out) {
     /* original point, its offset q from the lidar origin, the noised offset v */
     T px[FN_LIDAR_CHUNK], py[FN_LIDAR_CHUNK], pz[FN_LIDAR_CHUNK];
     T qx[FN_LIDAR_CHUNK], qy[FN_LIDAR_CHUNK], qz[FN_LIDAR_CHUNK];
@@ -120,7 +121,8 @@ void FN_KERNEL(NAME(fn_lidar_points_chunk, SUF))(const fn_lidar_points_params *p
             dn[i] = d[i] + eps;
         }
     } else {
-        for (size_t i = 0; i < n; i++) dn[i] = d[i];
+        for (size_t i = 0; i < n; i++)
+            dn[i] = d[i];
     }
 
     /* world output p + (v - q): exact copy for a point nothing moved */
@@ -151,8 +153,7 @@ void FN_KERNEL(NAME(fn_lidar_points_chunk, SUF))(const fn_lidar_points_params *p
 }
 
 /* Gazebo ranges: z holds standard normals. */
-void FN_KERNEL(NAME(fn_range_chunk, SUF))(const fn_range_params *p, size_t n, const T *in,
-                                          const float *z, T *out) {
+void RANGE_CHUNK(const fn_range_params *p, size_t n, const T *in, const float *z, T *out) {
     const T mean = (T)p->mean, sd = (T)p->stddev;
     const T bias = (T)p->bias, prec = (T)p->precision;
     const T lo = (T)p->min_range, hi = (T)p->max_range;
@@ -174,6 +175,8 @@ void FN_KERNEL(NAME(fn_range_chunk, SUF))(const fn_range_params *p, size_t n, co
     }
 }
 
+#undef POINTS_CHUNK
+#undef RANGE_CHUNK
 #undef NAME
 #undef NAME_
 #endif
