@@ -7,10 +7,11 @@
  * which equals RGL's L^-1 R_axis(e) L p with L = T^-1, without the two transforms.
  * Rot(k, e) q = c q + s (k x q) + (1 - c)(k . q) k (Rodrigues).
  *
- * Randomness: normal i of stream (frame << 2 | kind) of the key is the noise of point
- * (or ray, or beam) i of that frame, so the result of a point depends only on
- * (key, frame, i): split clouds give the same bits as whole ones. float64 data use the
- * float64 canonical stream, float32 data the float32 one (csrc/normal.h).
+ * Randomness: the standard normal behind the noise of point (or ray, or beam) i of
+ * a frame is float32 normal i of stream (frame << 2 | kind) of the key, for float32
+ * and float64 data alike (csrc/normal.h); the noise is mean + stddev * z in the
+ * data's type. So a point's result depends only on (key, frame, i): split clouds give
+ * the same bits as whole ones.
  */
 #ifndef FN_LIDAR_H
 #define FN_LIDAR_H
