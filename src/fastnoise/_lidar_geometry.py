@@ -61,10 +61,11 @@ def rigid_pose(name: str, value: object) -> tuple[np.ndarray, np.ndarray]:
         )
     rot = m[:3, :3]
     err = float(np.max(np.abs(rot.T @ rot - np.eye(3))))
-    if err > RIGID_TOL or np.linalg.det(rot) <= 0:
+    det = float(np.linalg.det(rot))
+    if err > RIGID_TOL or det <= 0:
         raise ValueError(
             f"{name} rotation part {rot.tolist()} is not a rotation (R^T R - I max error "
-            f"{err:.3g}, det {np.linalg.det(rot):.6g}): the pose must be a rigid transform"
+            f"{err:.3g}, det {det:.6g}): the pose must be a rigid transform"
         )
     return rot.copy(), m[:3, 3].copy()
 
