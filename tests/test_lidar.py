@@ -243,6 +243,15 @@ def test_non_hits_are_never_perturbed_and_can_be_dropped():
     np.testing.assert_array_equal(dropped.hit_mask, res.hit_mask)
 
 
+def test_empty_inputs_give_empty_outputs():
+    noise = _all_noise()
+    res = noise.apply(np.empty((0, 3)), lidar_pose=np.eye(4), return_local=True)
+    assert res.points.shape == (0, 3) and res.local_points.shape == (0, 3)
+    assert res.distances.shape == (0,) and res.hit_mask.shape == (0,)
+    assert noise.perturb_rays(np.empty((0, 4, 4))).shape == (0, 4, 4)
+    assert RangeNoise(0.0, 0.1, 0.0, 1.0).apply(np.empty(0)).shape == (0,)
+
+
 def test_point_at_lidar_origin_stays():
     noise = LidarNoise(distance_noise_stddev_base=0.1, seed=1)
     res = noise.apply(np.zeros((3, 3)))
