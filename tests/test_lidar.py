@@ -376,6 +376,7 @@ def test_from_rgl_maps_the_angular_type():
         ({"distance_noise_stddev_rise_per_meter": -1e-3}, "rise_per_meter"),
         ({"distance_noise_mean": float("nan")}, "distance_noise_mean"),
         ({"ray_angular_noise_mean": float("inf")}, "ray_angular_noise_mean"),
+        ({"ray_angular_noise_stddev": 1e9}, "ray_angular_noise_stddev"),
         ({"axis": (0.0, 2.0, 0.0)}, "unit vector"),
         ({"axis": (0.0, 1.0)}, "axis"),
     ],

@@ -95,6 +95,8 @@ _executor = None
 
 RAY_BASED = 0
 HITPOINT_BASED = 1
+# Largest angular mean or stddev accepted, rad.
+_MAX_ANGLE = 1.0e3
 
 
 def _rebuild(cls, kwargs):
@@ -165,7 +167,7 @@ cdef class _PointsCall:
 cdef class LidarNoise:
     """RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
 
-    Parameters (all keyword-only; angles in rad, lengths in m)
+    Parameters (all keyword-only; angles in rad, |angle| <= 1000; lengths in m)
     ----------
     ray_angular_noise_mean, ray_angular_noise_stddev : float
         Ray-based angular noise e ~ N(mean, stddev) rad, used by ``perturb_rays``
@@ -200,14 +202,15 @@ cdef class LidarNoise:
                  distance_noise_mean=0.0, distance_noise_stddev_base=0.0,
                  distance_noise_stddev_rise_per_meter=0.0, axis=(0.0, 1.0, 0.0),
                  seed=None):
-        self.ray_angular_noise_mean = _validate.finite(
-            "ray_angular_noise_mean", ray_angular_noise_mean)
-        self.ray_angular_noise_stddev = _validate.nonnegative(
-            "ray_angular_noise_stddev", ray_angular_noise_stddev)
-        self.hitpoint_angular_noise_mean = _validate.finite(
-            "hitpoint_angular_noise_mean", hitpoint_angular_noise_mean)
-        self.hitpoint_angular_noise_stddev = _validate.nonnegative(
-            "hitpoint_angular_noise_stddev", hitpoint_angular_noise_stddev)
+        # angles beyond _MAX_ANGLE would leave the range where the sine is accurate
+        self.ray_angular_noise_mean = _validate.in_range(
+            "ray_angular_noise_mean", ray_angular_noise_mean, -_MAX_ANGLE, _MAX_ANGLE)
+        self.ray_angular_noise_stddev = _validate.in_range(
+            "ray_angular_noise_stddev", ray_angular_noise_stddev, 0.0, _MAX_ANGLE)
+        self.hitpoint_angular_noise_mean = _validate.in_range(
+            "hitpoint_angular_noise_mean", hitpoint_angular_noise_mean, -_MAX_ANGLE, _MAX_ANGLE)
+        self.hitpoint_angular_noise_stddev = _validate.in_range(
+            "hitpoint_angular_noise_stddev", hitpoint_angular_noise_stddev, 0.0, _MAX_ANGLE)
         self.distance_noise_mean = _validate.finite("distance_noise_mean", distance_noise_mean)
         self.distance_noise_stddev_base = _validate.nonnegative(
             "distance_noise_stddev_base", distance_noise_stddev_base)
