@@ -17,6 +17,7 @@
 #define T double
 #define SUF f64
 #define SINCOS fn_sincos_f64
+#define SINCOS_OCTANT fn_sincos_octant_f64
 #define ROUND round
 #define FABS fabs
 #define SQRT sqrt
@@ -25,6 +26,7 @@
 #undef T
 #undef SUF
 #undef SINCOS
+#undef SINCOS_OCTANT
 #undef ROUND
 #undef FABS
 #undef SQRT
@@ -33,6 +35,7 @@
 #define T float
 #define SUF f32
 #define SINCOS fn_sincos_f32
+#define SINCOS_OCTANT fn_sincos_octant_f32
 #define ROUND roundf
 #define FABS fabsf
 #define SQRT sqrtf
@@ -41,6 +44,7 @@
 #undef T
 #undef SUF
 #undef SINCOS
+#undef SINCOS_OCTANT
 #undef ROUND
 #undef FABS
 #undef SQRT
@@ -51,6 +55,15 @@
 #define NAME_(a, b) a##_##b
 #define NAME(a, b) NAME_(a, b)
 #define POINTS_CHUNK FN_KERNEL(NAME(fn_lidar_points_chunk, SUF))
+/* v_i = Rot(k, e) q_i = c q + s (k x q) + (1 - c)(k . q) k, with s, c of e_i */
+#define ROTATE(i)                                                                          \
+    do {                                                                                   \
+        T kq = k0 * qx[i] + k1 * qy[i] + k2 * qz[i];                                       \
+        T w = (1 - c) * kq;                                                                \
+        vx[i] = c * qx[i] + s * (k1 * qz[i] - k2 * qy[i]) + w * k0;                        \
+        vy[i] = c * qy[i] + s * (k2 * qx[i] - k0 * qz[i]) + w * k1;                        \
+        vz[i] = c * qz[i] + s * (k0 * qy[i] - k1 * qx[i]) + w * k2;                        \
+    } while (0)
 #define RANGE_CHUNK FN_KERNEL(NAME(fn_range_chunk, SUF))
 
 void POINTS_CHUNK(const fn_lidar_points_params *p, size_t n, const T *points,
@@ -84,17 +97,25 @@ void POINTS_CHUNK(const fn_lidar_points_params *p, size_t n, const T *points,
         hit[i] = flag & (FABS(di) <= T_MAX) & (ri <= T_MAX);
     }
 
-    /* hitpoint angular noise: v = Rot(k, e) q */
+    /* hitpoint angular noise: v = Rot(k, e) q. When every possible angle lies within
+     * an eighth of a turn (|z| <= 6.66 in the random core, so |e| <= |mean| + 6.7 sd),
+     * the octant polynomial is used directly, skipping the range reduction. The choice
+     * depends only on the parameters, so split clouds still give the same bits. */
     if (p->angular) {
         const T am = (T)p->angular_mean, as = (T)p->angular_stddev;
-        for (size_t i = 0; i < n; i++) {
-            T s, c;
-            SINCOS(am + as * (T)za[i], &s, &c);
-            T kq = k0 * qx[i] + k1 * qy[i] + k2 * qz[i];
-            T w = (1 - c) * kq;
-            vx[i] = c * qx[i] + s * (k1 * qz[i] - k2 * qy[i]) + w * k0;
-            vy[i] = c * qy[i] + s * (k2 * qx[i] - k0 * qz[i]) + w * k1;
-            vz[i] = c * qz[i] + s * (k0 * qy[i] - k1 * qx[i]) + w * k2;
+        if (fabs(p->angular_mean) + 6.7 * p->angular_stddev <= 0.78) {
+            const T turns = (T)0.15915494309189533577; /* 1 / (2 pi) */
+            for (size_t i = 0; i < n; i++) {
+                T s, c;
+                SINCOS_OCTANT((am + as * (T)za[i]) * turns, &s, &c);
+                ROTATE(i);
+            }
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                T s, c;
+                SINCOS(am + as * (T)za[i], &s, &c);
+                ROTATE(i);
+            }
         }
     } else {
         for (size_t i = 0; i < n; i++) {
@@ -176,6 +197,7 @@ void RANGE_CHUNK(const fn_range_params *p, size_t n, const T *in, const float *z
 }
 
 #undef POINTS_CHUNK
+#undef ROTATE
 #undef RANGE_CHUNK
 #undef NAME
 #undef NAME_

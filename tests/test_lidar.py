@@ -109,17 +109,28 @@ def test_distance_stddev_rises_with_distance():
 # ---- geometry against an independent implementation of the documented rule ------------
 
 
+# (mean, stddev) of the angle: small angles take the kernel's octant-polynomial path,
+# large ones (beyond pi/4) its range-reduced path
 @pytest.mark.parametrize("with_pose", [False, True])
-def test_hitpoint_and_distance_match_reference(with_pose):
+@pytest.mark.parametrize("ang_mean, ang_std", [(MEAN, STD), (-2.0, 1.5)])
+def test_hitpoint_and_distance_match_reference(with_pose, ang_mean, ang_std):
     axis = np.array([1.0, 2.0, 2.0]) / 3.0
-    noise = _all_noise(seed=11, axis=axis)
+    noise = LidarNoise(
+        hitpoint_angular_noise_mean=ang_mean,
+        hitpoint_angular_noise_stddev=ang_std,
+        distance_noise_mean=MEAN,
+        distance_noise_stddev_base=STD,
+        distance_noise_stddev_rise_per_meter=RISE,
+        axis=axis,
+        seed=11,
+    )
     n, frame = 3001, 7
     local = _cloud(n)
     pose = _pose(3) if with_pose else np.eye(4)
     world = local @ pose[:3, :3].T + pose[:3, 3]
     res = noise.apply(world, lidar_pose=pose if with_pose else None, frame=frame)
 
-    e = MEAN + STD * _z(noise, frame, 1, n)
+    e = ang_mean + ang_std * _z(noise, frame, 1, n)
     z = _z(noise, frame, 2, n)
     rotated = np.einsum("nij,nj->ni", _rot(axis, e), local)  # R_axis(e) L p
     d = np.linalg.norm(local, axis=1)
@@ -295,6 +306,7 @@ def test_every_simd_path_gives_the_same_bits(path):
     pts = _cloud(5000)
     ranges = np.random.default_rng(0).uniform(0, 40, 5000)
     gz = RangeNoise(0.0, 0.05, 0.1, 30.0, precision=0.01, seed=1)
+    wide = LidarNoise(hitpoint_angular_noise_stddev=1.5, seed=3)  # range-reduced sine
     ref = {}
     start = fastnoise.simd_path()
     try:
@@ -304,6 +316,8 @@ def test_every_simd_path_gives_the_same_bits(path):
                 noise.apply(pts, lidar_pose=pose).points,
                 noise.apply(pts.astype(np.float32)).points,
                 noise.perturb_rays(np.tile(np.eye(4), (300, 1, 1))),
+                wide.apply(pts).points,
+                wide.apply(pts.astype(np.float32)).points,
                 gz.apply(ranges),
                 gz.apply(ranges.astype(np.float32)),
             )
