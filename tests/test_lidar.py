@@ -369,6 +369,37 @@ def test_pickle_and_copy_reproduce_the_noise():
     np.testing.assert_array_equal(g2.apply(pts[:, 2]), gz.apply(pts[:, 2]))
 
 
+def test_caller_buffers_in_place_and_overlapping():
+    noise = _all_noise(seed=6)
+    pts = _cloud(300)
+    pts[7] = np.nan
+    dist = np.linalg.norm(pts, axis=1)
+    mask = np.ones(300, dtype=bool)
+    mask[3] = False
+    ref = noise.apply(pts, distances=dist, hit_mask=mask)
+    bufs = (np.empty((300, 3)), np.empty(300), np.empty(300, dtype=bool))
+    got = noise.apply(
+        pts, distances=dist, hit_mask=mask, out=bufs[0], distances_out=bufs[1], hit_mask_out=bufs[2]
+    )
+    assert got.points is bufs[0] and got.distances is bufs[1] and got.hit_mask is bufs[2]
+    for a, b in zip(got, ref, strict=True):
+        np.testing.assert_array_equal(a, b)
+    # in place on every input
+    p2, d2, m2 = pts.copy(), dist.copy(), mask.copy()
+    noise.apply(p2, distances=d2, hit_mask=m2, out=p2, distances_out=d2, hit_mask_out=m2)
+    np.testing.assert_array_equal(p2, ref.points)
+    np.testing.assert_array_equal(d2, ref.distances)
+    np.testing.assert_array_equal(m2, ref.hit_mask)
+    # an output overlapping the input one row further on
+    big = np.vstack([pts, np.zeros((1, 3))])
+    noise.apply(big[:-1], out=big[1:])
+    np.testing.assert_array_equal(big[1:], noise.apply(pts).points)
+    with pytest.raises(ValueError, match="distances_out"):
+        noise.apply(pts, distances_out=np.empty(5))
+    with pytest.raises(TypeError, match="hit_mask_out"):
+        noise.apply(pts, hit_mask_out=np.empty(300))
+
+
 # ---- RGL parameter mapping and errors ----------------------------------------------------
 
 

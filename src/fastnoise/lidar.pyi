@@ -69,6 +69,8 @@ class LidarNoise:
         return_local: bool = False,
         drop_non_hits: bool = False,
         threads: int = 1,
+        distances_out: np.ndarray | None = None,
+        hit_mask_out: np.ndarray | None = None,
     ) -> NoisyPoints: ...
 
 class RangeNoise:

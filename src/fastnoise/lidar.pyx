@@ -123,6 +123,25 @@ def _run_split(func, Py_ssize_t n, int threads):
         f.result()
 
 
+def _output(name, arr, shape, dtype):
+    """A caller's output array (checked), or a new one."""
+    if arr is None:
+        return np.empty(shape, dtype=dtype)
+    return _validate.output_array(name, arr, shape, dtype)
+
+
+def _unaliased(inp, outputs):
+    """``inp``, or a copy of it if it overlaps an output without being that very array
+    (the kernel reads each element before writing it, so exact aliasing is fine)."""
+    for o in outputs:
+        if np.shares_memory(inp, o) and not (
+            inp.__array_interface__["data"][0] == o.__array_interface__["data"][0]
+            and inp.strides == o.strides and inp.dtype.itemsize == o.dtype.itemsize
+        ):
+            return inp.copy()
+    return inp
+
+
 cdef inline const void *_ptr_or_null(object arr):
     if arr is None:
         return NULL
@@ -345,7 +364,8 @@ cdef class LidarNoise:
         return res
 
     def apply(self, points, distances=None, hit_mask=None, lidar_pose=None, frame=0,
-              first_index=0, out=None, return_local=False, drop_non_hits=False, threads=1):
+              first_index=0, out=None, return_local=False, drop_non_hits=False, threads=1,
+              distances_out=None, hit_mask_out=None):
         """Hitpoint angular noise, then distance noise, on a cloud of hit points.
 
         Parameters
@@ -375,6 +395,9 @@ cdef class LidarNoise:
         drop_non_hits : bool
             Return only the hits' points and distances, as new arrays (``hit_mask``
             keeps length N, so the rows can be traced back).
+        distances_out, hit_mask_out : (N,) arrays, optional
+            Receive the distances (points' dtype) and the hit mask (bool); with ``out``
+            they let a real-time loop reuse its buffers every frame (no allocation).
         threads : int
             Split the points across this many threads; the result does not depend on it.
 
@@ -415,14 +438,15 @@ cdef class LidarNoise:
         nthreads = threads_count(threads)
         kw, t, to_local = self._frame_geometry(lidar_pose)
 
-        if out is None:
-            pout = np.empty((n, 3), dtype=dt)
-        else:
-            pout = _validate.output_array("out", out, (n, 3), dt)
-            if pout is not pts and np.shares_memory(pout, pts):
-                pts = pts.copy()  # partial overlap: read from a copy
-        dout = np.empty(n, dtype=dt)
-        mout = np.empty(n, dtype=np.bool_)
+        pout = _output("out", out, (n, 3), dt)
+        dout = _output("distances_out", distances_out, (n,), dt)
+        mout = _output("hit_mask_out", hit_mask_out, (n,), np.dtype(np.bool_))
+        # an output that partly overlaps an input would be read after being written
+        pts = _unaliased(pts, (pout, dout, mout))
+        if dist_in is not None:
+            dist_in = _unaliased(dist_in, (pout, dout, mout))
+        if mask_in is not None:
+            mask_in = _unaliased(mask_in, (pout, dout, mout.view(np.uint8)))
         lout = np.empty((n, 3), dtype=dt) if (return_local and to_local is not None) else None
 
         cdef _PointsCall call = _PointsCall()
