@@ -83,6 +83,27 @@ def test_numpy_hitpoint_distance_f32(benchmark):
     assert out.shape == (N, 3)
 
 
+@pytest.mark.benchmark(group="lidar-hitpoint+distance-262144-f64-reused-buffers")
+def test_fastnoise_hitpoint_distance_f64_reused_buffers(benchmark):
+    """A per-frame loop that passes the same output buffers every frame."""
+    pts, noise = _frame(np.float64), _noise()
+    bufs = {
+        "out": np.empty_like(pts),
+        "distances_out": np.empty(N),
+        "hit_mask_out": np.empty(N, dtype=bool),
+    }
+    frame = iter(range(10**9))
+    res = benchmark(lambda: noise.apply(pts, frame=next(frame), **bufs))
+    assert res.points is bufs["out"]
+
+
+@pytest.mark.benchmark(group="lidar-hitpoint+distance-262144-f64-reused-buffers")
+def test_numpy_hitpoint_distance_f64_reused_buffers(benchmark):
+    pts, rng = _frame(np.float64), np.random.default_rng(1)
+    out, _ = benchmark(_numpy_hitpoint_and_distance, rng, pts)
+    assert out.shape == (N, 3)
+
+
 @pytest.mark.benchmark(group="lidar-hitpoint+distance-262144-f64-2threads")
 def test_fastnoise_hitpoint_distance_f64_2threads(benchmark):
     pts, noise = _frame(np.float64), _noise()
