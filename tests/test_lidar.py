@@ -9,9 +9,9 @@ import pickle
 
 import numpy as np
 import pytest
-from fastnoise.generator import fill_normals
 
 import fastnoise
+from fastnoise.generator import fill_normals
 from fastnoise.lidar import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
 
 MEAN, STD, RISE = 0.1, 0.01, 0.001
