@@ -1,0 +1,88 @@
+/* Lidar noise drivers: draw each chunk's normals with the stateless fills (keyed by
+ * point index), then run the SIMD-dispatched chunk kernel. */
+#include "lidar.h"
+
+#include "fnmath.h"
+#include "normal.h"
+
+/* Points per chunk: the chunk's buffers stay at a fixed number of bytes, which
+ * measured best (64 points for float64, 128 for float32). */
+#define POINTS_STEP(T) (FN_LIDAR_CHUNK * sizeof(float) / sizeof(T))
+
+#define DEFINE_POINTS(T, SUF)                                                              \
+    void fn_lidar_points_##SUF(const fn_lidar_points_params *p, uint64_t first_index,      \
+                               size_t n, const T *points, const T *dist_in,                \
+                               const uint8_t *mask_in, T *points_out, T *dist_out,         \
+                               uint8_t *mask_out, T *local_out) {                          \
+        float za[FN_LIDAR_CHUNK], zd[FN_LIDAR_CHUNK];                                      \
+        uint64_t s_ang = fn_lidar_stream(p->frame, FN_LIDAR_HITPOINT_ANGULAR);             \
+        uint64_t s_dist = fn_lidar_stream(p->frame, FN_LIDAR_DISTANCE);                    \
+        const size_t step = POINTS_STEP(T);                                                \
+        for (size_t done = 0; done < n; done += step) {                                    \
+            size_t m = n - done < step ? n - done : step;                                  \
+            uint64_t first = first_index + done;                                           \
+            if (p->angular) fn_normal_fill_f32(p->key, s_ang, first, m, 0.0f, 1.0f, za);   \
+            if (p->distance) fn_normal_fill_f32(p->key, s_dist, first, m, 0.0f, 1.0f, zd); \
+            FN_DISPATCH(fn_lidar_points_chunk_##SUF,                                       \
+                        (p, m, points + 3 * done, dist_in ? dist_in + done : NULL,         \
+                         mask_in ? mask_in + done : NULL, za, zd, points_out + 3 * done,   \
+                         dist_out + done, mask_out + done,                                 \
+                         local_out ? local_out + 3 * done : NULL));                        \
+        }                                                                                  \
+    }
+
+DEFINE_POINTS(double, f64)
+DEFINE_POINTS(float, f32)
+
+/* Rotation by e about unit axis k through o, applied to the three direction columns
+ * and the origin column of each ray pose. Not a hot path (rays are set up once per
+ * scan pattern), so one plain loop serves every target. */
+#define DEFINE_RAYS(T, SUF)                                                                \
+    void fn_lidar_rays_##SUF(uint64_t key, uint64_t frame, const double axis[3],           \
+                             const double origin[3], double mean, double stddev,           \
+                             uint64_t first_index, size_t n, size_t stride, T *rays) {     \
+        float z[FN_LIDAR_CHUNK];                                                           \
+        const T k[3] = {(T)axis[0], (T)axis[1], (T)axis[2]};                               \
+        const T o[3] = {(T)origin[0], (T)origin[1], (T)origin[2]};                         \
+        uint64_t s = fn_lidar_stream(frame, FN_LIDAR_RAY_ANGULAR);                         \
+        for (size_t done = 0; done < n; done += FN_LIDAR_CHUNK) {                          \
+            size_t m = n - done < FN_LIDAR_CHUNK ? n - done : FN_LIDAR_CHUNK;              \
+            fn_normal_fill_f32(key, s, first_index + done, m, 0.0f, 1.0f, z);              \
+            for (size_t i = 0; i < m; i++) {                                               \
+                T *a = rays + (done + i) * stride; /* rows a[0..3], a[4..7], a[8..11] */   \
+                T sn, c;                                                                   \
+                fn_sincos_##SUF((T)mean + (T)stddev * (T)z[i], &sn, &c);                   \
+                for (int col = 0; col < 4; col++) {                                        \
+                    T off0 = col == 3 ? o[0] : 0, off1 = col == 3 ? o[1] : 0;              \
+                    T off2 = col == 3 ? o[2] : 0;                                          \
+                    T q0 = a[col] - off0, q1 = a[4 + col] - off1, q2 = a[8 + col] - off2;  \
+                    T kq = k[0] * q0 + k[1] * q1 + k[2] * q2;                              \
+                    T w = (1 - c) * kq;                                                    \
+                    T v0 = c * q0 + sn * (k[1] * q2 - k[2] * q1) + w * k[0];               \
+                    T v1 = c * q1 + sn * (k[2] * q0 - k[0] * q2) + w * k[1];               \
+                    T v2 = c * q2 + sn * (k[0] * q1 - k[1] * q0) + w * k[2];               \
+                    a[col] = v0 + off0;                                                    \
+                    a[4 + col] = v1 + off1;                                                \
+                    a[8 + col] = v2 + off2;                                                \
+                }                                                                          \
+            }                                                                              \
+        }                                                                                  \
+    }
+
+DEFINE_RAYS(double, f64)
+DEFINE_RAYS(float, f32)
+
+#define DEFINE_RANGE(T, SUF)                                                               \
+    void fn_range_noise_##SUF(const fn_range_params *p, uint64_t first_index, size_t n,    \
+                              const T *in, T *out) {                                       \
+        float z[FN_LIDAR_CHUNK];                                                           \
+        uint64_t s = fn_lidar_stream(p->frame, FN_LIDAR_RANGE);                            \
+        for (size_t done = 0; done < n; done += FN_LIDAR_CHUNK) {                          \
+            size_t m = n - done < FN_LIDAR_CHUNK ? n - done : FN_LIDAR_CHUNK;              \
+            fn_normal_fill_f32(p->key, s, first_index + done, m, 0.0f, 1.0f, z);           \
+            FN_DISPATCH(fn_range_chunk_##SUF, (p, m, in + done, z, out + done));           \
+        }                                                                                  \
+    }
+
+DEFINE_RANGE(double, f64)
+DEFINE_RANGE(float, f32)

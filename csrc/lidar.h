@@ -1,0 +1,108 @@
+/* Lidar noise (seed 001, RGL; seed 003, Gazebo ray noise) on point clouds and scans.
+ *
+ * Geometry is done in the caller's frame. With the lidar pose T = (R_T, t) (lidar ->
+ * caller), a rotation by e about the lidar axis k through the lidar origin is, in the
+ * caller's frame, a rotation about k_w = R_T k through t:
+ *     p' = t + Rot(k_w, e) (p - t),
+ * which equals RGL's L^-1 R_axis(e) L p with L = T^-1, without the two transforms.
+ * Rot(k, e) q = c q + s (k x q) + (1 - c)(k . q) k (Rodrigues).
+ *
+ * Randomness: the standard normal behind the noise of point (or ray, or beam) i of
+ * a frame is float32 normal i of stream (frame << 2 | kind) of the key, for float32
+ * and float64 data alike (csrc/normal.h); the noise is mean + stddev * z in the
+ * data's type. So a point's result depends only on (key, frame, i): split clouds give
+ * the same bits as whole ones.
+ */
+#ifndef FN_LIDAR_H
+#define FN_LIDAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simd.h"
+
+enum {
+    FN_LIDAR_RAY_ANGULAR = 0,      /* ray-based angular noise, rad */
+    FN_LIDAR_HITPOINT_ANGULAR = 1, /* hitpoint-based angular noise, rad */
+    FN_LIDAR_DISTANCE = 2,         /* distance noise, m */
+    FN_LIDAR_RANGE = 3             /* Gazebo per-beam range noise, m */
+};
+
+/* The stream of one noise kind in one frame (frame < 2^62). */
+static inline uint64_t fn_lidar_stream(uint64_t frame, int kind) {
+    return (frame << 2) | (uint64_t)kind;
+}
+
+typedef struct {
+    uint64_t key;
+    uint64_t frame;
+    double axis[3];     /* unit rotation axis in the caller's frame (k_w) */
+    double origin[3];   /* lidar origin in the caller's frame (t) */
+    double to_local[9]; /* caller -> lidar rotation R_T^T, row-major (local output) */
+    int angular;        /* apply hitpoint angular noise */
+    double angular_mean, angular_stddev;                /* rad */
+    int distance;                                       /* apply distance noise */
+    double distance_mean, distance_base, distance_rise; /* m, m, m/m */
+} fn_lidar_points_params;
+
+/* Hitpoint angular noise, then distance noise, on points[first_index, +n) of a frame.
+ *   points:    n x 3, caller's frame (m)
+ *   dist_in:   n distances (m) or NULL to use |p - t|
+ *   mask_in:   n hit flags (0/1) or NULL for all hits
+ * Writes points_out (n x 3), dist_out (n), mask_out (n) and, if local_out is not NULL,
+ * the noised points in the lidar frame (n x 3). A point is a hit when its flag is set
+ * and both its distance and |p - t| are finite; other points are copied unchanged.
+ * Outputs may alias the matching inputs. */
+void fn_lidar_points_f64(const fn_lidar_points_params *p, uint64_t first_index, size_t n,
+                         const double *points, const double *dist_in,
+                         const uint8_t *mask_in, double *points_out, double *dist_out,
+                         uint8_t *mask_out, double *local_out);
+void fn_lidar_points_f32(const fn_lidar_points_params *p, uint64_t first_index, size_t n,
+                         const float *points, const float *dist_in, const uint8_t *mask_in,
+                         float *points_out, float *dist_out, uint8_t *mask_out,
+                         float *local_out);
+
+/* Ray-based angular noise, in place, on n ray poses starting at rays (row-major 3x4
+ * transforms, `stride` elements apart: 12 for N x 3 x 4, 16 for N x 4 x 4; only the
+ * top three rows are touched). */
+void fn_lidar_rays_f64(uint64_t key, uint64_t frame, const double axis[3],
+                       const double origin[3], double mean, double stddev,
+                       uint64_t first_index, size_t n, size_t stride, double *rays);
+void fn_lidar_rays_f32(uint64_t key, uint64_t frame, const double axis[3],
+                       const double origin[3], double mean, double stddev,
+                       uint64_t first_index, size_t n, size_t stride, float *rays);
+
+/* Gazebo range noise on n ranges (m): finite r -> r + bias + N(mean, stddev), rounded
+ * to a multiple of precision if precision > 0 (half away from zero), clamped to
+ * [min_range, max_range]; +-inf unchanged; NaN -> max_range. out may alias in. */
+typedef struct {
+    uint64_t key;
+    uint64_t frame;
+    double bias, mean, stddev, precision, min_range, max_range;
+} fn_range_params;
+
+void fn_range_noise_f64(const fn_range_params *p, uint64_t first_index, size_t n,
+                        const double *in, double *out);
+void fn_range_noise_f32(const fn_range_params *p, uint64_t first_index, size_t n,
+                        const float *in, float *out);
+
+/* Per-target kernels behind the functions above (chunks of at most FN_LIDAR_CHUNK). */
+#define FN_LIDAR_CHUNK 128
+FN_DECLARE_KERNEL(void, fn_lidar_points_chunk_f64,
+                  (const fn_lidar_points_params *p, size_t n, const double *points,
+                   const double *dist_in, const uint8_t *mask_in, const float *za,
+                   const float *zd, double *points_out, double *dist_out, uint8_t *mask_out,
+                   double *local_out))
+FN_DECLARE_KERNEL(void, fn_lidar_points_chunk_f32,
+                  (const fn_lidar_points_params *p, size_t n, const float *points,
+                   const float *dist_in, const uint8_t *mask_in, const float *za,
+                   const float *zd, float *points_out, float *dist_out, uint8_t *mask_out,
+                   float *local_out))
+FN_DECLARE_KERNEL(void, fn_range_chunk_f64,
+                  (const fn_range_params *p, size_t n, const double *in, const float *z,
+                   double *out))
+FN_DECLARE_KERNEL(void, fn_range_chunk_f32,
+                  (const fn_range_params *p, size_t n, const float *in, const float *z,
+                   float *out))
+
+#endif

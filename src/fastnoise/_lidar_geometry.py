@@ -1,0 +1,99 @@
+"""Checks and small helpers for the lidar noise models: rigid poses, unit axes, clouds.
+
+Kept in Python because they run once per call, not per point.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from fastnoise import _validate
+
+# Tolerance on R^T R = I, det R = 1, |axis| = 1 and the 4x4 bottom row.
+RIGID_TOL = 1e-6
+# Frames index the noise streams: stream = frame << 2 | kind, so frame < 2**62.
+MAX_FRAME = 2**62 - 1
+
+
+class NoisyPoints(NamedTuple):
+    """Result of ``LidarNoise.apply``.
+
+    points : (M, 3) noised points in the caller's frame (m), M = N unless non-hits
+        were dropped.
+    distances : (M,) noised distances from the lidar origin (m).
+    hit_mask : (N,) bool, True where the input point was a hit (and so was noised).
+    local_points : (M, 3) the same noised points in the lidar frame (m), or None when
+        not asked for.
+    """
+
+    points: np.ndarray
+    distances: np.ndarray
+    hit_mask: np.ndarray
+    local_points: np.ndarray | None
+
+
+def unit_axis(name: str, value: object) -> np.ndarray:
+    """A unit-length 3-vector (within RIGID_TOL), renormalized to 1."""
+    k = _validate.vector3(name, value)
+    norm = float(np.sqrt(k @ k))
+    if abs(norm - 1.0) > RIGID_TOL:
+        raise ValueError(
+            f"{name}={value!r} is not allowed: it must be a unit vector (its length is {norm})"
+        )
+    return k / norm
+
+
+def rigid_pose(name: str, value: object) -> tuple[np.ndarray, np.ndarray]:
+    """(R, t) of a 4x4 or 3x4 rigid transform: R orthonormal with det +1, finite."""
+    try:
+        m = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a 4x4 or 3x4 array of real numbers") from exc
+    if m.shape not in ((4, 4), (3, 4)):
+        raise ValueError(f"{name} has shape {m.shape}: it must be (4, 4) or (3, 4)")
+    if not np.all(np.isfinite(m)):
+        raise ValueError(f"{name}={m.tolist()!r} is not allowed: every entry must be finite")
+    if m.shape == (4, 4) and np.max(np.abs(m[3] - (0.0, 0.0, 0.0, 1.0))) > RIGID_TOL:
+        raise ValueError(
+            f"{name} bottom row is {m[3].tolist()}: a rigid transform has (0, 0, 0, 1)"
+        )
+    rot = m[:3, :3]
+    err = float(np.max(np.abs(rot.T @ rot - np.eye(3))))
+    det = float(np.linalg.det(rot))
+    if err > RIGID_TOL or det <= 0:
+        raise ValueError(
+            f"{name} rotation part {rot.tolist()} is not a rotation (R^T R - I max error "
+            f"{err:.3g}, det {det:.6g}): the pose must be a rigid transform"
+        )
+    return rot.copy(), m[:3, 3].copy()
+
+
+def frame_index(name: str, value: object, limit: int = MAX_FRAME) -> int:
+    """A frame or point index: an int in [0, limit]."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}={value!r} is not allowed: it must be an int")
+    v = int(value)
+    if not 0 <= v <= limit:
+        raise ValueError(f"{name}={value!r} is not allowed: it must lie in [0, {limit}]")
+    return v
+
+
+def float_data(name: str, value: object) -> np.ndarray:
+    """A C-contiguous float32 or float64 array; float32 stays float32, other real
+    types become float64. Never the caller's array if a copy is needed."""
+    arr = np.asarray(value)
+    if arr.dtype == np.float32 or arr.dtype == np.float64:
+        return np.ascontiguousarray(arr)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} has dtype {arr.dtype}: it must hold real numbers")
+    return np.ascontiguousarray(arr, dtype=np.float64)
+
+
+def threads_count(value: object) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"threads={value!r} is not allowed: it must be an int >= 1")
+    if int(value) < 1:
+        raise ValueError(f"threads={value!r} is not allowed: it must be >= 1")
+    return int(value)

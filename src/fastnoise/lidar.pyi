@@ -1,0 +1,111 @@
+"""Type stubs for fastnoise.lidar (RGL lidar noise, Gazebo range noise)."""
+
+import numpy as np
+import numpy.typing as npt
+
+from fastnoise._lidar_geometry import NoisyPoints
+
+RAY_BASED: int
+HITPOINT_BASED: int
+
+_Seed = int | np.random.SeedSequence | None
+
+class LidarNoise:
+    ray_angular_noise_mean: float  # rad
+    ray_angular_noise_stddev: float  # rad
+    hitpoint_angular_noise_mean: float  # rad
+    hitpoint_angular_noise_stddev: float  # rad
+    distance_noise_mean: float  # m
+    distance_noise_stddev_base: float  # m
+    distance_noise_stddev_rise_per_meter: float  # m per m
+    key: int
+    def __init__(
+        self,
+        *,
+        ray_angular_noise_mean: float = 0.0,
+        ray_angular_noise_stddev: float = 0.0,
+        hitpoint_angular_noise_mean: float = 0.0,
+        hitpoint_angular_noise_stddev: float = 0.0,
+        distance_noise_mean: float = 0.0,
+        distance_noise_stddev_base: float = 0.0,
+        distance_noise_stddev_rise_per_meter: float = 0.0,
+        axis: npt.ArrayLike = (0.0, 1.0, 0.0),
+        seed: _Seed = None,
+    ) -> None: ...
+    @classmethod
+    def from_rgl(
+        cls,
+        angular_noise_type: int,
+        angular_noise_stddev: float,
+        angular_noise_mean: float,
+        distance_noise_stddev_base: float,
+        distance_noise_stddev_rise_per_meter: float,
+        distance_noise_mean: float,
+        *,
+        axis: npt.ArrayLike = (0.0, 1.0, 0.0),
+        seed: _Seed = None,
+    ) -> LidarNoise: ...
+    @property
+    def axis(self) -> np.ndarray: ...
+    @property
+    def seed(self) -> np.random.SeedSequence: ...
+    def perturb_rays(
+        self,
+        ray_poses: npt.ArrayLike,
+        lidar_pose: npt.ArrayLike | None = None,
+        frame: int = 0,
+        first_index: int = 0,
+        out: np.ndarray | None = None,
+    ) -> np.ndarray: ...
+    def apply(
+        self,
+        points: npt.ArrayLike,
+        distances: npt.ArrayLike | None = None,
+        hit_mask: npt.ArrayLike | None = None,
+        lidar_pose: npt.ArrayLike | None = None,
+        frame: int = 0,
+        first_index: int = 0,
+        out: np.ndarray | None = None,
+        return_local: bool = False,
+        drop_non_hits: bool = False,
+        threads: int = 1,
+        distances_out: np.ndarray | None = None,
+        hit_mask_out: np.ndarray | None = None,
+    ) -> NoisyPoints: ...
+
+class RangeNoise:
+    mean: float  # m
+    stddev: float  # m
+    min_range: float  # m
+    max_range: float  # m
+    bias_mean: float  # m
+    bias_stddev: float  # m
+    precision: float  # m
+    bias: float  # m, drawn once
+    flip_bias_sign: bool
+    def __init__(
+        self,
+        mean: float,
+        stddev: float,
+        min_range: float,
+        max_range: float,
+        bias_mean: float = 0.0,
+        bias_stddev: float = 0.0,
+        precision: float = 0.0,
+        *,
+        flip_bias_sign: bool = False,
+        seed: _Seed = None,
+    ) -> None: ...
+    @property
+    def seed(self) -> np.random.SeedSequence: ...
+    @property
+    def key(self) -> int: ...
+    def apply_one(self, range_m: float, frame: int = 0, index: int = 0) -> float: ...
+    def apply(
+        self,
+        ranges: npt.ArrayLike,
+        frame: int = 0,
+        first_index: int = 0,
+        out: np.ndarray | None = None,
+        threads: int = 1,
+    ) -> np.ndarray: ...

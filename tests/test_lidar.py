@@ -1,0 +1,545 @@
+"""Lidar noise: RGL's acceptance protocol, the geometry of each noise kind against an
+independent numpy implementation of the documented rule, keying per point, and
+Gazebo's range clamp rules."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+import fastnoise
+from fastnoise.generator import fill_normals
+from fastnoise.lidar import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
+
+MEAN, STD, RISE = 0.1, 0.01, 0.001
+TOL = 0.002  # RGL's tolerance on sample mean and stddev
+
+
+def _z(noise, frame, kind, n, first=0):
+    """The documented draws: float32 normal i of stream 4 * frame + kind."""
+    z = np.empty(n, dtype=np.float32)
+    fill_normals(noise.key, 4 * frame + kind, first, z)
+    return z.astype(np.float64)
+
+
+def _rot(axis, e):
+    """Rodrigues rotation matrices (n, 3, 3) about a unit axis."""
+    k = np.asarray(axis, dtype=np.float64)
+    kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    c, s = np.cos(e)[:, None, None], np.sin(e)[:, None, None]
+    return c * np.eye(3) + s * kx + (1 - c) * np.outer(k, k)
+
+
+def _pose(seed=0):
+    """A random rigid 4x4 lidar pose (lidar -> world)."""
+    rng = np.random.default_rng(seed)
+    q, r = np.linalg.qr(rng.normal(size=(3, 3)))
+    q = q * np.sign(np.diag(r))
+    if np.linalg.det(q) < 0:
+        q[:, 0] = -q[:, 0]
+    t = np.eye(4)
+    t[:3, :3] = q
+    t[:3, 3] = rng.uniform(-20, 20, 3)
+    return t
+
+
+def _cloud(n, seed=1, dmin=1.0, dmax=60.0):
+    rng = np.random.default_rng(seed)
+    v = rng.normal(size=(n, 3))
+    v /= np.linalg.norm(v, axis=1)[:, None]
+    return v * rng.uniform(dmin, dmax, n)[:, None]
+
+
+def _all_noise(seed=5, axis=(0.0, 1.0, 0.0)):
+    return LidarNoise(
+        ray_angular_noise_mean=MEAN,
+        ray_angular_noise_stddev=STD,
+        hitpoint_angular_noise_mean=MEAN,
+        hitpoint_angular_noise_stddev=STD,
+        distance_noise_mean=MEAN,
+        distance_noise_stddev_base=STD,
+        distance_noise_stddev_rise_per_meter=RISE,
+        axis=axis,
+        seed=seed,
+    )
+
+
+# ---- RGL's acceptance protocol: 100,000 rays over many frames --------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_rgl_protocol_all_three_noises(dtype):
+    noise = _all_noise()
+    frames, per = 10, 10_000
+    d0 = 5.0
+    rays = np.tile(np.eye(4, dtype=dtype), (per, 1, 1))
+    pts = np.tile(np.array([0.0, 0.0, d0], dtype=dtype), (per, 1))
+    ray_e, hit_e, eps = [], [], []
+    for f in range(frames):
+        r = noise.perturb_rays(rays, frame=f)
+        ray_e.append(np.arctan2(r[:, 0, 2], r[:, 2, 2]))  # direction (+Z) turned about Y
+        res = noise.apply(pts, frame=f)
+        # angular first, then distance: the direction carries the angle
+        hit_e.append(np.arctan2(res.points[:, 0], res.points[:, 2]))
+        eps.append(res.distances.astype(np.float64) - d0)
+    for name, x, sd in [
+        ("ray", np.concatenate(ray_e), STD),
+        ("hitpoint", np.concatenate(hit_e), STD),
+        ("distance", np.concatenate(eps), STD + RISE * d0),
+    ]:
+        assert abs(x.mean() - MEAN) < TOL, name
+        assert abs(x.std() - sd) < TOL, name
+
+
+def test_distance_stddev_rises_with_distance():
+    noise = LidarNoise(
+        distance_noise_stddev_base=STD, distance_noise_stddev_rise_per_meter=RISE, seed=2
+    )
+    for d0 in (1.0, 50.0):
+        pts = np.tile([d0, 0.0, 0.0], (50_000, 1))
+        eps = noise.apply(pts).distances - d0
+        # sample std of 50,000 normals: relative error about 1/sqrt(2n) = 0.3 %
+        assert eps.std() == pytest.approx(STD + RISE * d0, rel=0.02)
+        assert abs(eps.mean()) < 4 * (STD + RISE * d0) / np.sqrt(50_000)
+
+
+# ---- geometry against an independent implementation of the documented rule ------------
+
+
+# (mean, stddev) of the angle: small angles take the kernel's octant-polynomial path,
+# large ones (beyond pi/4) its range-reduced path
+@pytest.mark.parametrize("with_pose", [False, True])
+@pytest.mark.parametrize("ang_mean, ang_std", [(MEAN, STD), (-2.0, 1.5)])
+def test_hitpoint_and_distance_match_reference(with_pose, ang_mean, ang_std):
+    axis = np.array([1.0, 2.0, 2.0]) / 3.0
+    noise = LidarNoise(
+        hitpoint_angular_noise_mean=ang_mean,
+        hitpoint_angular_noise_stddev=ang_std,
+        distance_noise_mean=MEAN,
+        distance_noise_stddev_base=STD,
+        distance_noise_stddev_rise_per_meter=RISE,
+        axis=axis,
+        seed=11,
+    )
+    n, frame = 3001, 7
+    local = _cloud(n)
+    pose = _pose(3) if with_pose else np.eye(4)
+    world = local @ pose[:3, :3].T + pose[:3, 3]
+    res = noise.apply(world, lidar_pose=pose if with_pose else None, frame=frame)
+
+    e = ang_mean + ang_std * _z(noise, frame, 1, n)
+    z = _z(noise, frame, 2, n)
+    rotated = np.einsum("nij,nj->ni", _rot(axis, e), local)  # R_axis(e) L p
+    d = np.linalg.norm(local, axis=1)
+    eps = MEAN + (STD + RISE * d) * z
+    expected_local = rotated * (1 + eps / d)[:, None]
+    expected_world = expected_local @ pose[:3, :3].T + pose[:3, 3]  # L^-1 (...)
+    np.testing.assert_allclose(res.points, expected_world, rtol=0, atol=1e-11)
+    np.testing.assert_allclose(res.distances, d + eps, rtol=1e-13)
+    assert res.hit_mask.all()
+
+
+def test_hitpoint_noise_keeps_distance_and_axis_component():
+    axis = np.array([0.0, 0.6, 0.8])
+    noise = LidarNoise(hitpoint_angular_noise_stddev=0.3, axis=axis, seed=4)
+    pose = _pose(8)
+    local = _cloud(2000)
+    world = local @ pose[:3, :3].T + pose[:3, 3]
+    res = noise.apply(world, lidar_pose=pose, return_local=True)
+    q = res.local_points
+    np.testing.assert_allclose(np.linalg.norm(q, axis=1), np.linalg.norm(local, axis=1), rtol=1e-13)
+    np.testing.assert_allclose(q @ axis, local @ axis, atol=1e-12)
+    np.testing.assert_array_equal(res.distances, np.linalg.norm(world - pose[:3, 3], axis=1))
+    assert np.abs(q - local).max() > 0.1  # it did turn
+
+
+def test_distance_noise_keeps_direction():
+    noise = LidarNoise(distance_noise_mean=0.2, distance_noise_stddev_base=0.05, seed=9)
+    pose = _pose(2)
+    world = _cloud(2000) @ pose[:3, :3].T + pose[:3, 3]
+    res = noise.apply(world, lidar_pose=pose)
+    a = world - pose[:3, 3]
+    b = res.points - pose[:3, 3]
+    ua = a / np.linalg.norm(a, axis=1)[:, None]
+    ub = b / np.linalg.norm(b, axis=1)[:, None]
+    np.testing.assert_allclose(ub, ua, atol=1e-13)
+    np.testing.assert_allclose(np.linalg.norm(b, axis=1), res.distances, rtol=1e-13)
+    assert abs((res.distances - np.linalg.norm(a, axis=1)).mean() - 0.2) < 0.01
+
+
+def test_ray_noise_matches_reference_and_keeps_origin_distance():
+    axis = np.array([0.0, 0.0, 1.0])
+    noise = LidarNoise(ray_angular_noise_mean=0.05, ray_angular_noise_stddev=0.2, axis=axis, seed=3)
+    pose = _pose(5)
+    n, frame = 500, 4
+    rng = np.random.default_rng(0)
+    rays_local = np.tile(np.eye(4), (n, 1, 1))
+    rays_local[:, :3, :3] = _rot(np.array([0.0, 1.0, 0.0]), rng.uniform(-3, 3, n))
+    rays_local[:, :3, 3] = rng.uniform(-0.2, 0.2, (n, 3))  # origins off the lidar origin
+    rays_world = pose @ rays_local
+    out = noise.perturb_rays(rays_world, lidar_pose=pose, frame=frame)
+
+    e = 0.05 + 0.2 * _z(noise, frame, 0, n)
+    rot4 = np.tile(np.eye(4), (n, 1, 1))
+    rot4[:, :3, :3] = _rot(axis, e)
+    expected = pose @ rot4 @ np.linalg.inv(pose) @ rays_world  # L^-1 R(e) L r
+    np.testing.assert_allclose(out, expected, atol=1e-12)
+    # origin keeps its distance from the lidar; direction (+Z) turns by |e| about the axis
+    o_before = rays_world[:, :3, 3] - pose[:3, 3]
+    o_after = out[:, :3, 3] - pose[:3, 3]
+    np.testing.assert_allclose(
+        np.linalg.norm(o_after, axis=1), np.linalg.norm(o_before, axis=1), rtol=1e-12
+    )
+    d0 = (np.linalg.inv(pose) @ rays_world)[:, :3, 2]
+    d1 = (np.linalg.inv(pose) @ out)[:, :3, 2]
+    turned = np.arctan2(
+        d0[:, 0] * d1[:, 1] - d0[:, 1] * d1[:, 0], d0[:, 0] * d1[:, 0] + d0[:, 1] * d1[:, 1]
+    )
+    np.testing.assert_allclose(turned, np.angle(np.exp(1j * e)), atol=1e-9)
+    np.testing.assert_array_equal(out[:, 3], rays_world[:, 3])
+
+
+def test_ray_poses_3x4_and_in_place():
+    noise = LidarNoise(ray_angular_noise_stddev=0.1, seed=1)
+    rays = np.tile(np.eye(4)[:3], (10, 1, 1))
+    before = rays.copy()
+    full = noise.perturb_rays(np.tile(np.eye(4), (10, 1, 1)))
+    out = noise.perturb_rays(rays)
+    np.testing.assert_array_equal(rays, before)
+    np.testing.assert_array_equal(out, full[:, :3])
+    same = noise.perturb_rays(rays, out=rays)
+    assert same is rays
+    np.testing.assert_array_equal(rays, out)
+
+
+def test_local_and_world_outputs_agree():
+    noise = _all_noise(seed=21)
+    pose = _pose(6)
+    local = _cloud(1000)
+    world = local @ pose[:3, :3].T + pose[:3, 3]
+    res_w = noise.apply(world, lidar_pose=pose, frame=3, return_local=True)
+    res_l = noise.apply(local, frame=3)
+    back = (res_w.points - pose[:3, 3]) @ pose[:3, :3]
+    np.testing.assert_allclose(back, res_w.local_points, atol=1e-11)
+    np.testing.assert_allclose(res_l.points, res_w.local_points, atol=1e-11)
+    np.testing.assert_allclose(res_l.distances, res_w.distances, rtol=1e-12)
+
+
+# ---- non-hits, splitting, threads, dtypes, SIMD paths ----------------------------------
+
+
+def test_non_hits_are_never_perturbed_and_can_be_dropped():
+    noise = _all_noise(seed=1)
+    pts = _cloud(8)
+    pts[3] = [np.nan, 1.0, 2.0]
+    pts[5] = [np.inf, 0.0, 0.0]
+    dist = np.linalg.norm(pts, axis=1)
+    dist[1] = np.inf
+    dist[2] = np.nan
+    mask = np.ones(8, dtype=bool)
+    mask[6] = False
+    res = noise.apply(pts, distances=dist, hit_mask=mask)
+    miss = np.array([1, 2, 3, 5, 6])
+    hits = np.array([0, 4, 7])
+    np.testing.assert_array_equal(res.hit_mask, np.isin(np.arange(8), hits))
+    np.testing.assert_array_equal(res.points[miss], pts[miss])
+    np.testing.assert_array_equal(res.distances[miss], dist[miss])
+    assert np.all(np.abs(res.points[hits] - pts[hits]).max(axis=1) > 0)
+    dropped = noise.apply(pts, distances=dist, hit_mask=mask, drop_non_hits=True)
+    np.testing.assert_array_equal(dropped.points, res.points[hits])
+    np.testing.assert_array_equal(dropped.distances, res.distances[hits])
+    np.testing.assert_array_equal(dropped.hit_mask, res.hit_mask)
+
+
+def test_empty_inputs_give_empty_outputs():
+    noise = _all_noise()
+    res = noise.apply(np.empty((0, 3)), lidar_pose=np.eye(4), return_local=True)
+    assert res.points.shape == (0, 3) and res.local_points.shape == (0, 3)
+    assert res.distances.shape == (0,) and res.hit_mask.shape == (0,)
+    assert noise.perturb_rays(np.empty((0, 4, 4))).shape == (0, 4, 4)
+    assert RangeNoise(0.0, 0.1, 0.0, 1.0).apply(np.empty(0)).shape == (0,)
+
+
+def test_point_at_lidar_origin_stays():
+    noise = LidarNoise(distance_noise_stddev_base=0.1, seed=1)
+    res = noise.apply(np.zeros((3, 3)))
+    np.testing.assert_array_equal(res.points, 0.0)
+    np.testing.assert_array_equal(res.distances, 0.0)
+
+
+def test_split_cloud_equals_whole_cloud_and_threads_do_not_matter():
+    noise = _all_noise(seed=13)
+    pose = _pose(1)
+    pts = _cloud(70_001) @ pose[:3, :3].T + pose[:3, 3]
+    whole = noise.apply(pts, lidar_pose=pose, frame=2)
+    cuts = [0, 1, 5, 1000, 33_333, 70_001]
+    pieces = [
+        noise.apply(pts[a:b], lidar_pose=pose, frame=2, first_index=a)
+        for a, b in zip(cuts[:-1], cuts[1:], strict=True)
+    ]
+    np.testing.assert_array_equal(np.concatenate([p.points for p in pieces]), whole.points)
+    np.testing.assert_array_equal(np.concatenate([p.distances for p in pieces]), whole.distances)
+    threaded = noise.apply(pts, lidar_pose=pose, frame=2, threads=3)
+    np.testing.assert_array_equal(threaded.points, whole.points)
+    other_frame = noise.apply(pts, lidar_pose=pose, frame=3)
+    assert not np.array_equal(other_frame.points, whole.points)
+    rays = np.tile(np.eye(4), (1000, 1, 1))
+    np.testing.assert_array_equal(
+        noise.perturb_rays(rays[300:], first_index=300), noise.perturb_rays(rays)[300:]
+    )
+
+
+def test_same_seed_same_noise_other_seed_other_noise():
+    pts = _cloud(100)
+    a = _all_noise(seed=1).apply(pts).points
+    np.testing.assert_array_equal(_all_noise(seed=1).apply(pts).points, a)
+    assert not np.array_equal(_all_noise(seed=2).apply(pts).points, a)
+
+
+@pytest.mark.parametrize("path", fastnoise.simd_paths_available())
+def test_every_simd_path_gives_the_same_bits(path):
+    noise = _all_noise(seed=17)
+    pose = _pose(4)
+    pts = _cloud(5000)
+    ranges = np.random.default_rng(0).uniform(0, 40, 5000)
+    gz = RangeNoise(0.0, 0.05, 0.1, 30.0, precision=0.01, seed=1)
+    wide = LidarNoise(hitpoint_angular_noise_stddev=1.5, seed=3)  # range-reduced sine
+    ref = {}
+    start = fastnoise.simd_path()
+    try:
+        for p in ("scalar", path):
+            fastnoise.set_simd_path(p)
+            ref[p] = (
+                noise.apply(pts, lidar_pose=pose).points,
+                noise.apply(pts.astype(np.float32)).points,
+                noise.perturb_rays(np.tile(np.eye(4), (300, 1, 1))),
+                wide.apply(pts).points,
+                wide.apply(pts.astype(np.float32)).points,
+                gz.apply(ranges),
+                gz.apply(ranges.astype(np.float32)),
+            )
+    finally:
+        fastnoise.set_simd_path(start)
+    for a, b in zip(ref["scalar"], ref[path], strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_float32_stays_float32_with_the_same_draws():
+    noise = _all_noise(seed=3)
+    pts = _cloud(5000)
+    r64 = noise.apply(pts)
+    r32 = noise.apply(pts.astype(np.float32))
+    assert r32.points.dtype == np.float32 and r32.distances.dtype == np.float32
+    np.testing.assert_allclose(r32.points, r64.points, rtol=0, atol=2e-4)  # float32 at 60 m
+    rays32 = noise.perturb_rays(np.tile(np.eye(4, dtype=np.float32), (10, 1, 1)))
+    assert rays32.dtype == np.float32
+    ints = noise.apply(np.array([[0, 0, 5]]))
+    assert ints.points.dtype == np.float64
+
+
+def test_inputs_are_not_modified_unless_out():
+    noise = _all_noise(seed=3)
+    pts = _cloud(100)
+    dist = np.linalg.norm(pts, axis=1)
+    mask = np.ones(100, dtype=bool)
+    keep = (pts.copy(), dist.copy(), mask.copy())
+    res = noise.apply(pts, distances=dist, hit_mask=mask)
+    np.testing.assert_array_equal(pts, keep[0])
+    np.testing.assert_array_equal(dist, keep[1])
+    np.testing.assert_array_equal(mask, keep[2])
+    same = noise.apply(pts, out=pts)
+    assert same.points is pts
+    np.testing.assert_array_equal(pts, res.points)
+    strided = np.asfortranarray(keep[0])
+    np.testing.assert_array_equal(noise.apply(strided).points, res.points)
+
+
+def test_pickle_and_copy_reproduce_the_noise():
+    pts = _cloud(50)
+    noise = _all_noise(seed=8, axis=(0.0, 0.0, 1.0))
+    gz = RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, flip_bias_sign=True, seed=2)
+    for clone in (pickle.loads(pickle.dumps(noise)), copy.deepcopy(noise)):
+        np.testing.assert_array_equal(clone.apply(pts).points, noise.apply(pts).points)
+        np.testing.assert_array_equal(clone.axis, noise.axis)
+    g2 = pickle.loads(pickle.dumps(gz))
+    assert g2.bias == gz.bias and g2.flip_bias_sign
+    np.testing.assert_array_equal(g2.apply(pts[:, 2]), gz.apply(pts[:, 2]))
+
+
+def test_caller_buffers_in_place_and_overlapping():
+    noise = _all_noise(seed=6)
+    pts = _cloud(300)
+    pts[7] = np.nan
+    dist = np.linalg.norm(pts, axis=1)
+    mask = np.ones(300, dtype=bool)
+    mask[3] = False
+    ref = noise.apply(pts, distances=dist, hit_mask=mask)
+    bufs = (np.empty((300, 3)), np.empty(300), np.empty(300, dtype=bool))
+    got = noise.apply(
+        pts, distances=dist, hit_mask=mask, out=bufs[0], distances_out=bufs[1], hit_mask_out=bufs[2]
+    )
+    assert got.points is bufs[0] and got.distances is bufs[1] and got.hit_mask is bufs[2]
+    for a, b in zip(got, ref, strict=True):
+        np.testing.assert_array_equal(a, b)
+    # in place on every input
+    p2, d2, m2 = pts.copy(), dist.copy(), mask.copy()
+    noise.apply(p2, distances=d2, hit_mask=m2, out=p2, distances_out=d2, hit_mask_out=m2)
+    np.testing.assert_array_equal(p2, ref.points)
+    np.testing.assert_array_equal(d2, ref.distances)
+    np.testing.assert_array_equal(m2, ref.hit_mask)
+    # an output overlapping the input one row further on
+    big = np.vstack([pts, np.zeros((1, 3))])
+    noise.apply(big[:-1], out=big[1:])
+    np.testing.assert_array_equal(big[1:], noise.apply(pts).points)
+    with pytest.raises(ValueError, match="distances_out"):
+        noise.apply(pts, distances_out=np.empty(5))
+    with pytest.raises(TypeError, match="hit_mask_out"):
+        noise.apply(pts, hit_mask_out=np.empty(300))
+
+
+# ---- RGL parameter mapping and errors ----------------------------------------------------
+
+
+def test_from_rgl_maps_the_angular_type():
+    ray = LidarNoise.from_rgl(RAY_BASED, 0.01, 0.1, 0.02, 0.001, 0.0, seed=1)
+    hit = LidarNoise.from_rgl(HITPOINT_BASED, 0.01, 0.1, 0.02, 0.001, 0.0, seed=1)
+    assert (ray.ray_angular_noise_stddev, ray.hitpoint_angular_noise_stddev) == (0.01, 0.0)
+    assert (hit.ray_angular_noise_mean, hit.hitpoint_angular_noise_mean) == (0.0, 0.1)
+    assert hit.distance_noise_stddev_base == 0.02
+    assert hit.distance_noise_stddev_rise_per_meter == 0.001
+    with pytest.raises(ValueError, match="angular_noise_type"):
+        LidarNoise.from_rgl(2, 0.01, 0.1, 0.02, 0.001, 0.0)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"hitpoint_angular_noise_stddev": -0.1}, "hitpoint_angular_noise_stddev"),
+        ({"distance_noise_stddev_rise_per_meter": -1e-3}, "rise_per_meter"),
+        ({"distance_noise_mean": float("nan")}, "distance_noise_mean"),
+        ({"ray_angular_noise_mean": float("inf")}, "ray_angular_noise_mean"),
+        ({"ray_angular_noise_stddev": 1e9}, "ray_angular_noise_stddev"),
+        ({"axis": (0.0, 2.0, 0.0)}, "unit vector"),
+        ({"axis": (0.0, 1.0)}, "axis"),
+    ],
+)
+def test_bad_parameters(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        LidarNoise(**kwargs)
+
+
+def test_bad_call_arguments():
+    noise = _all_noise()
+    pts = _cloud(4)
+    with pytest.raises(ValueError, match="points"):
+        noise.apply(pts[:, :2])
+    with pytest.raises(ValueError, match="distances"):
+        noise.apply(pts, distances=np.ones(3))
+    with pytest.raises(TypeError, match="hit_mask"):
+        noise.apply(pts, hit_mask=np.ones(4))
+    with pytest.raises(ValueError, match="frame"):
+        noise.apply(pts, frame=-1)
+    with pytest.raises(TypeError, match="points"):
+        noise.apply(np.array([["a", "b", "c"]]))
+    skew = np.eye(4)
+    skew[0, 1] = 0.5
+    with pytest.raises(ValueError, match="rigid"):
+        noise.apply(pts, lidar_pose=skew)
+    mirror = np.diag([1.0, 1.0, -1.0, 1.0])
+    with pytest.raises(ValueError, match="rigid"):
+        noise.apply(pts, lidar_pose=mirror)
+    with pytest.raises(ValueError, match="lidar_pose"):
+        noise.apply(pts, lidar_pose=np.eye(3))
+    with pytest.raises(ValueError, match="ray_poses"):
+        noise.perturb_rays(np.zeros((2, 3, 3)))
+    with pytest.raises(ValueError, match="threads"):
+        noise.apply(pts, threads=0)
+    with pytest.raises(TypeError, match="out"):
+        noise.apply(pts, out=np.empty((4, 3), dtype=np.float32))
+
+
+# ---- Gazebo range noise ---------------------------------------------------------------
+
+
+def test_gazebo_special_values_and_clamp():
+    gz = RangeNoise(0.0, 0.01, 0.5, 10.0, seed=1)
+    r = np.array([np.inf, -np.inf, np.nan, 0.0, 0.2, 100.0, -3.0, 5.0])
+    before = r.copy()
+    out = gz.apply(r)
+    np.testing.assert_array_equal(r, before)
+    assert out[0] == np.inf and out[1] == -np.inf
+    assert out[2] == 10.0  # NaN -> max range
+    np.testing.assert_array_equal(out[3:7], [0.5, 0.5, 10.0, 0.5])
+    assert abs(out[7] - 5.0) < 0.1 and out[7] != 5.0
+
+
+def test_gazebo_noise_statistics_bias_and_precision():
+    r = np.full(200_000, 5.0)
+    gz = RangeNoise(0.02, 0.01, 0.1, 30.0, seed=7)
+    x = gz.apply(r) - 5.0
+    assert abs(x.mean() - 0.02) < 4 * 0.01 / np.sqrt(r.size)
+    assert x.std() == pytest.approx(0.01, rel=0.01)
+    biased = RangeNoise(0.0, 0.0, 0.1, 30.0, bias_mean=0.25, seed=7)
+    np.testing.assert_array_equal(biased.apply(r[:10]), 5.25)
+    assert biased.bias == 0.25
+    q = RangeNoise(0.0, 0.05, 0.1, 30.0, precision=0.01, seed=7).apply(r)
+    steps = q / 0.01
+    np.testing.assert_allclose(steps, np.round(steps), atol=1e-9)
+    # Gazebo's half-away-from-zero rounding, exact ties
+    tie = RangeNoise(0.0, 0.0, 0.0, 30.0, precision=0.5, seed=1)
+    np.testing.assert_array_equal(tie.apply(np.array([0.25, 0.75, 1.0])), [0.5, 1.0, 1.0])
+
+
+def test_gazebo_bias_is_drawn_once_per_object():
+    biases = np.array(
+        [RangeNoise(0, 0, 0, 1, bias_mean=1.0, bias_stddev=0.1, seed=s).bias for s in range(400)]
+    )
+    assert abs(biases.mean() - 1.0) < 4 * 0.1 / 20
+    assert biases.std() == pytest.approx(0.1, rel=0.15)
+    gz = RangeNoise(0, 0, 0, 10, bias_mean=1.0, bias_stddev=0.1, seed=3)
+    np.testing.assert_array_equal(gz.apply(np.ones(3), frame=0), gz.apply(np.ones(3), frame=9))
+    flips = np.array(
+        [
+            RangeNoise(0, 0, 0, 1, bias_mean=1.0, bias_stddev=0.1, flip_bias_sign=True, seed=s).bias
+            for s in range(400)
+        ]
+    )
+    assert 0.4 < np.mean(flips < 0) < 0.6
+    np.testing.assert_allclose(np.abs(flips), biases)
+
+
+def test_gazebo_keying_dtype_and_threads():
+    gz = RangeNoise(0.0, 0.05, 0.1, 30.0, seed=5)
+    r = np.random.default_rng(1).uniform(0, 40, (64, 1024))
+    whole = gz.apply(r, frame=3)
+    flat = r.reshape(-1)
+    part = gz.apply(flat[1000:], frame=3, first_index=1000)
+    np.testing.assert_array_equal(part, whole.reshape(-1)[1000:])
+    np.testing.assert_array_equal(gz.apply(r, frame=3, threads=2), whole)
+    z = 0.05 * _z(gz, 3, 3, 10)
+    np.testing.assert_allclose(
+        whole.reshape(-1)[:10], np.clip(flat[:10] + z, 0.1, 30.0), atol=1e-15
+    )
+    assert gz.apply_one(flat[77], frame=3, index=77) == whole.reshape(-1)[77]
+    assert gz.apply_one(np.nan) == 30.0
+    r32 = gz.apply(r.astype(np.float32), frame=3)
+    assert r32.dtype == np.float32
+    np.testing.assert_allclose(r32, whole, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        ((0.0, -0.1, 0.1, 10.0), "stddev"),
+        ((0.0, 0.1, 5.0, 1.0), "max_range"),
+        ((0.0, 0.1, -1.0, 1.0), "min_range"),
+        ((float("nan"), 0.1, 0.1, 1.0), "mean"),
+        ((0.0, 0.1, 0.1, float("inf")), "max_range"),
+    ],
+)
+def test_gazebo_bad_parameters(args, match):
+    with pytest.raises(ValueError, match=match):
+        RangeNoise(*args)
