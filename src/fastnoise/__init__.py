@@ -21,6 +21,7 @@ from fastnoise.imu_config import (
     triad_covariance,
     wt901c,
 )
+from fastnoise.lidar import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
 from fastnoise.rigid_body import RigidBodySimulator
 from fastnoise.sdf import from_sdf, imu_noise_params_from_sdf
 from fastnoise.sensor_simulator import SensorSimulator
@@ -39,6 +40,10 @@ __all__ = [
     "save_config",
     "ImageNoise",
     "ImuNoise",
+    "LidarNoise",
+    "RangeNoise",
+    "HITPOINT_BASED",
+    "RAY_BASED",
     "TriadNoise",
     "from_sdf",
     "gauss_markov_stddev_from_gazebo",
