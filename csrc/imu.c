@@ -145,19 +145,22 @@ static int overlap(const double *p, const double *q, size_t n) {
 void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
                   const double *dt, size_t dt_stride, double *omega_out,
                   double *accel_out) {
-    static const double zeros[FN_IMU_CHUNK];
-    static const float fzeros[FN_IMU_CHUNK];
+    /* unit normals: row 3 a + t for term t of axis a; rows of terms that are off stay
+     * zeros (the fills write only the rows of terms that are on) */
     double buf[FN_IMU_AXES][FN_IMU_TERMS][FN_IMU_CHUNK];
     float fbuf[FN_IMU_AXES][FN_IMU_TERMS][FN_IMU_CHUNK];
-    const double *zd[FN_IMU_AXES][FN_IMU_TERMS];
-    const float *zf[FN_IMU_AXES][FN_IMU_TERMS];
+    const double *z[FN_IMU_AXES][FN_IMU_TERMS];
     int f32 = m->normal_dtype == FN_FLOAT32;
 
     if (n == 0) return;
+    size_t rows = n < FN_IMU_CHUNK ? n : FN_IMU_CHUNK; /* the length of the longest chunk */
     for (int a = 0; a < FN_IMU_AXES; a++)
         for (int t = 0; t < FN_IMU_TERMS; t++) {
-            zd[a][t] = m->on[a][t] ? buf[a][t] : zeros;
-            zf[a][t] = m->on[a][t] ? fbuf[a][t] : fzeros;
+            z[a][t] = buf[a][t];
+            if (!m->on[a][t]) {
+                memset(buf[a][t], 0, rows * sizeof(double));
+                memset(fbuf[a][t], 0, rows * sizeof(float));
+            }
         }
     /* An output may be its own triad's input (read and written value by value), but
      * one that overlaps anything else is written only after the chunk is read. */
@@ -200,12 +203,12 @@ void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
                 for (int a = 0; a < FN_IMU_AXES; a++)
                     for (int t = 0; t < FN_IMU_TERMS; t++)
                         for (size_t j = 0; j < len; j++)
-                            buf[a][t][j] = (double)zf[a][t][j];
+                            buf[a][t][j] = (double)fbuf[a][t][j];
             apply_varying_dt(m, k0, len, omega, accel, dt, dt_stride, omega_out, accel_out,
-                             zd);
+                             z);
         } else {
-            FN_DISPATCH(fn_imu_chunk,
-                        (m, k0, len, omega, accel, omega_out, accel_out, zd, zf, buffered));
+            FN_DISPATCH(fn_imu_chunk, (m, k0, len, omega, accel, omega_out, accel_out,
+                                       &buf[0][0][0], &fbuf[0][0][0], buffered));
         }
     }
     m->count += n;

@@ -183,14 +183,14 @@ void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
                   const double *dt, size_t dt_stride, double *omega_out, double *accel_out);
 
 /* Chunk pass of fn_imu_apply over samples [k0, k0 + len), len <= FN_IMU_CHUNK, for
- * the current coefficients (constant step). The unit normals of term t of axis a are
- * zd[a][t][0..len) (float64 normals) or zf[a][t][0..len) (float32 normals, by
- * m->normal_dtype). buffered: read the true values into a buffer before writing any
- * output (outputs that overlap the other triad's input, or a linear step). */
+ * the current coefficients (constant step). The unit normal of term t of axis a at
+ * sample j is zd[(3 a + t) * FN_IMU_CHUNK + j] (float64 normals) or the same element
+ * of zf (float32 normals), by m->normal_dtype; rows of terms that are off hold zeros.
+ * buffered: read the true values into a buffer before writing any output (outputs
+ * that overlap the other triad's input, or a linear step). */
 FN_DECLARE_KERNEL(void, fn_imu_chunk,
                   (fn_imu * m, size_t k0, size_t len, const double *omega,
                    const double *accel, double *omega_out, double *accel_out,
-                   const double *zd[FN_IMU_AXES][FN_IMU_TERMS],
-                   const float *zf[FN_IMU_AXES][FN_IMU_TERMS], int buffered))
+                   const double *zd, const float *zf, int buffered))
 
 #endif

@@ -15,38 +15,48 @@
 
 #define TRIAD_VALUES (3 * FN_IMU_CHUNK)
 
-/* Pass 1 for one normal dtype T; with_rw 0 when no axis has a random walk (every
- * state +0, every row zeros), then the walk rows are left unwritten. */
+/* Pass 1 for one normal dtype T; z[(3 a + t) * FN_IMU_CHUNK + j] is the unit normal
+ * of term t of axis a at sample j (rows of terms that are off hold zeros). with_rw 0
+ * when no axis has a random walk (every state +0, every row zeros): the walk rows are
+ * then left unwritten. One base pointer and fixed offsets keep the six chains in
+ * registers. */
+/* GCC's straight-line vectorizer packs the six chains into partial vectors with
+ * more shuffles than arithmetic; plain scalar code runs faster here. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define SCALAR_CHAINS __attribute__((noinline, optimize("no-tree-slp-vectorize")))
+#else
+#define SCALAR_CHAINS
+#endif
+
+#define ZROW(a, t) ((size_t)(3 * (a) + (t)) * FN_IMU_CHUNK)
+#define AT(a) ((size_t)((a) / 3) * TRIAD_VALUES + (size_t)((a) % 3))
 #define DEFINE_RECURSIONS(NAME, T)                                                         \
-    static inline void NAME(fn_imu *m, size_t len, const T *z[FN_IMU_AXES][FN_IMU_TERMS],  \
-                            double *g, double *r, double *w, int with_rw) {                \
+    static SCALAR_CHAINS void NAME(fn_imu *m, size_t len, const T *restrict z,             \
+                                   double *restrict g, double *restrict r,                 \
+                                   double *restrict w, int with_rw) {                      \
         double gm[FN_IMU_AXES], rw[FN_IMU_AXES], al[FN_IMU_AXES], gd[FN_IMU_AXES],         \
             rs[FN_IMU_AXES];                                                               \
-        const T *zw[FN_IMU_AXES], *zg[FN_IMU_AXES], *zr[FN_IMU_AXES];                      \
         for (int a = 0; a < FN_IMU_AXES; a++) {                                            \
             gm[a] = m->gm[a];                                                              \
             rw[a] = m->rw[a];                                                              \
             al[a] = m->c[a].alpha;                                                         \
             gd[a] = m->c[a].gm_drive;                                                      \
             rs[a] = m->c[a].rw_step;                                                       \
-            zw[a] = z[a][FN_IMU_WHITE];                                                    \
-            zg[a] = z[a][FN_IMU_GM];                                                       \
-            zr[a] = z[a][FN_IMU_RW];                                                       \
         }                                                                                  \
-        /* value i of triad s at sample j sits at [s][3 j + i] */                          \
-        for (size_t j = 0; j < len; j++)                                                   \
+        /* value i of triad s at sample j sits at [s * TRIAD_VALUES + 3 j + i] */          \
+        for (size_t j = 0; j < len; j++) {                                                 \
             for (int a = 0; a < FN_IMU_AXES; a++) {                                        \
-                size_t at = (size_t)(a / 3) * TRIAD_VALUES + 3 * j + (size_t)(a % 3);      \
-                gm[a] = fn_imu_gm_next(al[a], gd[a], gm[a], (double)zg[a][j]);             \
-                g[at] = gm[a];                                                             \
-                w[at] = (double)zw[a][j];                                                  \
+                gm[a] = fn_imu_gm_next(al[a], gd[a], gm[a], (double)z[ZROW(a, 1) + j]);    \
+                g[AT(a) + 3 * j] = gm[a];                                                  \
             }                                                                              \
+            for (int a = 0; a < FN_IMU_AXES; a++)                                          \
+                w[AT(a) + 3 * j] = (double)z[ZROW(a, 0) + j];                              \
+        }                                                                                  \
         if (with_rw)                                                                       \
             for (size_t j = 0; j < len; j++)                                               \
                 for (int a = 0; a < FN_IMU_AXES; a++) {                                    \
-                    size_t at = (size_t)(a / 3) * TRIAD_VALUES + 3 * j + (size_t)(a % 3);  \
-                    rw[a] = fn_imu_rw_next(rs[a], rw[a], (double)zr[a][j]);                \
-                    r[at] = rw[a];                                                         \
+                    rw[a] = fn_imu_rw_next(rs[a], rw[a], (double)z[ZROW(a, 2) + j]);       \
+                    r[AT(a) + 3 * j] = rw[a];                                              \
                 }                                                                          \
         for (int a = 0; a < FN_IMU_AXES; a++) {                                            \
             m->gm[a] = gm[a];                                                              \
@@ -89,8 +99,7 @@ static inline void triad_outputs(const triad_coefs *c, size_t nv, const double *
 
 void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *omega,
                              const double *accel, double *omega_out, double *accel_out,
-                             const double *zd[FN_IMU_AXES][FN_IMU_TERMS],
-                             const float *zf[FN_IMU_AXES][FN_IMU_TERMS], int buffered) {
+                             const double *zd, const float *zf, int buffered) {
     double g[2 * TRIAD_VALUES], w[2 * TRIAD_VALUES], r[2 * TRIAD_VALUES];
     double xb[2 * TRIAD_VALUES];
     int with_rw = 0;
@@ -108,7 +117,7 @@ void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *ome
             double v[FN_IMU_AXES];
             fn_imu_linear(m, x[0] + 3 * j, x[1] + 3 * j, v);
             for (int a = 0; a < FN_IMU_AXES; a++)
-                xb[(size_t)(a / 3) * TRIAD_VALUES + 3 * j + (size_t)(a % 3)] = v[a];
+                xb[AT(a) + 3 * j] = v[a];
         }
         x[0] = xb;
         x[1] = xb + TRIAD_VALUES;
