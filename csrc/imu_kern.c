@@ -21,9 +21,11 @@
  * then left unwritten. One base pointer and fixed offsets keep the six chains in
  * registers. */
 /* GCC's straight-line vectorizer packs the six chains into partial vectors with
- * more shuffles than arithmetic; plain scalar code runs faster here. */
+ * more shuffles than arithmetic; plain scalar code runs faster here. fp-contract=off
+ * restated, in case a compiler's optimize attribute resets it. */
 #if defined(__GNUC__) && !defined(__clang__)
-#define SCALAR_CHAINS __attribute__((noinline, optimize("no-tree-slp-vectorize")))
+#define SCALAR_CHAINS                                                                      \
+    __attribute__((noinline, optimize("no-tree-slp-vectorize", "fp-contract=off")))
 #else
 #define SCALAR_CHAINS
 #endif
