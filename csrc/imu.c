@@ -137,40 +137,79 @@ static void apply_varying_dt(fn_imu *m, size_t k0, size_t len, const double *ome
     }
 }
 
+/* Whether [p, p + n) and [q, q + n) share memory. */
+static int overlap(const double *p, const double *q, size_t n) {
+    return (uintptr_t)p < (uintptr_t)(q + n) && (uintptr_t)q < (uintptr_t)(p + n);
+}
+
 void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
                   const double *dt, size_t dt_stride, double *omega_out,
                   double *accel_out) {
-    static const double zeros[FN_IMU_CHUNK];
+    /* unit normals: row 3 a + t for term t of axis a; rows of terms that are off stay
+     * zeros (the fills write only the rows of terms that are on) */
     double buf[FN_IMU_AXES][FN_IMU_TERMS][FN_IMU_CHUNK];
-    float fbuf[FN_IMU_CHUNK];
+    float fbuf[FN_IMU_AXES][FN_IMU_TERMS][FN_IMU_CHUNK];
     const double *z[FN_IMU_AXES][FN_IMU_TERMS];
+    int f32 = m->normal_dtype == FN_FLOAT32;
 
     if (n == 0) return;
+    size_t rows = n < FN_IMU_CHUNK ? n : FN_IMU_CHUNK; /* the length of the longest chunk */
     for (int a = 0; a < FN_IMU_AXES; a++)
-        for (int t = 0; t < FN_IMU_TERMS; t++)
-            z[a][t] = m->on[a][t] ? buf[a][t] : zeros;
+        for (int t = 0; t < FN_IMU_TERMS; t++) {
+            z[a][t] = buf[a][t];
+            if (!m->on[a][t]) {
+                memset(buf[a][t], 0, rows * sizeof(double));
+                memset(fbuf[a][t], 0, rows * sizeof(float));
+            }
+        }
+    /* An output may be its own triad's input (read and written value by value), but
+     * one that overlaps anything else is written only after the chunk is read. */
+    size_t nv = 3 * n;
+    int buffered = overlap(omega_out, accel, nv) || overlap(accel_out, omega, nv) ||
+                   overlap(omega_out, accel_out, nv) ||
+                   (omega_out != omega && overlap(omega_out, omega, nv)) ||
+                   (accel_out != accel && overlap(accel_out, accel, nv));
     if (dt[0] != m->coef_dt) fn_imu_set_dt(m, dt[0]);
     for (size_t k0 = 0; k0 < n; k0 += FN_IMU_CHUNK) {
         size_t len = n - k0 < FN_IMU_CHUNK ? n - k0 : FN_IMU_CHUNK;
+        /* The normals take most of the time and touch only the stack: meanwhile,
+         * bring the chunk's data into the cache, a share after each fill. */
+        const char *pf[4] = {(const char *)(omega + 3 * k0), (const char *)(accel + 3 * k0),
+                             (const char *)(omega_out + 3 * k0),
+                             (const char *)(accel_out + 3 * k0)};
+        size_t bytes = 3 * len * sizeof(double), off = 0;
+        size_t share = (bytes / (FN_IMU_AXES * FN_IMU_TERMS) + 63) / 64 * 64;
         for (int a = 0; a < FN_IMU_AXES; a++)
-            for (int t = 0; t < FN_IMU_TERMS; t++)
+            for (int t = 0; t < FN_IMU_TERMS; t++, off += share) {
+                for (size_t o = off; o < off + share && o < bytes; o += 64) {
+                    __builtin_prefetch(pf[0] + o, 0);
+                    __builtin_prefetch(pf[1] + o, 0);
+                    __builtin_prefetch(pf[2] + o, 1);
+                    __builtin_prefetch(pf[3] + o, 1);
+                }
                 if (m->on[a][t]) {
                     fn_stream *s = &m->st[a][t];
                     uint64_t first = fn_stream_take(s, m->normal_dtype, len);
-                    if (m->normal_dtype == FN_FLOAT32) {
-                        fn_normal_fill_f32(s->key, s->stream, first, len, 0.0f, 1.0f, fbuf);
-                        for (size_t j = 0; j < len; j++)
-                            buf[a][t][j] = (double)fbuf[j];
-                    } else {
+                    if (f32)
+                        fn_normal_fill_f32(s->key, s->stream, first, len, 0.0f, 1.0f,
+                                           fbuf[a][t]);
+                    else
                         fn_normal_fill_f64(s->key, s->stream, first, len, 0.0, 1.0,
                                            buf[a][t]);
-                    }
                 }
-        if (dt_stride)
+            }
+        if (dt_stride) {
+            if (f32) /* exact conversion, as fn_imu_step's */
+                for (int a = 0; a < FN_IMU_AXES; a++)
+                    for (int t = 0; t < FN_IMU_TERMS; t++)
+                        for (size_t j = 0; j < len; j++)
+                            buf[a][t][j] = (double)fbuf[a][t][j];
             apply_varying_dt(m, k0, len, omega, accel, dt, dt_stride, omega_out, accel_out,
                              z);
-        else
-            FN_DISPATCH(fn_imu_chunk, (m, k0, len, omega, accel, omega_out, accel_out, z));
+        } else {
+            FN_DISPATCH(fn_imu_chunk, (m, k0, len, omega, accel, omega_out, accel_out,
+                                       &buf[0][0][0], &fbuf[0][0][0], buffered));
+        }
     }
     m->count += n;
 }

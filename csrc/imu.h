@@ -133,18 +133,29 @@ static inline void fn_imu_advance(double alpha, double gm_drive, double rw_step,
     *rw = fn_imu_rw_next(rw_step, *rw, zr);
 }
 
-/* Steps 3-5 of imu.h for one axis: biases, white noise, saturation, quantization.
- * Branch-free apart from the quantization switch, so loops over it vectorize. */
-static inline double fn_imu_output(double x, double g, double r, double zw, double offset,
-                                   double white, double full_scale, double lsb,
-                                   double inv_lsb, int quantize) {
+/* Steps 3-4 of imu.h for one axis: biases, white noise, saturation. */
+static inline double fn_imu_saturated(double x, double g, double r, double zw,
+                                      double offset, double white, double full_scale) {
     double y = x + offset;
     y = y + g;
     y = y + r;
     y = y + white * zw;
     y = y < -full_scale ? -full_scale : y;
     y = y > full_scale ? full_scale : y;
-    if (quantize) y = round_even(y * inv_lsb) * lsb;
+    return y;
+}
+
+/* Step 5: quantization to multiples of lsb (inv_lsb = 1 / lsb). */
+static inline double fn_imu_quantized(double y, double lsb, double inv_lsb) {
+    return round_even(y * inv_lsb) * lsb;
+}
+
+/* Steps 3-5 of imu.h for one axis. Branch-free apart from the quantization switch. */
+static inline double fn_imu_output(double x, double g, double r, double zw, double offset,
+                                   double white, double full_scale, double lsb,
+                                   double inv_lsb, int quantize) {
+    double y = fn_imu_saturated(x, g, r, zw, offset, white, full_scale);
+    if (quantize) y = fn_imu_quantized(y, lsb, inv_lsb);
     return y;
 }
 
@@ -171,11 +182,15 @@ void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double
 void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
                   const double *dt, size_t dt_stride, double *omega_out, double *accel_out);
 
-/* Column pass of fn_imu_apply over samples [k0, k0 + len), len <= FN_IMU_CHUNK, for
- * the current coefficients (constant step); z[a][t] holds the unit normals. */
+/* Chunk pass of fn_imu_apply over samples [k0, k0 + len), len <= FN_IMU_CHUNK, for
+ * the current coefficients (constant step). The unit normal of term t of axis a at
+ * sample j is zd[(3 a + t) * FN_IMU_CHUNK + j] (float64 normals) or the same element
+ * of zf (float32 normals), by m->normal_dtype; rows of terms that are off hold zeros.
+ * buffered: read the true values into a buffer before writing any output (outputs
+ * that overlap the other triad's input, or a linear step). */
 FN_DECLARE_KERNEL(void, fn_imu_chunk,
                   (fn_imu * m, size_t k0, size_t len, const double *omega,
                    const double *accel, double *omega_out, double *accel_out,
-                   const double *z[FN_IMU_AXES][FN_IMU_TERMS]))
+                   const double *zd, const float *zf, int buffered))
 
 #endif

@@ -106,6 +106,55 @@ def test_same_bits_on_every_simd_path():
         assert all(np.array_equal(x, y) for x, y in zip(r, results[0], strict=True))
 
 
+def _plain_model(normal_dtype="float64", seed=5):
+    """No scale, misalignment or G-sensitivity (apply's direct path); the gyro quantized,
+    the accel not, no random walk, one accel axis without a Gauss-Markov term."""
+    gyro = TriadNoise(
+        noise_density=2e-4,
+        bias_stddev=3e-4,
+        bias_correlation_time=400.0,
+        full_scale=0.5,
+        bits=16,
+    )
+    accel = TriadNoise(
+        noise_density=[2e-3, 0.0, 2e-3],
+        bias_stddev=[1e-2, 1e-2, 0.0],
+        bias_correlation_time=300.0,
+        bias_steady_state=True,
+        full_scale=20.0,
+    )
+    return ImuNoise(gyro=gyro, accel=accel, seed=seed, normal_dtype=normal_dtype)
+
+
+@pytest.mark.parametrize("normal_dtype", ["float64", "float32"])
+def test_direct_path_equals_step_on_every_simd_path(normal_dtype):
+    # 1030 samples: two full chunks and a tail that is not a whole number of 4-sample
+    # blocks; gyro values beyond full scale exercise the saturation
+    omega, accel = _motion(1030)
+    ref = _steps(_plain_model(normal_dtype), omega, accel, 0.01)
+    assert np.any(np.abs(ref[0]) == 0.5)
+    before = fastnoise.simd_path()
+    try:
+        for path in fastnoise.simd_paths_available():
+            fastnoise.set_simd_path(path)
+            got = _plain_model(normal_dtype).apply(omega, accel, 0.01)
+            assert np.array_equal(got[0], ref[0]) and np.array_equal(got[1], ref[1]), path
+    finally:
+        fastnoise.set_simd_path(before)
+
+
+def test_outputs_may_be_the_other_triads_inputs():
+    omega, accel = _motion(1030)
+    ref = _plain_model().apply(omega, accel, 0.01)
+    w, a = omega.copy(), accel.copy()
+    res = _plain_model().apply(w, a, 0.01, out_omega=a, out_accel=w)
+    assert res[0] is a and res[1] is w
+    assert np.array_equal(a, ref[0]) and np.array_equal(w, ref[1])
+    w, a = omega.copy(), accel.copy()
+    res = _plain_model().apply(w, a, 0.01, out_omega=w, out_accel=a)
+    assert np.array_equal(w, ref[0]) and np.array_equal(a, ref[1])
+
+
 def test_reset_copy_pickle_state_reproduce_the_stream():
     omega, accel = _motion(400)
     m = _full_model()
