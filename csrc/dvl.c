@@ -12,6 +12,10 @@
 #endif
 
 #define CHUNK 512 /* samples per pass: the chunk buffers stay in L1/L2 */
+/* Row length of the chunk buffers: one cache line more than CHUNK, so the rows do not
+ * all start 4 KiB apart (same L1 set: 13 rows thrash an 8-way cache in the transposes,
+ * and loads alias the stores of other rows). */
+#define ROW (CHUNK + 8)
 #define STREAM_BYTES (8u << 20)
 
 void fn_awn_init(fn_awn *s, uint64_t key) {
@@ -93,7 +97,7 @@ static const double *gather(const double *src, ptrdiff_t stride, size_t m, doubl
  * (ten strided passes over a chunk wait on memory much longer). */
 static void gather_rows(const double *const truth[FN_DVL_NSENSORS],
                         const ptrdiff_t stride[FN_DVL_NSENSORS], size_t first, size_t m,
-                        double (*rows)[CHUNK]) {
+                        double (*rows)[ROW]) {
     for (size_t i = 0; i < m; i++)
         for (int j = 0; j < FN_DVL_NSENSORS; j++)
             rows[j][i] = truth[j][(ptrdiff_t)(first + i) * stride[j]];
@@ -133,7 +137,7 @@ static int any_huge(const double *a, size_t m) {
 }
 
 /* Chunk rows -> records of FN_DVL_NFIELDS doubles (plain copies: same bits). */
-static void store_records(double (*rows)[CHUNK], size_t m, double *rec0, ptrdiff_t stride,
+static void store_records(double (*rows)[ROW], size_t m, double *rec0, ptrdiff_t stride,
                           int stream_out) {
 #if FN_X86
     if (stream_out) {
@@ -175,8 +179,8 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
                          const double *const truth[FN_DVL_NSENSORS],
                          const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
                          ptrdiff_t out_stride) {
-    static _Thread_local double meas[FN_DVL_NFIELDS][CHUNK];
-    static _Thread_local double rows[FN_DVL_NSENSORS][CHUNK];
+    static _Thread_local double meas[FN_DVL_NFIELDS][ROW];
+    static _Thread_local double rows[FN_DVL_NSENSORS][ROW];
     const double *t[FN_DVL_NSENSORS];
     int all_contiguous = 1;
     for (int j = 0; j < FN_DVL_NSENSORS; j++)
