@@ -95,6 +95,24 @@ static const double *gather(const double *src, ptrdiff_t stride, size_t m, doubl
 /* Samples first .. first + m - 1 of every truth column into rows, record by record:
  * for a structured array that reads memory in order, which the prefetchers follow
  * (ten strided passes over a chunk wait on memory much longer). */
+/* The common layout of a structured array of float64 fields in table order: record i
+ * at base + i * stride, field j at offset j. One pointer per record and a fixed field
+ * count let the compiler keep everything in registers (the general loop below reloads
+ * ten pointers and strides per record). */
+static void gather_records(const double *base, ptrdiff_t stride, size_t first, size_t m,
+                           double (*rows)[ROW]) {
+    const double *r = base + (ptrdiff_t)first * stride;
+    if (stride == FN_DVL_NSENSORS) { /* constant stride: TRUTH_DTYPE */
+        for (size_t i = 0; i < m; i++, r += FN_DVL_NSENSORS)
+            for (int j = 0; j < FN_DVL_NSENSORS; j++)
+                rows[j][i] = r[j];
+        return;
+    }
+    for (size_t i = 0; i < m; i++, r += stride)
+        for (int j = 0; j < FN_DVL_NSENSORS; j++)
+            rows[j][i] = r[j];
+}
+
 static void gather_rows(const double *const truth[FN_DVL_NSENSORS],
                         const ptrdiff_t stride[FN_DVL_NSENSORS], size_t first, size_t m,
                         double (*rows)[ROW]) {
@@ -182,9 +200,12 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
     static _Thread_local double meas[FN_DVL_NFIELDS][ROW];
     static _Thread_local double rows[FN_DVL_NSENSORS][ROW];
     const double *t[FN_DVL_NSENSORS];
-    int all_contiguous = 1;
-    for (int j = 0; j < FN_DVL_NSENSORS; j++)
+    int all_contiguous = 1, records = 1;
+    for (int j = 0; j < FN_DVL_NSENSORS; j++) {
         all_contiguous &= truth_stride[j] == 1;
+        records &= truth_stride[j] == truth_stride[0] && truth[j] == truth[0] + j;
+    }
+    records &= truth_stride[0] >= FN_DVL_NSENSORS;
     /* Large outputs bypass the cache: no read-for-ownership of lines we overwrite. */
     int stream_out = FN_X86 && n * FN_DVL_NFIELDS * sizeof(double) > STREAM_BYTES;
     for (size_t done = 0; done < n; done += CHUNK) {
@@ -193,7 +214,10 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
             for (int j = 0; j < FN_DVL_NSENSORS; j++)
                 t[j] = truth[j] + done;
         } else {
-            gather_rows(truth, truth_stride, done, m, rows);
+            if (records)
+                gather_records(truth[0], truth_stride[0], done, m, rows);
+            else
+                gather_rows(truth, truth_stride, done, m, rows);
             for (int j = 0; j < FN_DVL_NSENSORS; j++)
                 t[j] = rows[j];
         }
