@@ -14,53 +14,55 @@ void FN_KERNEL(fn_awn_philox_words)(uint64_t key, uint64_t stream, uint64_t bloc
                                     size_t nblocks, uint32_t *out) {
     size_t i = 0;
 #if defined(__AVX2__)
-    const uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
-    const __m256i mul0 = _mm256_set1_epi32((int)FN_PHILOX_M0);
-    const __m256i mul1 = _mm256_set1_epi32((int)FN_PHILOX_M1);
-    const __m256i step = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    /* 8 blocks at a time while the low counter word does not wrap inside the group */
-    for (; i + 8 <= nblocks && (uint32_t)(block0 + i) <= 0xFFFFFFF8u; i += 8) {
-        uint64_t b = block0 + i;
-        __m256i x0 = _mm256_add_epi32(_mm256_set1_epi32((int)(uint32_t)b), step);
-        __m256i x1 = _mm256_set1_epi32((int)(uint32_t)(b >> 32));
-        __m256i x2 = _mm256_set1_epi32((int)(uint32_t)stream);
-        __m256i x3 = _mm256_set1_epi32((int)(uint32_t)(stream >> 32));
-        uint32_t ka = k0, kb = k1;
+    /* One block per 64-bit lane, each word in the low half of its lane (mul_epu32
+     * reads only that half, so the high halves may hold junk): no shuffles inside the
+     * rounds. Two vectors (8 blocks) per pass for instruction-level parallelism. */
+    const __m256i m0 = _mm256_set1_epi64x(FN_PHILOX_M0);
+    const __m256i m1 = _mm256_set1_epi64x(FN_PHILOX_M1);
+    const __m256i s0 = _mm256_set1_epi64x((uint32_t)stream);
+    const __m256i s1 = _mm256_set1_epi64x((uint32_t)(stream >> 32));
+    const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
+    __m256i rk0[10], rk1[10];
+    {
+        uint32_t ka = (uint32_t)key, kb = (uint32_t)(key >> 32);
         for (int r = 0; r < 10; r++) {
-            /* 32x32 -> 64 products of even and odd lanes */
-            __m256i e0 = _mm256_mul_epu32(x0, mul0);
-            __m256i o0 = _mm256_mul_epu32(_mm256_srli_epi64(x0, 32), mul0);
-            __m256i e2 = _mm256_mul_epu32(x2, mul1);
-            __m256i o2 = _mm256_mul_epu32(_mm256_srli_epi64(x2, 32), mul1);
-            __m256i hi0 = _mm256_blend_epi32(_mm256_srli_epi64(e0, 32), o0, 0xAA);
-            __m256i lo0 = _mm256_blend_epi32(e0, _mm256_slli_epi64(o0, 32), 0xAA);
-            __m256i hi2 = _mm256_blend_epi32(_mm256_srli_epi64(e2, 32), o2, 0xAA);
-            __m256i lo2 = _mm256_blend_epi32(e2, _mm256_slli_epi64(o2, 32), 0xAA);
-            __m256i n0 =
-                _mm256_xor_si256(_mm256_xor_si256(hi2, x1), _mm256_set1_epi32((int)ka));
-            __m256i n2 =
-                _mm256_xor_si256(_mm256_xor_si256(hi0, x3), _mm256_set1_epi32((int)kb));
-            x1 = lo2;
-            x3 = lo0;
-            x0 = n0;
-            x2 = n2;
+            rk0[r] = _mm256_set1_epi64x(ka);
+            rk1[r] = _mm256_set1_epi64x(kb);
             ka += FN_PHILOX_W0;
             kb += FN_PHILOX_W1;
         }
-        /* transpose 4 word vectors (8 blocks each) into block order */
-        __m256i t0 = _mm256_unpacklo_epi32(x0, x1); /* b0w0 b0w1 b1w0 b1w1 | b4.. b5.. */
-        __m256i t1 = _mm256_unpackhi_epi32(x0, x1); /* b2.. b3.. | b6.. b7.. */
-        __m256i t2 = _mm256_unpacklo_epi32(x2, x3);
-        __m256i t3 = _mm256_unpackhi_epi32(x2, x3);
-        __m256i q0 = _mm256_unpacklo_epi64(t0, t2); /* b0 | b4 */
-        __m256i q1 = _mm256_unpackhi_epi64(t0, t2); /* b1 | b5 */
-        __m256i q2 = _mm256_unpacklo_epi64(t1, t3); /* b2 | b6 */
-        __m256i q3 = _mm256_unpackhi_epi64(t1, t3); /* b3 | b7 */
+    }
+    for (; i + 8 <= nblocks; i += 8) {
+        __m256i bA = _mm256_add_epi64(_mm256_set1_epi64x((long long)(block0 + i)), lane);
+        __m256i bC = _mm256_add_epi64(bA, _mm256_set1_epi64x(4));
+        __m256i a0 = bA, a1 = _mm256_srli_epi64(bA, 32), a2 = s0, a3 = s1;
+        __m256i c0 = bC, c1 = _mm256_srli_epi64(bC, 32), c2 = s0, c3 = s1;
+        for (int r = 0; r < 10; r++) {
+            __m256i pa0 = _mm256_mul_epu32(a0, m0), pa1 = _mm256_mul_epu32(a2, m1);
+            __m256i pc0 = _mm256_mul_epu32(c0, m0), pc1 = _mm256_mul_epu32(c2, m1);
+            a0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa1, 32), a1), rk0[r]);
+            a2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa0, 32), a3), rk1[r]);
+            a1 = pa1;
+            a3 = pa0;
+            c0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pc1, 32), c1), rk0[r]);
+            c2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pc0, 32), c3), rk1[r]);
+            c1 = pc1;
+            c3 = pc0;
+        }
+        /* lanes -> block order: (w0 w1) and (w2 w3) as 64-bit pairs, then interleave */
         uint32_t *o = out + 4 * i;
-        _mm256_storeu_si256((__m256i *)(o + 0), _mm256_permute2x128_si256(q0, q1, 0x20));
-        _mm256_storeu_si256((__m256i *)(o + 8), _mm256_permute2x128_si256(q2, q3, 0x20));
-        _mm256_storeu_si256((__m256i *)(o + 16), _mm256_permute2x128_si256(q0, q1, 0x31));
-        _mm256_storeu_si256((__m256i *)(o + 24), _mm256_permute2x128_si256(q2, q3, 0x31));
+        __m256i a01 = _mm256_blend_epi32(a0, _mm256_slli_epi64(a1, 32), 0xAA);
+        __m256i a23 = _mm256_blend_epi32(a2, _mm256_slli_epi64(a3, 32), 0xAA);
+        __m256i c01 = _mm256_blend_epi32(c0, _mm256_slli_epi64(c1, 32), 0xAA);
+        __m256i c23 = _mm256_blend_epi32(c2, _mm256_slli_epi64(c3, 32), 0xAA);
+        __m256i alo = _mm256_unpacklo_epi64(a01, a23); /* blocks 0 | 2 */
+        __m256i ahi = _mm256_unpackhi_epi64(a01, a23); /* blocks 1 | 3 */
+        __m256i clo = _mm256_unpacklo_epi64(c01, c23);
+        __m256i chi = _mm256_unpackhi_epi64(c01, c23);
+        _mm256_storeu_si256((__m256i *)(o + 0), _mm256_permute2x128_si256(alo, ahi, 0x20));
+        _mm256_storeu_si256((__m256i *)(o + 8), _mm256_permute2x128_si256(alo, ahi, 0x31));
+        _mm256_storeu_si256((__m256i *)(o + 16), _mm256_permute2x128_si256(clo, chi, 0x20));
+        _mm256_storeu_si256((__m256i *)(o + 24), _mm256_permute2x128_si256(clo, chi, 0x31));
     }
 #endif
     for (; i < nblocks; i++)
