@@ -154,6 +154,45 @@ static int any_huge(const double *a, size_t m) {
     return h;
 }
 
+/* Asks for the cache lines of [p, p + bytes) ahead of use, so the next chunk's truth
+ * arrives while this chunk computes (reading it on demand stalls the gather). */
+static void prefetch_bytes(const void *p, size_t bytes) {
+    const char *c = (const char *)p;
+    for (size_t k = 0; k < bytes; k += 64)
+        __builtin_prefetch(c + k, 0, 3);
+}
+
+/* Part `part` of ten of the truth of samples [first, first + m). */
+static void prefetch_truth(const double *const truth[FN_DVL_NSENSORS], ptrdiff_t stride0,
+                           int all_contiguous, int records, size_t first, size_t m,
+                           int part) {
+    if (all_contiguous) {
+        prefetch_bytes(truth[part] + first, m * sizeof(double));
+    } else if (records) {
+        size_t bytes = m * (size_t)stride0 * sizeof(double);
+        size_t slice = (bytes / FN_DVL_NSENSORS + 63) & ~(size_t)63;
+        size_t lo = (size_t)part * slice;
+        if (lo < bytes)
+            prefetch_bytes((const char *)(truth[0] + (ptrdiff_t)first * stride0) + lo,
+                           bytes - lo < slice ? bytes - lo : slice);
+    }
+}
+
+/* The composite again, through fn_dvl_compose_one, for the samples of a chunk with a
+ * measured angle beyond the fast reduction (rare: |angle| >= 2^50 deg). */
+static void fix_huge_angles(double (*meas)[ROW], size_t m) {
+    for (size_t i = 0; i < m; i++) {
+        if (angle_is_huge(meas[FN_DVL_ROLL][i]) | angle_is_huge(meas[FN_DVL_PITCH][i]) |
+            angle_is_huge(meas[FN_DVL_YAW][i])) {
+            double rec[FN_DVL_NSENSORS];
+            for (int j = 0; j < FN_DVL_NSENSORS; j++)
+                rec[j] = meas[j][i];
+            fn_dvl_compose_one(rec, &meas[FN_DVL_VN][i], &meas[FN_DVL_VE][i],
+                               &meas[FN_DVL_VU][i]);
+        }
+    }
+}
+
 /* Chunk rows -> records of FN_DVL_NFIELDS doubles (plain copies: same bits). */
 static void store_records(double (*rows)[ROW], size_t m, double *rec0, ptrdiff_t stride,
                           int stream_out) {
@@ -221,24 +260,21 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
             for (int j = 0; j < FN_DVL_NSENSORS; j++)
                 t[j] = rows[j];
         }
-        for (int j = 0; j < FN_DVL_NSENSORS; j++)
+        size_t next = done + m, m_next = n - next < CHUNK ? n - next : CHUNK;
+        for (int j = 0; j < FN_DVL_NSENSORS; j++) {
+            if (m_next)
+                prefetch_truth(truth, truth_stride[0], all_contiguous, records, next,
+                               m_next, j);
             awn_chunk(sensors[j], sensors[j]->position + offset + done, m, t[j], meas[j]);
+        }
         FN_DISPATCH(fn_dvl_rotate_many,
                     (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW],
                      meas[FN_DVL_SURGE], meas[FN_DVL_SWAY], meas[FN_DVL_HEAVE],
                      meas[FN_DVL_VN], meas[FN_DVL_VE], meas[FN_DVL_VU]));
-        double *rec0 = out + (ptrdiff_t)done * out_stride;
-        store_records(meas, m, rec0, out_stride, stream_out);
         if (any_huge(meas[FN_DVL_ROLL], m) | any_huge(meas[FN_DVL_PITCH], m) |
-            any_huge(meas[FN_DVL_YAW], m)) {
-            for (size_t i = 0; i < m; i++) {
-                double *rec = rec0 + (ptrdiff_t)i * out_stride;
-                if (angle_is_huge(rec[FN_DVL_ROLL]) | angle_is_huge(rec[FN_DVL_PITCH]) |
-                    angle_is_huge(rec[FN_DVL_YAW]))
-                    fn_dvl_compose_one(rec, &rec[FN_DVL_VN], &rec[FN_DVL_VE],
-                                       &rec[FN_DVL_VU]);
-            }
-        }
+            any_huge(meas[FN_DVL_YAW], m))
+            fix_huge_angles(meas, m);
+        store_records(meas, m, out + (ptrdiff_t)done * out_stride, out_stride, stream_out);
     }
 #if FN_X86
     if (stream_out) _mm_sfence();
