@@ -147,13 +147,6 @@ static int angle_is_huge(double d) {
     return fabs(d) >= 0x1p50;
 }
 
-static int any_huge(const double *a, size_t m) {
-    int h = 0;
-    for (size_t i = 0; i < m; i++)
-        h |= fabs(a[i]) >= 0x1p50;
-    return h;
-}
-
 /* Asks for the cache lines of [p, p + bytes) ahead of use, so the next chunk's truth
  * arrives while this chunk computes (reading it on demand stalls the gather). */
 static void prefetch_bytes(const void *p, size_t bytes) {
@@ -271,9 +264,10 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
                     (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW],
                      meas[FN_DVL_SURGE], meas[FN_DVL_SWAY], meas[FN_DVL_HEAVE],
                      meas[FN_DVL_VN], meas[FN_DVL_VE], meas[FN_DVL_VU]));
-        if (any_huge(meas[FN_DVL_ROLL], m) | any_huge(meas[FN_DVL_PITCH], m) |
-            any_huge(meas[FN_DVL_YAW], m))
-            fix_huge_angles(meas, m);
+        size_t huge;
+        FN_DISPATCH(fn_dvl_count_huge,
+                    (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW], &huge));
+        if (huge) fix_huge_angles(meas, m);
         store_records(meas, m, out + (ptrdiff_t)done * out_stride, out_stride, stream_out);
     }
 #if FN_X86

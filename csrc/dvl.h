@@ -111,6 +111,9 @@ FN_DECLARE_KERNEL(void, fn_dvl_rotate_many,
                   (size_t n, const double *roll, const double *pitch, const double *yaw,
                    const double *u, const double *v, const double *w, double *vn,
                    double *ve, double *vu))
+FN_DECLARE_KERNEL(void, fn_dvl_count_huge,
+                  (size_t n, const double *roll, const double *pitch, const double *yaw,
+                   size_t *count))
 
 void fn_awn_init(fn_awn *s, uint64_t key);
 

@@ -4,6 +4,8 @@
 #include "dvl.h"
 #include "philox.h"
 
+#include <math.h>
+
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
@@ -91,4 +93,17 @@ void FN_KERNEL(fn_dvl_rotate_many)(size_t n, const double *restrict roll,
         ve[i] = b;
         vu[i] = c;
     }
+}
+
+/* Number of samples with an angle beyond the fast reduction (|angle| >= 2^50 deg;
+ * NaN compares false, as in the per-sample path), counted branch-free so it
+ * vectorizes. */
+void FN_KERNEL(fn_dvl_count_huge)(size_t n, const double *restrict roll,
+                                  const double *restrict pitch, const double *restrict yaw,
+                                  size_t *count) {
+    uint64_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += (uint64_t)((fabs(roll[i]) >= 0x1p50) | (fabs(pitch[i]) >= 0x1p50) |
+                        (fabs(yaw[i]) >= 0x1p50));
+    *count = (size_t)c;
 }
