@@ -389,12 +389,23 @@ def test_every_truth_layout_gives_the_same_bits():
     wide = np.zeros(1203, [("time", np.float64)] + [(f, np.float64) for f in dc.TRUTH_FIELDS])
     rev = np.zeros(1203, [(f, np.float64) for f in reversed(dc.TRUTH_FIELDS)])
     twice = np.zeros(2406, TRUTH_DTYPE)
+    packed = np.zeros(1203, [("flag", np.int8)] + [(f, np.float64) for f in dc.TRUTH_FIELDS])
+    swapped = np.zeros(1203, [(f, ">f8") for f in dc.TRUTH_FIELDS])
     for f in dc.TRUTH_FIELDS:
-        wide[f] = rev[f] = twice[f][::2] = t[f]
+        wide[f] = rev[f] = twice[f][::2] = packed[f] = swapped[f] = t[f]
     expected = DvlSimulator(noisy_sensors(), seed=42).measure_many(cols)
-    for layout in (t, wide, rev, twice[::2]):
+    for layout in (t, wide, rev, twice[::2], packed, swapped):
         got = DvlSimulator(noisy_sensors(), seed=42).measure_many(layout)
         assert np.array_equal(bits(got), bits(expected))
+    # float32 fields are converted, not reinterpreted
+    single = np.zeros(1203, [(f, np.float32) for f in dc.TRUTH_FIELDS])
+    for f in dc.TRUTH_FIELDS:
+        single[f] = t[f]
+    got = DvlSimulator(noisy_sensors(), seed=42).measure_many(single)
+    as64 = {f: single[f].astype(np.float64) for f in dc.TRUTH_FIELDS}
+    assert np.array_equal(
+        bits(got), bits(DvlSimulator(noisy_sensors(), seed=42).measure_many(as64))
+    )
 
 
 def test_measure_many_input_errors():
