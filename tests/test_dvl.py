@@ -118,6 +118,24 @@ def test_huge_and_nonfinite_angles():
     assert np.isnan(m.roll) and np.isnan(m.vu)
 
 
+def test_batch_with_huge_and_nonfinite_angles_equals_per_sample():
+    """The batch recomputes the composite of samples with |angle| >= 2^50 deg (in any
+    chunk) by the per-sample route: same bits, NaN and inf included."""
+    t = truth_array(1100, seed=43)
+    big = 3.0 * 2.0**55
+    t["roll"][[5, 700]] = -big
+    t["pitch"][[6, 1099]] = big * 3
+    t["yaw"][[7, 512]] = big
+    t["yaw"][8] = np.inf
+    t["roll"][9] = np.nan
+    batch = DvlSimulator(noisy_sensors(), seed=44).measure_many(t)
+    sim = DvlSimulator(noisy_sensors(), seed=44)
+    single = np.array([tuple(sim.measure(row)) for row in t], dtype=MESSAGE_DTYPE)
+    assert np.array_equal(bits(batch), bits(single))
+    assert np.isfinite(batch["vn"][[5, 6, 7, 512, 700, 1099]]).all()
+    assert np.isnan(batch["vn"][[8, 9]]).all()
+
+
 # ---- augmented white noise ------------------------------------------------------
 
 
