@@ -23,7 +23,7 @@ void fn_awn_init(fn_awn *s, uint64_t key) {
     s->key = key;
 }
 
-/* z_n and w_n of one sample through the group caches. The normals come from
+/* z_n and h_n of one sample through the group caches. The normals come from
  * fn_normal_fill_f64 and the words from the same kernel as the batch's, so the bits
  * are the batch's; filling a whole group lets the SIMD copies do the work. */
 static double sample_normal(fn_awn *s, uint64_t n) {
@@ -37,51 +37,66 @@ static double sample_normal(fn_awn *s, uint64_t n) {
     return s->z_cache[n % FN_AWN_Z_GROUP];
 }
 
-static uint32_t sample_word(fn_awn *s, uint64_t n) {
-    uint64_t group = n / FN_AWN_W_GROUP;
-    if (!s->w_ok || s->w_group != group) {
-        FN_DISPATCH(fn_awn_philox_words,
-                    (s->key, FN_AWN_ANCHOR_STREAM, group * (FN_AWN_W_GROUP / 4),
-                     FN_AWN_W_GROUP / 4, s->w_cache));
-        s->w_group = group;
-        s->w_ok = 1;
+static uint16_t sample_half(fn_awn *s, uint64_t n) {
+    uint64_t group = n / FN_AWN_H_GROUP;
+    if (!s->h_ok || s->h_group != group) {
+        FN_DISPATCH(fn_awn_philox_halves,
+                    (s->key, FN_AWN_ANCHOR_STREAM, group * (FN_AWN_H_GROUP / 8),
+                     FN_AWN_H_GROUP / 8, s->h_cache));
+        s->h_group = group;
+        s->h_ok = 1;
     }
-    return s->w_cache[n % FN_AWN_W_GROUP];
+    return s->h_cache[n % FN_AWN_H_GROUP];
 }
 
-/* The anchor word only matters for 0 < p < 1; elsewhere w = 0 gives the same answer. */
-static int needs_words(const fn_awn *s) {
+/* The anchor halves only matter for 0 < p < 1; elsewhere h = 0 gives the same answer
+ * (F = 0 with R = 0 never anchors, F = 2^16 always does). */
+static int needs_halves(const fn_awn *s) {
     return s->anchor_probability > 0.0 && s->anchor_probability < 1.0;
+}
+
+/* A tie h_n == F anchors iff v_n < R (see dvl.h). */
+static int tie_anchors(const fn_awn *s, uint64_t n, double r) {
+    uint32_t w[4];
+    fn_philox_block(s->key, FN_AWN_TIE_STREAM, n, w);
+    return (fn_f64(0x4330000000000000ull | w[0]) - 0x1p52) * 0x1p-32 < r; /* exact */
 }
 
 double fn_awn_measure_one(fn_awn *s, double truth) {
     uint64_t n = s->position++;
+    double p16 = s->anchor_probability * 0x1p16, f = floor(p16), r = p16 - f;
     double z = s->noise_dev != 0.0 ? sample_normal(s, n) : 0.0;
-    uint32_t w = needs_words(s) ? sample_word(s, n) : 0u;
-    return fn_awn_value(truth, s->bias, s->noise_dev, s->anchor, s->anchor_probability, z,
-                        w);
+    uint16_t h = needs_halves(s) ? sample_half(s, n) : 0u;
+    double v = fn_awn_value(truth, s->bias, s->noise_dev, s->anchor, f, z, h);
+    if ((double)h == f && r > 0.0 && tie_anchors(s, n, r)) v = s->anchor;
+    return v;
 }
 
 /* Values of samples first .. first + m - 1 (m <= CHUNK) of contiguous truth. */
 static void awn_chunk(const fn_awn *s, uint64_t first, size_t m, const double *truth,
                       double *out) {
     double z[CHUNK];
-    uint32_t words[CHUNK + 8];
-    const uint32_t *w = words;
+    uint16_t halves[CHUNK + 16];
+    const uint16_t *h = halves;
+    double p16 = s->anchor_probability * 0x1p16, f = floor(p16), r = p16 - f;
+    size_t ties;
     if (s->noise_dev != 0.0)
         fn_normal_fill_f64(s->key, FN_AWN_NOISE_STREAM, first, m, 0.0, 1.0, z);
     else
         memset(z, 0, m * sizeof *z);
-    if (needs_words(s)) {
-        uint64_t b0 = first / 4, b1 = (first + m + 3) / 4;
-        FN_DISPATCH(fn_awn_philox_words,
-                    (s->key, FN_AWN_ANCHOR_STREAM, b0, (size_t)(b1 - b0), words));
-        w = words + (first % 4);
+    if (needs_halves(s)) {
+        uint64_t b0 = first / 8, b1 = (first + m + 7) / 8;
+        FN_DISPATCH(fn_awn_philox_halves,
+                    (s->key, FN_AWN_ANCHOR_STREAM, b0, (size_t)(b1 - b0), halves));
+        h = halves + (first % 8);
     } else {
-        memset(words, 0, m * sizeof *words);
+        memset(halves, 0, m * sizeof *halves);
     }
-    FN_DISPATCH(fn_awn_values, (m, truth, z, w, s->bias, s->noise_dev, s->anchor,
-                                s->anchor_probability, out));
+    FN_DISPATCH(fn_awn_values,
+                (m, truth, z, h, s->bias, s->noise_dev, s->anchor, f, out, &ties));
+    if (ties && r > 0.0) /* about m / 2^16 of them */
+        for (size_t i = 0; i < m; i++)
+            if ((double)h[i] == f && tie_anchors(s, first + i, r)) out[i] = s->anchor;
 }
 
 /* A contiguous copy of m strided values (or the values themselves when contiguous). */

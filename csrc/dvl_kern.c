@@ -10,10 +10,11 @@
 #include <immintrin.h>
 #endif
 
-/* Philox blocks [block0, block0 + nblocks) of (key, stream), words in block order:
- * out[4 * i + j] = word j of block block0 + i. */
-void FN_KERNEL(fn_awn_philox_words)(uint64_t key, uint64_t stream, uint64_t block0,
-                                    size_t nblocks, uint32_t *out) {
+/* Philox blocks [block0, block0 + nblocks) of (key, stream) as 16-bit halves in block
+ * order: out[8 * i + 2 * j] = low half of word j of block block0 + i, out[... + 1] =
+ * its high half (the words' little-endian bytes, which the AVX2 stores write). */
+void FN_KERNEL(fn_awn_philox_halves)(uint64_t key, uint64_t stream, uint64_t block0,
+                                     size_t nblocks, uint16_t *out) {
     size_t i = 0;
 #if defined(__AVX2__)
     /* One block per 64-bit lane, each word in the low half of its lane (mul_epu32
@@ -52,7 +53,7 @@ void FN_KERNEL(fn_awn_philox_words)(uint64_t key, uint64_t stream, uint64_t bloc
             c3 = pc0;
         }
         /* lanes -> block order: (w0 w1) and (w2 w3) as 64-bit pairs, then interleave */
-        uint32_t *o = out + 4 * i;
+        uint16_t *o = out + 8 * i;
         __m256i a01 = _mm256_blend_epi32(a0, _mm256_slli_epi64(a1, 32), 0xAA);
         __m256i a23 = _mm256_blend_epi32(a2, _mm256_slli_epi64(a3, 32), 0xAA);
         __m256i c01 = _mm256_blend_epi32(c0, _mm256_slli_epi64(c1, 32), 0xAA);
@@ -62,23 +63,33 @@ void FN_KERNEL(fn_awn_philox_words)(uint64_t key, uint64_t stream, uint64_t bloc
         __m256i clo = _mm256_unpacklo_epi64(c01, c23);
         __m256i chi = _mm256_unpackhi_epi64(c01, c23);
         _mm256_storeu_si256((__m256i *)(o + 0), _mm256_permute2x128_si256(alo, ahi, 0x20));
-        _mm256_storeu_si256((__m256i *)(o + 8), _mm256_permute2x128_si256(alo, ahi, 0x31));
-        _mm256_storeu_si256((__m256i *)(o + 16), _mm256_permute2x128_si256(clo, chi, 0x20));
-        _mm256_storeu_si256((__m256i *)(o + 24), _mm256_permute2x128_si256(clo, chi, 0x31));
+        _mm256_storeu_si256((__m256i *)(o + 16), _mm256_permute2x128_si256(alo, ahi, 0x31));
+        _mm256_storeu_si256((__m256i *)(o + 32), _mm256_permute2x128_si256(clo, chi, 0x20));
+        _mm256_storeu_si256((__m256i *)(o + 48), _mm256_permute2x128_si256(clo, chi, 0x31));
     }
 #endif
-    for (; i < nblocks; i++)
-        fn_philox_block(key, stream, block0 + i, out + 4 * i);
+    for (; i < nblocks; i++) {
+        uint32_t w[4];
+        fn_philox_block(key, stream, block0 + i, w);
+        for (int j = 0; j < 4; j++) {
+            out[8 * i + 2 * j] = (uint16_t)w[j];
+            out[8 * i + 2 * j + 1] = (uint16_t)(w[j] >> 16);
+        }
+    }
 }
 
 /* restrict: the buffers never overlap, and it lets the compiler vectorize without
  * run-time alias checks (too many of them for nine pointers). */
 void FN_KERNEL(fn_awn_values)(size_t n, const double *restrict truth,
-                              const double *restrict z, const uint32_t *restrict w,
-                              double bias, double noise_dev, double anchor, double p,
-                              double *restrict out) {
-    for (size_t i = 0; i < n; i++)
-        out[i] = fn_awn_value(truth[i], bias, noise_dev, anchor, p, z[i], w[i]);
+                              const double *restrict z, const uint16_t *restrict h,
+                              double bias, double noise_dev, double anchor, double f,
+                              double *restrict out, size_t *ties) {
+    uint64_t t = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[i] = fn_awn_value(truth[i], bias, noise_dev, anchor, f, z[i], h[i]);
+        t += (uint64_t)((double)h[i] == f);
+    }
+    *ties = (size_t)t;
 }
 
 void FN_KERNEL(fn_dvl_rotate_many)(size_t n, const double *restrict roll,

@@ -215,6 +215,45 @@ def test_normals_are_the_documented_stream():
     assert np.array_equal(res["sway"], 0.5 * z)
 
 
+M32 = 0xFFFFFFFF
+
+
+def philox4x32_10(key, stream, block):
+    """Reference Philox4x32-10 (Salmon et al. 2011): counter (block, stream), 64-bit key."""
+    c = [block & M32, block >> 32, stream & M32, stream >> 32]
+    k0, k1 = key & M32, key >> 32
+    for _ in range(10):
+        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
+        c = [(p1 >> 32) ^ c[1] ^ k0, p1 & M32, (p0 >> 32) ^ c[3] ^ k1, p0 & M32]
+        k0, k1 = (k0 + 0x9E3779B9) & M32, (k1 + 0xBB67AE85) & M32
+    return c
+
+
+def test_anchor_rule_is_the_documented_one():
+    """Sample n anchors iff h_n < F, or h_n == F and v_n < R (P = p 2^16, F = floor P,
+    R = P - F; h_n = half n % 8 of Philox block n // 8 of stream 1, v_n = word 0 of
+    block n of stream 2 times 2^-32). Each sample in turn is made the tie, R = 1/2."""
+    seed, n = 2024, 40
+    key = key_from_seed_sequence(np.random.SeedSequence(seed))
+    halves = [(philox4x32_10(key, 1, i // 8)[(i % 8) // 2] >> (16 * (i % 2))) & 0xFFFF
+              for i in range(n)]  # fmt: skip
+    tie_outcomes = set()
+    for k in range(16):
+        f = halves[k]
+        expected = [
+            h < f or (h == f and philox4x32_10(key, 2, i)[0] / 2**32 < 0.5)
+            for i, h in enumerate(halves)
+        ]
+        tie_outcomes.add(expected[k])
+        p = (f + 0.5) / 2**16
+        batch = AugmentedWhiteNoise(0.0, 0.0, 1.0, p, seed=seed).measure_many(np.zeros(n))
+        one = AugmentedWhiteNoise(0.0, 0.0, 1.0, p, seed=seed)
+        single = [one.measure(0.0) for _ in range(n)]
+        assert list(batch == 1.0) == expected
+        assert single == list(batch)
+    assert tie_outcomes == {True, False}  # both ways of settling a tie were checked
+
+
 def test_streams_are_independent_across_sensors():
     n = 50000
     res = DvlSimulator(noisy_sensors(p=0.0), seed=16).measure_many(np.zeros(n, TRUTH_DTYPE))

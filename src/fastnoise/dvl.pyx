@@ -3,11 +3,14 @@
 Each sensor reports, per sample, its ``anchor`` value with probability
 ``anchor_probability``, else ``truth + bias + noise_dev * N(0, 1)``. The normal is
 drawn on every sample, anchored or not. Sample ``n`` of a sensor with key ``k`` uses
-normal ``n`` of Philox stream ``(k, 0)`` and the anchor test ``u < anchor_probability``
-with ``u = w * 2**-32``, ``w`` = word ``n % 4`` of Philox block ``n // 4`` of stream
-``(k, 1)`` (so p = 0 never anchors and p = 1 always does). Everything about sample
-``n`` is a function of ``(k, n)``, so ``measure_many`` over a batch equals the same
-number of ``measure`` calls bit for bit, on every SIMD path.
+normal ``n`` of Philox stream ``(k, 0)``; it is anchored iff ``h < F``, or ``h == F``
+and ``v < R``, where ``P = anchor_probability * 2**16``, ``F = floor(P)``, ``R = P - F``,
+``h`` = 16-bit half ``n % 8`` of Philox block ``n // 8`` of stream ``(k, 1)`` (the
+block's four words split low half first) and ``v`` = word 0 of block ``n`` of stream
+``(k, 2)`` times ``2**-32`` (so the anchor rate is p to within 2**-48, p = 0 never
+anchors and p = 1 always does). Everything about sample ``n`` is a function of
+``(k, n)``, so ``measure_many`` over a batch equals the same number of ``measure``
+calls bit for bit, on every SIMD path.
 
 Units are those of the seed: angles in degrees, depth and altitude in m, velocities in
 m/s, propeller speed in rev/min. The composite uses R = Rz(yaw) Ry(pitch) Rx(roll)
