@@ -162,30 +162,6 @@ static int angle_is_huge(double d) {
     return fabs(d) >= 0x1p50;
 }
 
-/* Asks for the cache lines of [p, p + bytes) ahead of use, so the next chunk's truth
- * arrives while this chunk computes (reading it on demand stalls the gather). */
-static void prefetch_bytes(const void *p, size_t bytes) {
-    const char *c = (const char *)p;
-    for (size_t k = 0; k < bytes; k += 64)
-        __builtin_prefetch(c + k, 0, 3);
-}
-
-/* Part `part` of ten of the truth of samples [first, first + m). */
-static void prefetch_truth(const double *const truth[FN_DVL_NSENSORS], ptrdiff_t stride0,
-                           int all_contiguous, int records, size_t first, size_t m,
-                           int part) {
-    if (all_contiguous) {
-        prefetch_bytes(truth[part] + first, m * sizeof(double));
-    } else if (records) {
-        size_t bytes = m * (size_t)stride0 * sizeof(double);
-        size_t slice = (bytes / FN_DVL_NSENSORS + 63) & ~(size_t)63;
-        size_t lo = (size_t)part * slice;
-        if (lo < bytes)
-            prefetch_bytes((const char *)(truth[0] + (ptrdiff_t)first * stride0) + lo,
-                           bytes - lo < slice ? bytes - lo : slice);
-    }
-}
-
 /* The composite again, through fn_dvl_compose_one, for the samples of a chunk with a
  * measured angle beyond the fast reduction (rare: |angle| >= 2^50 deg). */
 static void fix_huge_angles(double (*meas)[ROW], size_t m) {
@@ -268,13 +244,8 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
             for (int j = 0; j < FN_DVL_NSENSORS; j++)
                 t[j] = rows[j];
         }
-        size_t next = done + m, m_next = n - next < CHUNK ? n - next : CHUNK;
-        for (int j = 0; j < FN_DVL_NSENSORS; j++) {
-            if (m_next)
-                prefetch_truth(truth, truth_stride[0], all_contiguous, records, next,
-                               m_next, j);
+        for (int j = 0; j < FN_DVL_NSENSORS; j++)
             awn_chunk(sensors[j], sensors[j]->position + offset + done, m, t[j], meas[j]);
-        }
         FN_DISPATCH(fn_dvl_rotate_many,
                     (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW],
                      meas[FN_DVL_SURGE], meas[FN_DVL_SWAY], meas[FN_DVL_HEAVE],
