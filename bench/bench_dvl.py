@@ -96,6 +96,22 @@ def test_numpy_measure_many(benchmark, truth):
     assert vn.shape == (N,)
 
 
+# The same batch split over two threads (measure_many(threads=2); the values do not
+# depend on it). numpy has no threaded path for this code, so its case is the same
+# single-threaded one; the group shows what a second core buys on this machine.
+@pytest.mark.benchmark(group="dvl-measure_many-1e6-threads2")
+def test_fastnoise_measure_many_threads2(benchmark, truth):
+    sens, _ = _params()
+    sim = DvlSimulator(sens, seed=1)
+    res = benchmark(sim.measure_many, truth, threads=2)
+    assert res.shape == (N,)
+
+
+@pytest.mark.benchmark(group="dvl-measure_many-1e6-threads2")
+def test_numpy_measure_many_threads2(benchmark, truth):
+    test_numpy_measure_many(benchmark, truth)
+
+
 @pytest.mark.benchmark(group="dvl-measure-one")
 def test_fastnoise_measure_one(benchmark):
     sens, _ = _params()

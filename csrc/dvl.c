@@ -12,6 +12,10 @@
 #endif
 
 #define CHUNK 512 /* samples per pass: the chunk buffers stay in L1/L2 */
+/* Row length of the chunk buffers: one cache line more than CHUNK, so the rows do not
+ * all start 4 KiB apart (same L1 set: 13 rows thrash an 8-way cache in the transposes,
+ * and loads alias the stores of other rows). */
+#define ROW (CHUNK + 8)
 #define STREAM_BYTES (8u << 20)
 
 void fn_awn_init(fn_awn *s, uint64_t key) {
@@ -19,7 +23,7 @@ void fn_awn_init(fn_awn *s, uint64_t key) {
     s->key = key;
 }
 
-/* z_n and w_n of one sample through the group caches. The normals come from
+/* z_n and h_n of one sample through the group caches. The normals come from
  * fn_normal_fill_f64 and the words from the same kernel as the batch's, so the bits
  * are the batch's; filling a whole group lets the SIMD copies do the work. */
 static double sample_normal(fn_awn *s, uint64_t n) {
@@ -33,51 +37,66 @@ static double sample_normal(fn_awn *s, uint64_t n) {
     return s->z_cache[n % FN_AWN_Z_GROUP];
 }
 
-static uint32_t sample_word(fn_awn *s, uint64_t n) {
-    uint64_t group = n / FN_AWN_W_GROUP;
-    if (!s->w_ok || s->w_group != group) {
-        FN_DISPATCH(fn_awn_philox_words,
-                    (s->key, FN_AWN_ANCHOR_STREAM, group * (FN_AWN_W_GROUP / 4),
-                     FN_AWN_W_GROUP / 4, s->w_cache));
-        s->w_group = group;
-        s->w_ok = 1;
+static uint16_t sample_half(fn_awn *s, uint64_t n) {
+    uint64_t group = n / FN_AWN_H_GROUP;
+    if (!s->h_ok || s->h_group != group) {
+        FN_DISPATCH(fn_awn_philox_halves,
+                    (s->key, FN_AWN_ANCHOR_STREAM, group * (FN_AWN_H_GROUP / 8),
+                     FN_AWN_H_GROUP / 8, s->h_cache));
+        s->h_group = group;
+        s->h_ok = 1;
     }
-    return s->w_cache[n % FN_AWN_W_GROUP];
+    return s->h_cache[n % FN_AWN_H_GROUP];
 }
 
-/* The anchor word only matters for 0 < p < 1; elsewhere w = 0 gives the same answer. */
-static int needs_words(const fn_awn *s) {
+/* The anchor halves only matter for 0 < p < 1; elsewhere h = 0 gives the same answer
+ * (F = 0 with R = 0 never anchors, F = 2^16 always does). */
+static int needs_halves(const fn_awn *s) {
     return s->anchor_probability > 0.0 && s->anchor_probability < 1.0;
+}
+
+/* A tie h_n == F anchors iff v_n < R (see dvl.h). */
+static int tie_anchors(const fn_awn *s, uint64_t n, double r) {
+    uint32_t w[4];
+    fn_philox_block(s->key, FN_AWN_TIE_STREAM, n, w);
+    return (fn_f64(0x4330000000000000ull | w[0]) - 0x1p52) * 0x1p-32 < r; /* exact */
 }
 
 double fn_awn_measure_one(fn_awn *s, double truth) {
     uint64_t n = s->position++;
+    double p16 = s->anchor_probability * 0x1p16, f = floor(p16), r = p16 - f;
     double z = s->noise_dev != 0.0 ? sample_normal(s, n) : 0.0;
-    uint32_t w = needs_words(s) ? sample_word(s, n) : 0u;
-    return fn_awn_value(truth, s->bias, s->noise_dev, s->anchor, s->anchor_probability, z,
-                        w);
+    uint16_t h = needs_halves(s) ? sample_half(s, n) : 0u;
+    double v = fn_awn_value(truth, s->bias, s->noise_dev, s->anchor, f, z, h);
+    if ((double)h == f && r > 0.0 && tie_anchors(s, n, r)) v = s->anchor;
+    return v;
 }
 
 /* Values of samples first .. first + m - 1 (m <= CHUNK) of contiguous truth. */
 static void awn_chunk(const fn_awn *s, uint64_t first, size_t m, const double *truth,
                       double *out) {
     double z[CHUNK];
-    uint32_t words[CHUNK + 8];
-    const uint32_t *w = words;
+    uint16_t halves[CHUNK + 16];
+    const uint16_t *h = halves;
+    double p16 = s->anchor_probability * 0x1p16, f = floor(p16), r = p16 - f;
+    size_t ties;
     if (s->noise_dev != 0.0)
         fn_normal_fill_f64(s->key, FN_AWN_NOISE_STREAM, first, m, 0.0, 1.0, z);
     else
         memset(z, 0, m * sizeof *z);
-    if (needs_words(s)) {
-        uint64_t b0 = first / 4, b1 = (first + m + 3) / 4;
-        FN_DISPATCH(fn_awn_philox_words,
-                    (s->key, FN_AWN_ANCHOR_STREAM, b0, (size_t)(b1 - b0), words));
-        w = words + (first % 4);
+    if (needs_halves(s)) {
+        uint64_t b0 = first / 8, b1 = (first + m + 7) / 8;
+        FN_DISPATCH(fn_awn_philox_halves,
+                    (s->key, FN_AWN_ANCHOR_STREAM, b0, (size_t)(b1 - b0), halves));
+        h = halves + (first % 8);
     } else {
-        memset(words, 0, m * sizeof *words);
+        memset(halves, 0, m * sizeof *halves);
     }
-    FN_DISPATCH(fn_awn_values, (m, truth, z, w, s->bias, s->noise_dev, s->anchor,
-                                s->anchor_probability, out));
+    FN_DISPATCH(fn_awn_values,
+                (m, truth, z, h, s->bias, s->noise_dev, s->anchor, f, out, &ties));
+    if (ties && r > 0.0) /* about m / 2^16 of them */
+        for (size_t i = 0; i < m; i++)
+            if ((double)h[i] == f && tie_anchors(s, first + i, r)) out[i] = s->anchor;
 }
 
 /* A contiguous copy of m strided values (or the values themselves when contiguous). */
@@ -91,9 +110,27 @@ static const double *gather(const double *src, ptrdiff_t stride, size_t m, doubl
 /* Samples first .. first + m - 1 of every truth column into rows, record by record:
  * for a structured array that reads memory in order, which the prefetchers follow
  * (ten strided passes over a chunk wait on memory much longer). */
+/* The common layout of a structured array of float64 fields in table order: record i
+ * at base + i * stride, field j at offset j. One pointer per record and a fixed field
+ * count let the compiler keep everything in registers (the general loop below reloads
+ * ten pointers and strides per record). */
+static void gather_records(const double *base, ptrdiff_t stride, size_t first, size_t m,
+                           double (*rows)[ROW]) {
+    const double *r = base + (ptrdiff_t)first * stride;
+    if (stride == FN_DVL_NSENSORS) { /* constant stride: TRUTH_DTYPE */
+        for (size_t i = 0; i < m; i++, r += FN_DVL_NSENSORS)
+            for (int j = 0; j < FN_DVL_NSENSORS; j++)
+                rows[j][i] = r[j];
+        return;
+    }
+    for (size_t i = 0; i < m; i++, r += stride)
+        for (int j = 0; j < FN_DVL_NSENSORS; j++)
+            rows[j][i] = r[j];
+}
+
 static void gather_rows(const double *const truth[FN_DVL_NSENSORS],
                         const ptrdiff_t stride[FN_DVL_NSENSORS], size_t first, size_t m,
-                        double (*rows)[CHUNK]) {
+                        double (*rows)[ROW]) {
     for (size_t i = 0; i < m; i++)
         for (int j = 0; j < FN_DVL_NSENSORS; j++)
             rows[j][i] = truth[j][(ptrdiff_t)(first + i) * stride[j]];
@@ -125,15 +162,23 @@ static int angle_is_huge(double d) {
     return fabs(d) >= 0x1p50;
 }
 
-static int any_huge(const double *a, size_t m) {
-    int h = 0;
-    for (size_t i = 0; i < m; i++)
-        h |= fabs(a[i]) >= 0x1p50;
-    return h;
+/* The composite again, through fn_dvl_compose_one, for the samples of a chunk with a
+ * measured angle beyond the fast reduction (rare: |angle| >= 2^50 deg). */
+static void fix_huge_angles(double (*meas)[ROW], size_t m) {
+    for (size_t i = 0; i < m; i++) {
+        if (angle_is_huge(meas[FN_DVL_ROLL][i]) | angle_is_huge(meas[FN_DVL_PITCH][i]) |
+            angle_is_huge(meas[FN_DVL_YAW][i])) {
+            double rec[FN_DVL_NSENSORS];
+            for (int j = 0; j < FN_DVL_NSENSORS; j++)
+                rec[j] = meas[j][i];
+            fn_dvl_compose_one(rec, &meas[FN_DVL_VN][i], &meas[FN_DVL_VE][i],
+                               &meas[FN_DVL_VU][i]);
+        }
+    }
 }
 
 /* Chunk rows -> records of FN_DVL_NFIELDS doubles (plain copies: same bits). */
-static void store_records(double (*rows)[CHUNK], size_t m, double *rec0, ptrdiff_t stride,
+static void store_records(double (*rows)[ROW], size_t m, double *rec0, ptrdiff_t stride,
                           int stream_out) {
 #if FN_X86
     if (stream_out) {
@@ -175,12 +220,15 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
                          const double *const truth[FN_DVL_NSENSORS],
                          const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
                          ptrdiff_t out_stride) {
-    static _Thread_local double meas[FN_DVL_NFIELDS][CHUNK];
-    static _Thread_local double rows[FN_DVL_NSENSORS][CHUNK];
+    static _Thread_local double meas[FN_DVL_NFIELDS][ROW];
+    static _Thread_local double rows[FN_DVL_NSENSORS][ROW];
     const double *t[FN_DVL_NSENSORS];
-    int all_contiguous = 1;
-    for (int j = 0; j < FN_DVL_NSENSORS; j++)
+    int all_contiguous = 1, records = 1;
+    for (int j = 0; j < FN_DVL_NSENSORS; j++) {
         all_contiguous &= truth_stride[j] == 1;
+        records &= truth_stride[j] == truth_stride[0] && truth[j] == truth[0] + j;
+    }
+    records &= truth_stride[0] >= FN_DVL_NSENSORS;
     /* Large outputs bypass the cache: no read-for-ownership of lines we overwrite. */
     int stream_out = FN_X86 && n * FN_DVL_NFIELDS * sizeof(double) > STREAM_BYTES;
     for (size_t done = 0; done < n; done += CHUNK) {
@@ -189,7 +237,10 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
             for (int j = 0; j < FN_DVL_NSENSORS; j++)
                 t[j] = truth[j] + done;
         } else {
-            gather_rows(truth, truth_stride, done, m, rows);
+            if (records)
+                gather_records(truth[0], truth_stride[0], done, m, rows);
+            else
+                gather_rows(truth, truth_stride, done, m, rows);
             for (int j = 0; j < FN_DVL_NSENSORS; j++)
                 t[j] = rows[j];
         }
@@ -199,18 +250,11 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
                     (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW],
                      meas[FN_DVL_SURGE], meas[FN_DVL_SWAY], meas[FN_DVL_HEAVE],
                      meas[FN_DVL_VN], meas[FN_DVL_VE], meas[FN_DVL_VU]));
-        double *rec0 = out + (ptrdiff_t)done * out_stride;
-        store_records(meas, m, rec0, out_stride, stream_out);
-        if (any_huge(meas[FN_DVL_ROLL], m) | any_huge(meas[FN_DVL_PITCH], m) |
-            any_huge(meas[FN_DVL_YAW], m)) {
-            for (size_t i = 0; i < m; i++) {
-                double *rec = rec0 + (ptrdiff_t)i * out_stride;
-                if (angle_is_huge(rec[FN_DVL_ROLL]) | angle_is_huge(rec[FN_DVL_PITCH]) |
-                    angle_is_huge(rec[FN_DVL_YAW]))
-                    fn_dvl_compose_one(rec, &rec[FN_DVL_VN], &rec[FN_DVL_VE],
-                                       &rec[FN_DVL_VU]);
-            }
-        }
+        size_t huge;
+        FN_DISPATCH(fn_dvl_count_huge,
+                    (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW], &huge));
+        if (huge) fix_huge_angles(meas, m);
+        store_records(meas, m, out + (ptrdiff_t)done * out_stride, out_stride, stream_out);
     }
 #if FN_X86
     if (stream_out) _mm_sfence();

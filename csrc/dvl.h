@@ -4,13 +4,20 @@
  * Augmented white noise for sample n of one sensor (key k):
  *   z_n = normal n of the canonical float64 stream (k, FN_AWN_NOISE_STREAM),
  *         taken as fn_normal_fill_f64(k, 0, n, 1, 0.0, 1.0, &z_n);
- *   w_n = word n % 4 of Philox block n / 4 of (k, FN_AWN_ANCHOR_STREAM);
- *   u_n = w_n * 2^-32, in [0, 1 - 2^-32];
- *   value = anchor                             if u_n < anchor_probability,
+ *   h_n = 16-bit half n % 8 of Philox block n / 8 of (k, FN_AWN_ANCHOR_STREAM), the
+ *         block's words w0..w3 read as halves in little-endian order (half 2j = low
+ *         16 bits of wj, half 2j + 1 = high 16 bits);
+ *   P = anchor_probability * 2^16 (exact), F = floor(P), R = P - F;
+ *   anchored_n = h_n < F, or h_n == F and v_n < R, with v_n = word 0 of Philox block
+ *         n of (k, FN_AWN_TIE_STREAM) times 2^-32 (needed once in 2^16 samples);
+ *   value = anchor                             if anchored_n,
  *           truth + bias                       else if noise_dev == 0,
  *           (truth + bias) + noise_dev * z_n   else.
+ * So P(anchor) = F / 2^16 + ceil(R 2^32) / 2^48, p to within 2^-48, from a quarter
+ * of a Philox block per sample (a 32-bit uniform per sample took twice the Philox
+ * work, the largest cost after the normals). p = 0 never anchors, p = 1 always does.
  * z_n is drawn for every sample, anchored or not, so runs that differ only in anchor
- * settings keep aligned noise. p = 0 never anchors, p = 1 always does (u_n < 1).
+ * settings keep aligned noise.
  *
  * Composite: R = Rz(yaw) Ry(pitch) Rx(roll) (body -> NED) from the measured angles in
  * degrees, (vN, vE, vD) = R (surge, sway, heave), vU = -vD.
@@ -46,11 +53,12 @@ enum { FN_DVL_VN = FN_DVL_NSENSORS, FN_DVL_VE, FN_DVL_VU, FN_DVL_NFIELDS };
 
 #define FN_AWN_NOISE_STREAM 0u
 #define FN_AWN_ANCHOR_STREAM 1u
+#define FN_AWN_TIE_STREAM 2u
 
 /* Samples per refill of the per-sample caches: whole groups of Philox blocks so the
- * SIMD kernels do the work (16 normals = 8 blocks, 32 anchor words = 8 blocks). */
+ * SIMD kernels do the work (16 normals = 8 blocks, 64 anchor halves = 8 blocks). */
 #define FN_AWN_Z_GROUP 16
-#define FN_AWN_W_GROUP 32
+#define FN_AWN_H_GROUP 64
 
 /* One sensor: parameters (units of the measured quantity), its key and the index of
  * its next sample, plus caches of the draws of the current group of samples for
@@ -62,19 +70,19 @@ typedef struct {
     double anchor_probability;
     uint64_t key;
     uint64_t position;
-    int z_ok, w_ok;
-    uint64_t z_group, w_group;
+    int z_ok, h_ok;
+    uint64_t z_group, h_group;
     double z_cache[FN_AWN_Z_GROUP];
-    uint32_t w_cache[FN_AWN_W_GROUP];
+    uint16_t h_cache[FN_AWN_H_GROUP];
 } fn_awn;
 
-/* The model for one value, given its normal and anchor word. */
+/* The model for one value, given its normal and anchor half, with F = floor(p 2^16);
+ * a tie h == F is settled afterwards (fn_awn_settle_tie). */
 static inline double fn_awn_value(double truth, double bias, double noise_dev,
-                                  double anchor, double p, double z, uint32_t w) {
-    double u = (fn_f64(0x4330000000000000ull | w) - 0x1p52) * 0x1p-32; /* exact */
+                                  double anchor, double f, double z, uint16_t h) {
     double clean = truth + bias;
     double noisy = noise_dev == 0.0 ? clean : clean + noise_dev * z;
-    return u < p ? anchor : noisy;
+    return (double)h < f ? anchor : noisy;
 }
 
 /* degrees -> radians after an exact reduction to [-180, 180] (|d| < 2^50). */
@@ -101,16 +109,20 @@ static inline void fn_dvl_rotate(double roll, double pitch, double yaw, double u
 }
 
 /* Whole-chunk kernels (contiguous arrays of n values). */
-FN_DECLARE_KERNEL(void, fn_awn_philox_words,
+FN_DECLARE_KERNEL(void, fn_awn_philox_halves,
                   (uint64_t key, uint64_t stream, uint64_t block0, size_t nblocks,
-                   uint32_t *out))
+                   uint16_t *out))
 FN_DECLARE_KERNEL(void, fn_awn_values,
-                  (size_t n, const double *truth, const double *z, const uint32_t *w,
-                   double bias, double noise_dev, double anchor, double p, double *out))
+                  (size_t n, const double *truth, const double *z, const uint16_t *h,
+                   double bias, double noise_dev, double anchor, double f, double *out,
+                   size_t *ties))
 FN_DECLARE_KERNEL(void, fn_dvl_rotate_many,
                   (size_t n, const double *roll, const double *pitch, const double *yaw,
                    const double *u, const double *v, const double *w, double *vn,
                    double *ve, double *vu))
+FN_DECLARE_KERNEL(void, fn_dvl_count_huge,
+                  (size_t n, const double *roll, const double *pitch, const double *yaw,
+                   size_t *count))
 
 void fn_awn_init(fn_awn *s, uint64_t key);
 

@@ -4,77 +4,92 @@
 #include "dvl.h"
 #include "philox.h"
 
+#include <math.h>
+
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
-/* Philox blocks [block0, block0 + nblocks) of (key, stream), words in block order:
- * out[4 * i + j] = word j of block block0 + i. */
-void FN_KERNEL(fn_awn_philox_words)(uint64_t key, uint64_t stream, uint64_t block0,
-                                    size_t nblocks, uint32_t *out) {
+/* Philox blocks [block0, block0 + nblocks) of (key, stream) as 16-bit halves in block
+ * order: out[8 * i + 2 * j] = low half of word j of block block0 + i, out[... + 1] =
+ * its high half (the words' little-endian bytes, which the AVX2 stores write). */
+void FN_KERNEL(fn_awn_philox_halves)(uint64_t key, uint64_t stream, uint64_t block0,
+                                     size_t nblocks, uint16_t *out) {
     size_t i = 0;
 #if defined(__AVX2__)
-    const uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
-    const __m256i mul0 = _mm256_set1_epi32((int)FN_PHILOX_M0);
-    const __m256i mul1 = _mm256_set1_epi32((int)FN_PHILOX_M1);
-    const __m256i step = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    /* 8 blocks at a time while the low counter word does not wrap inside the group */
-    for (; i + 8 <= nblocks && (uint32_t)(block0 + i) <= 0xFFFFFFF8u; i += 8) {
-        uint64_t b = block0 + i;
-        __m256i x0 = _mm256_add_epi32(_mm256_set1_epi32((int)(uint32_t)b), step);
-        __m256i x1 = _mm256_set1_epi32((int)(uint32_t)(b >> 32));
-        __m256i x2 = _mm256_set1_epi32((int)(uint32_t)stream);
-        __m256i x3 = _mm256_set1_epi32((int)(uint32_t)(stream >> 32));
-        uint32_t ka = k0, kb = k1;
+    /* One block per 64-bit lane, each word in the low half of its lane (mul_epu32
+     * reads only that half, so the high halves may hold junk): no shuffles inside the
+     * rounds. Two vectors (8 blocks) per pass for instruction-level parallelism. */
+    const __m256i m0 = _mm256_set1_epi64x(FN_PHILOX_M0);
+    const __m256i m1 = _mm256_set1_epi64x(FN_PHILOX_M1);
+    const __m256i s0 = _mm256_set1_epi64x((uint32_t)stream);
+    const __m256i s1 = _mm256_set1_epi64x((uint32_t)(stream >> 32));
+    const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
+    __m256i rk0[10], rk1[10];
+    {
+        uint32_t ka = (uint32_t)key, kb = (uint32_t)(key >> 32);
         for (int r = 0; r < 10; r++) {
-            /* 32x32 -> 64 products of even and odd lanes */
-            __m256i e0 = _mm256_mul_epu32(x0, mul0);
-            __m256i o0 = _mm256_mul_epu32(_mm256_srli_epi64(x0, 32), mul0);
-            __m256i e2 = _mm256_mul_epu32(x2, mul1);
-            __m256i o2 = _mm256_mul_epu32(_mm256_srli_epi64(x2, 32), mul1);
-            __m256i hi0 = _mm256_blend_epi32(_mm256_srli_epi64(e0, 32), o0, 0xAA);
-            __m256i lo0 = _mm256_blend_epi32(e0, _mm256_slli_epi64(o0, 32), 0xAA);
-            __m256i hi2 = _mm256_blend_epi32(_mm256_srli_epi64(e2, 32), o2, 0xAA);
-            __m256i lo2 = _mm256_blend_epi32(e2, _mm256_slli_epi64(o2, 32), 0xAA);
-            __m256i n0 =
-                _mm256_xor_si256(_mm256_xor_si256(hi2, x1), _mm256_set1_epi32((int)ka));
-            __m256i n2 =
-                _mm256_xor_si256(_mm256_xor_si256(hi0, x3), _mm256_set1_epi32((int)kb));
-            x1 = lo2;
-            x3 = lo0;
-            x0 = n0;
-            x2 = n2;
+            rk0[r] = _mm256_set1_epi64x(ka);
+            rk1[r] = _mm256_set1_epi64x(kb);
             ka += FN_PHILOX_W0;
             kb += FN_PHILOX_W1;
         }
-        /* transpose 4 word vectors (8 blocks each) into block order */
-        __m256i t0 = _mm256_unpacklo_epi32(x0, x1); /* b0w0 b0w1 b1w0 b1w1 | b4.. b5.. */
-        __m256i t1 = _mm256_unpackhi_epi32(x0, x1); /* b2.. b3.. | b6.. b7.. */
-        __m256i t2 = _mm256_unpacklo_epi32(x2, x3);
-        __m256i t3 = _mm256_unpackhi_epi32(x2, x3);
-        __m256i q0 = _mm256_unpacklo_epi64(t0, t2); /* b0 | b4 */
-        __m256i q1 = _mm256_unpackhi_epi64(t0, t2); /* b1 | b5 */
-        __m256i q2 = _mm256_unpacklo_epi64(t1, t3); /* b2 | b6 */
-        __m256i q3 = _mm256_unpackhi_epi64(t1, t3); /* b3 | b7 */
-        uint32_t *o = out + 4 * i;
-        _mm256_storeu_si256((__m256i *)(o + 0), _mm256_permute2x128_si256(q0, q1, 0x20));
-        _mm256_storeu_si256((__m256i *)(o + 8), _mm256_permute2x128_si256(q2, q3, 0x20));
-        _mm256_storeu_si256((__m256i *)(o + 16), _mm256_permute2x128_si256(q0, q1, 0x31));
-        _mm256_storeu_si256((__m256i *)(o + 24), _mm256_permute2x128_si256(q2, q3, 0x31));
+    }
+    for (; i + 8 <= nblocks; i += 8) {
+        __m256i bA = _mm256_add_epi64(_mm256_set1_epi64x((long long)(block0 + i)), lane);
+        __m256i bC = _mm256_add_epi64(bA, _mm256_set1_epi64x(4));
+        __m256i a0 = bA, a1 = _mm256_srli_epi64(bA, 32), a2 = s0, a3 = s1;
+        __m256i c0 = bC, c1 = _mm256_srli_epi64(bC, 32), c2 = s0, c3 = s1;
+        for (int r = 0; r < 10; r++) {
+            __m256i pa0 = _mm256_mul_epu32(a0, m0), pa1 = _mm256_mul_epu32(a2, m1);
+            __m256i pc0 = _mm256_mul_epu32(c0, m0), pc1 = _mm256_mul_epu32(c2, m1);
+            a0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa1, 32), a1), rk0[r]);
+            a2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa0, 32), a3), rk1[r]);
+            a1 = pa1;
+            a3 = pa0;
+            c0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pc1, 32), c1), rk0[r]);
+            c2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pc0, 32), c3), rk1[r]);
+            c1 = pc1;
+            c3 = pc0;
+        }
+        /* lanes -> block order: (w0 w1) and (w2 w3) as 64-bit pairs, then interleave */
+        uint16_t *o = out + 8 * i;
+        __m256i a01 = _mm256_blend_epi32(a0, _mm256_slli_epi64(a1, 32), 0xAA);
+        __m256i a23 = _mm256_blend_epi32(a2, _mm256_slli_epi64(a3, 32), 0xAA);
+        __m256i c01 = _mm256_blend_epi32(c0, _mm256_slli_epi64(c1, 32), 0xAA);
+        __m256i c23 = _mm256_blend_epi32(c2, _mm256_slli_epi64(c3, 32), 0xAA);
+        __m256i alo = _mm256_unpacklo_epi64(a01, a23); /* blocks 0 | 2 */
+        __m256i ahi = _mm256_unpackhi_epi64(a01, a23); /* blocks 1 | 3 */
+        __m256i clo = _mm256_unpacklo_epi64(c01, c23);
+        __m256i chi = _mm256_unpackhi_epi64(c01, c23);
+        _mm256_storeu_si256((__m256i *)(o + 0), _mm256_permute2x128_si256(alo, ahi, 0x20));
+        _mm256_storeu_si256((__m256i *)(o + 16), _mm256_permute2x128_si256(alo, ahi, 0x31));
+        _mm256_storeu_si256((__m256i *)(o + 32), _mm256_permute2x128_si256(clo, chi, 0x20));
+        _mm256_storeu_si256((__m256i *)(o + 48), _mm256_permute2x128_si256(clo, chi, 0x31));
     }
 #endif
-    for (; i < nblocks; i++)
-        fn_philox_block(key, stream, block0 + i, out + 4 * i);
+    for (; i < nblocks; i++) {
+        uint32_t w[4];
+        fn_philox_block(key, stream, block0 + i, w);
+        for (int j = 0; j < 4; j++) {
+            out[8 * i + 2 * j] = (uint16_t)w[j];
+            out[8 * i + 2 * j + 1] = (uint16_t)(w[j] >> 16);
+        }
+    }
 }
 
 /* restrict: the buffers never overlap, and it lets the compiler vectorize without
  * run-time alias checks (too many of them for nine pointers). */
 void FN_KERNEL(fn_awn_values)(size_t n, const double *restrict truth,
-                              const double *restrict z, const uint32_t *restrict w,
-                              double bias, double noise_dev, double anchor, double p,
-                              double *restrict out) {
-    for (size_t i = 0; i < n; i++)
-        out[i] = fn_awn_value(truth[i], bias, noise_dev, anchor, p, z[i], w[i]);
+                              const double *restrict z, const uint16_t *restrict h,
+                              double bias, double noise_dev, double anchor, double f,
+                              double *restrict out, size_t *ties) {
+    uint64_t t = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[i] = fn_awn_value(truth[i], bias, noise_dev, anchor, f, z[i], h[i]);
+        t += (uint64_t)((double)h[i] == f);
+    }
+    *ties = (size_t)t;
 }
 
 void FN_KERNEL(fn_dvl_rotate_many)(size_t n, const double *restrict roll,
@@ -89,4 +104,17 @@ void FN_KERNEL(fn_dvl_rotate_many)(size_t n, const double *restrict roll,
         ve[i] = b;
         vu[i] = c;
     }
+}
+
+/* Number of samples with an angle beyond the fast reduction (|angle| >= 2^50 deg;
+ * NaN compares false, as in the per-sample path), counted branch-free so it
+ * vectorizes. */
+void FN_KERNEL(fn_dvl_count_huge)(size_t n, const double *restrict roll,
+                                  const double *restrict pitch, const double *restrict yaw,
+                                  size_t *count) {
+    uint64_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += (uint64_t)((fabs(roll[i]) >= 0x1p50) | (fabs(pitch[i]) >= 0x1p50) |
+                        (fabs(yaw[i]) >= 0x1p50));
+    *count = (size_t)c;
 }

@@ -118,6 +118,24 @@ def test_huge_and_nonfinite_angles():
     assert np.isnan(m.roll) and np.isnan(m.vu)
 
 
+def test_batch_with_huge_and_nonfinite_angles_equals_per_sample():
+    """The batch recomputes the composite of samples with |angle| >= 2^50 deg (in any
+    chunk) by the per-sample route: same bits, NaN and inf included."""
+    t = truth_array(1100, seed=43)
+    big = 3.0 * 2.0**55
+    t["roll"][[5, 700]] = -big
+    t["pitch"][[6, 1099]] = big * 3
+    t["yaw"][[7, 512]] = big
+    t["yaw"][8] = np.inf
+    t["roll"][9] = np.nan
+    batch = DvlSimulator(noisy_sensors(), seed=44).measure_many(t)
+    sim = DvlSimulator(noisy_sensors(), seed=44)
+    single = np.array([tuple(sim.measure(row)) for row in t], dtype=MESSAGE_DTYPE)
+    assert np.array_equal(bits(batch), bits(single))
+    assert np.isfinite(batch["vn"][[5, 6, 7, 512, 700, 1099]]).all()
+    assert np.isnan(batch["vn"][[8, 9]]).all()
+
+
 # ---- augmented white noise ------------------------------------------------------
 
 
@@ -195,6 +213,45 @@ def test_normals_are_the_documented_stream():
     z = np.empty(100)
     fgen.fill_normals(sim["dvl_sway"].key, 0, 0, z)
     assert np.array_equal(res["sway"], 0.5 * z)
+
+
+M32 = 0xFFFFFFFF
+
+
+def philox4x32_10(key, stream, block):
+    """Reference Philox4x32-10 (Salmon et al. 2011): counter (block, stream), 64-bit key."""
+    c = [block & M32, block >> 32, stream & M32, stream >> 32]
+    k0, k1 = key & M32, key >> 32
+    for _ in range(10):
+        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
+        c = [(p1 >> 32) ^ c[1] ^ k0, p1 & M32, (p0 >> 32) ^ c[3] ^ k1, p0 & M32]
+        k0, k1 = (k0 + 0x9E3779B9) & M32, (k1 + 0xBB67AE85) & M32
+    return c
+
+
+def test_anchor_rule_is_the_documented_one():
+    """Sample n anchors iff h_n < F, or h_n == F and v_n < R (P = p 2^16, F = floor P,
+    R = P - F; h_n = half n % 8 of Philox block n // 8 of stream 1, v_n = word 0 of
+    block n of stream 2 times 2^-32). Each sample in turn is made the tie, R = 1/2."""
+    seed, n = 2024, 40
+    key = key_from_seed_sequence(np.random.SeedSequence(seed))
+    halves = [(philox4x32_10(key, 1, i // 8)[(i % 8) // 2] >> (16 * (i % 2))) & 0xFFFF
+              for i in range(n)]  # fmt: skip
+    tie_outcomes = set()
+    for k in range(16):
+        f = halves[k]
+        expected = [
+            h < f or (h == f and philox4x32_10(key, 2, i)[0] / 2**32 < 0.5)
+            for i, h in enumerate(halves)
+        ]
+        tie_outcomes.add(expected[k])
+        p = (f + 0.5) / 2**16
+        batch = AugmentedWhiteNoise(0.0, 0.0, 1.0, p, seed=seed).measure_many(np.zeros(n))
+        one = AugmentedWhiteNoise(0.0, 0.0, 1.0, p, seed=seed)
+        single = [one.measure(0.0) for _ in range(n)]
+        assert list(batch == 1.0) == expected
+        assert single == list(batch)
+    assert tie_outcomes == {True, False}  # both ways of settling a tie were checked
 
 
 def test_streams_are_independent_across_sensors():
@@ -378,6 +435,34 @@ def test_measure_many_mapping_broadcast_and_out():
     assert r1 is out
     assert np.array_equal(bits(r1), bits(r2))
     assert np.array_equal(bits(t2), bits(before))  # input untouched
+
+
+def test_every_truth_layout_gives_the_same_bits():
+    """Record layouts take their own gather path in C: table-order records (stride 10),
+    wider records, strided slices, other field orders and separate columns must all
+    give the bits of the plain columns."""
+    t = truth_array(1203, seed=41)
+    cols = {f: np.ascontiguousarray(t[f]) for f in dc.TRUTH_FIELDS}
+    wide = np.zeros(1203, [("time", np.float64)] + [(f, np.float64) for f in dc.TRUTH_FIELDS])
+    rev = np.zeros(1203, [(f, np.float64) for f in reversed(dc.TRUTH_FIELDS)])
+    twice = np.zeros(2406, TRUTH_DTYPE)
+    packed = np.zeros(1203, [("flag", np.int8)] + [(f, np.float64) for f in dc.TRUTH_FIELDS])
+    swapped = np.zeros(1203, [(f, ">f8") for f in dc.TRUTH_FIELDS])
+    for f in dc.TRUTH_FIELDS:
+        wide[f] = rev[f] = twice[f][::2] = packed[f] = swapped[f] = t[f]
+    expected = DvlSimulator(noisy_sensors(), seed=42).measure_many(cols)
+    for layout in (t, wide, rev, twice[::2], packed, swapped):
+        got = DvlSimulator(noisy_sensors(), seed=42).measure_many(layout)
+        assert np.array_equal(bits(got), bits(expected))
+    # float32 fields are converted, not reinterpreted
+    single = np.zeros(1203, [(f, np.float32) for f in dc.TRUTH_FIELDS])
+    for f in dc.TRUTH_FIELDS:
+        single[f] = t[f]
+    got = DvlSimulator(noisy_sensors(), seed=42).measure_many(single)
+    as64 = {f: single[f].astype(np.float64) for f in dc.TRUTH_FIELDS}
+    assert np.array_equal(
+        bits(got), bits(DvlSimulator(noisy_sensors(), seed=42).measure_many(as64))
+    )
 
 
 def test_measure_many_input_errors():

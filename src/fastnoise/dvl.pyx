@@ -3,11 +3,14 @@
 Each sensor reports, per sample, its ``anchor`` value with probability
 ``anchor_probability``, else ``truth + bias + noise_dev * N(0, 1)``. The normal is
 drawn on every sample, anchored or not. Sample ``n`` of a sensor with key ``k`` uses
-normal ``n`` of Philox stream ``(k, 0)`` and the anchor test ``u < anchor_probability``
-with ``u = w * 2**-32``, ``w`` = word ``n % 4`` of Philox block ``n // 4`` of stream
-``(k, 1)`` (so p = 0 never anchors and p = 1 always does). Everything about sample
-``n`` is a function of ``(k, n)``, so ``measure_many`` over a batch equals the same
-number of ``measure`` calls bit for bit, on every SIMD path.
+normal ``n`` of Philox stream ``(k, 0)``; it is anchored iff ``h < F``, or ``h == F``
+and ``v < R``, where ``P = anchor_probability * 2**16``, ``F = floor(P)``, ``R = P - F``,
+``h`` = 16-bit half ``n % 8`` of Philox block ``n // 8`` of stream ``(k, 1)`` (the
+block's four words split low half first) and ``v`` = word 0 of block ``n`` of stream
+``(k, 2)`` times ``2**-32`` (so the anchor rate is p to within 2**-48, p = 0 never
+anchors and p = 1 always does). Everything about sample ``n`` is a function of
+``(k, n)``, so ``measure_many`` over a batch equals the same number of ``measure``
+calls bit for bit, on every SIMD path.
 
 Units are those of the seed: angles in degrees, depth and altitude in m, velocities in
 m/s, propeller speed in rev/min. The composite uses R = Rz(yaw) Ry(pitch) Rx(roll)
@@ -87,6 +90,7 @@ TRUTH_DTYPE = np.dtype([(f, np.float64) for f in TRUTH_FIELDS])
 MESSAGE_DTYPE = np.dtype([(f, np.float64) for f in MESSAGE_FIELDS])
 _PARAMS = ("bias", "noise_dev", "anchor", "anchor_probability")
 cdef tuple _FIELDS = TRUTH_FIELDS
+cdef object _F64 = np.dtype(np.float64)
 _UNSET = object()
 # Smallest part a threaded batch is split into; below it threads cost more than they give.
 _MIN_PER_THREAD = 1 << 15
@@ -551,7 +555,7 @@ cdef class DvlSimulator:
         """
         cdef _Batch job = _Batch.__new__(_Batch)
         cdef int j
-        cdef cnp.ndarray col, o
+        cdef cnp.ndarray o
         cdef size_t n, per, start
         if threads < 1:
             raise ValueError(f"threads={threads!r} is not allowed: it must be >= 1")
@@ -567,17 +571,11 @@ cdef class DvlSimulator:
         missing = [f for f in TRUTH_FIELDS if f not in names]
         if missing:
             raise ValueError(f"truth lacks field(s) {missing}: it needs {list(TRUTH_FIELDS)}")
-        cols = [_as_float_array(f"truth[{f!r}]", get(f)) for f in TRUTH_FIELDS]
-        shape = np.broadcast_shapes(*(c.shape for c in cols))
-        keep = []
-        for j in range(FN_DVL_NSENSORS):
-            c = np.broadcast_to(cols[j], shape)
-            if c.ndim > 1 or not c.flags.aligned or (c.ndim == 1 and c.strides[0] % 8):
-                c = np.ascontiguousarray(c).reshape(-1)
-            col = c
-            keep.append(col)
-            job.tp[j] = <const double *>cnp.PyArray_DATA(col)
-            job.ts[j] = col.strides[0] // 8 if col.ndim == 1 else 0
+        if _record_columns(truth, job):
+            shape = (cnp.PyArray_DIM(truth, 0),)
+            keep = truth
+        else:
+            shape, keep = _column_arrays(get, job)
         if out is None:
             out = np.empty(shape, dtype=MESSAGE_DTYPE)
         else:
@@ -659,6 +657,56 @@ cdef class _Batch:
         with nogil:
             fn_dvl_measure_span(self.sim.ps, start, count, tp, self.ts,
                                 self.op + start * FN_DVL_NFIELDS, FN_DVL_NFIELDS)
+
+
+cdef bint _record_columns(truth, _Batch job) except -1:
+    """Column pointers straight into a 1-D structured array whose ten truth fields are
+    aligned native float64 (no field views made: a small batch's set-up is mostly
+    that). False when the layout needs the general path."""
+    cdef cnp.ndarray arr
+    cdef char *base
+    cdef Py_ssize_t stride, off
+    cdef int j
+    if type(truth) is not np.ndarray or cnp.PyArray_NDIM(truth) != 1:
+        return False
+    arr = <cnp.ndarray>truth
+    base = <char *>cnp.PyArray_DATA(arr)
+    stride = cnp.PyArray_STRIDE(arr, 0)
+    if stride % 8 or (<size_t>base) % 8:
+        return False
+    fields = arr.dtype.fields
+    for j in range(FN_DVL_NSENSORS):
+        ft = fields[_FIELDS[j]]
+        if ft[0] != _F64:
+            return False
+        off = ft[1]
+        if off % 8:
+            return False
+        job.tp[j] = <const double *>(base + off)
+        job.ts[j] = stride // 8
+    return True
+
+
+cdef tuple _column_arrays(get, _Batch job):
+    """Columns of any mapping or structured array as float64 arrays broadcast to one
+    shape; their pointers into job. Returns (shape, arrays to keep alive)."""
+    cdef int j
+    cdef cnp.ndarray col
+    cols = [_as_float_array(f"truth[{f!r}]", get(f)) for f in TRUTH_FIELDS]
+    shape = cols[0].shape
+    same = all([c.shape == shape for c in cols])
+    if not same:
+        shape = np.broadcast_shapes(*(c.shape for c in cols))
+    keep = []
+    for j in range(FN_DVL_NSENSORS):
+        c = cols[j] if same else np.broadcast_to(cols[j], shape)
+        if c.ndim > 1 or not c.flags.aligned or (c.ndim == 1 and c.strides[0] % 8):
+            c = np.ascontiguousarray(c).reshape(-1)
+        col = c
+        keep.append(col)
+        job.tp[j] = <const double *>cnp.PyArray_DATA(col)
+        job.ts[j] = col.strides[0] // 8 if col.ndim == 1 else 0
+    return shape, keep
 
 
 cdef double _real(str name, value) except? -1.0:
