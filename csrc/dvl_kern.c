@@ -3,12 +3,9 @@
  * integer intrinsics where available (integer arithmetic: same words on every path). */
 #include "dvl.h"
 #include "philox.h"
+#include "philox_simd.h"
 
 #include <math.h>
-
-#if defined(__AVX2__)
-#include <immintrin.h>
-#endif
 
 /* Philox blocks [block0, block0 + nblocks) of (key, stream) as 16-bit halves in block
  * order: out[8 * i + 2 * j] = low half of word j of block block0 + i, out[... + 1] =
@@ -17,47 +14,17 @@ void FN_KERNEL(fn_awn_philox_halves)(uint64_t key, uint64_t stream, uint64_t blo
                                      size_t nblocks, uint16_t *out) {
     size_t i = 0;
 #if defined(__AVX2__)
-    /* One block per 64-bit lane, each word in the low half of its lane (mul_epu32
-     * reads only that half, so the high halves may hold junk): no shuffles inside the
-     * rounds. Two vectors (8 blocks) per pass for instruction-level parallelism. */
-    const __m256i m0 = _mm256_set1_epi64x(FN_PHILOX_M0);
-    const __m256i m1 = _mm256_set1_epi64x(FN_PHILOX_M1);
-    const __m256i s0 = _mm256_set1_epi64x((uint32_t)stream);
-    const __m256i s1 = _mm256_set1_epi64x((uint32_t)(stream >> 32));
-    const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
-    __m256i rk0[10], rk1[10];
-    {
-        uint32_t ka = (uint32_t)key, kb = (uint32_t)(key >> 32);
-        for (int r = 0; r < 10; r++) {
-            rk0[r] = _mm256_set1_epi64x(ka);
-            rk1[r] = _mm256_set1_epi64x(kb);
-            ka += FN_PHILOX_W0;
-            kb += FN_PHILOX_W1;
-        }
-    }
+    fn_philox_avx2 P;
+    fn_philox_avx2_init(&P, key, stream);
     for (; i + 8 <= nblocks; i += 8) {
-        __m256i bA = _mm256_add_epi64(_mm256_set1_epi64x((long long)(block0 + i)), lane);
-        __m256i bC = _mm256_add_epi64(bA, _mm256_set1_epi64x(4));
-        __m256i a0 = bA, a1 = _mm256_srli_epi64(bA, 32), a2 = s0, a3 = s1;
-        __m256i c0 = bC, c1 = _mm256_srli_epi64(bC, 32), c2 = s0, c3 = s1;
-        for (int r = 0; r < 10; r++) {
-            __m256i pa0 = _mm256_mul_epu32(a0, m0), pa1 = _mm256_mul_epu32(a2, m1);
-            __m256i pc0 = _mm256_mul_epu32(c0, m0), pc1 = _mm256_mul_epu32(c2, m1);
-            a0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa1, 32), a1), rk0[r]);
-            a2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa0, 32), a3), rk1[r]);
-            a1 = pa1;
-            a3 = pa0;
-            c0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pc1, 32), c1), rk0[r]);
-            c2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pc0, 32), c3), rk1[r]);
-            c1 = pc1;
-            c3 = pc0;
-        }
+        __m256i w[8];
+        fn_philox_avx2_8(&P, block0 + i, w);
         /* lanes -> block order: (w0 w1) and (w2 w3) as 64-bit pairs, then interleave */
         uint16_t *o = out + 8 * i;
-        __m256i a01 = _mm256_blend_epi32(a0, _mm256_slli_epi64(a1, 32), 0xAA);
-        __m256i a23 = _mm256_blend_epi32(a2, _mm256_slli_epi64(a3, 32), 0xAA);
-        __m256i c01 = _mm256_blend_epi32(c0, _mm256_slli_epi64(c1, 32), 0xAA);
-        __m256i c23 = _mm256_blend_epi32(c2, _mm256_slli_epi64(c3, 32), 0xAA);
+        __m256i a01 = fn_philox_avx2_pair(w[0], w[1]);
+        __m256i a23 = fn_philox_avx2_pair(w[2], w[3]);
+        __m256i c01 = fn_philox_avx2_pair(w[4], w[5]);
+        __m256i c23 = fn_philox_avx2_pair(w[6], w[7]);
         __m256i alo = _mm256_unpacklo_epi64(a01, a23); /* blocks 0 | 2 */
         __m256i ahi = _mm256_unpackhi_epi64(a01, a23); /* blocks 1 | 3 */
         __m256i clo = _mm256_unpacklo_epi64(c01, c23);

@@ -1,0 +1,114 @@
+/* Philox4x32-10 on several consecutive blocks at once, for the SIMD copies of the
+ * kernels. Integer arithmetic only, so every path gives fn_philox_block's words.
+ *
+ * One block per 64-bit lane, each 32-bit word in the low half of its lane:
+ * mul_epu32 gives the full 64-bit product and reads only the low halves, so the high
+ * halves may hold junk and no shuffles are needed inside the rounds. Two vectors of
+ * blocks are interleaved for instruction-level parallelism. */
+#ifndef FN_PHILOX_SIMD_H
+#define FN_PHILOX_SIMD_H
+
+#include "philox.h"
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+
+/* Round keys and stream words, set up once per call. */
+typedef struct {
+    __m256i rk0[10], rk1[10], s0, s1;
+} fn_philox_avx2;
+
+static inline void fn_philox_avx2_init(fn_philox_avx2 *p, uint64_t key, uint64_t stream) {
+    uint32_t ka = (uint32_t)key, kb = (uint32_t)(key >> 32);
+    for (int r = 0; r < 10; r++) {
+        p->rk0[r] = _mm256_set1_epi64x(ka);
+        p->rk1[r] = _mm256_set1_epi64x(kb);
+        ka += FN_PHILOX_W0;
+        kb += FN_PHILOX_W1;
+    }
+    p->s0 = _mm256_set1_epi64x((uint32_t)stream);
+    p->s1 = _mm256_set1_epi64x((uint32_t)(stream >> 32));
+}
+
+/* Blocks b .. b + 7: w[j] holds word j of blocks b .. b + 3 and w[4 + j] word j of
+ * blocks b + 4 .. b + 7, in the low halves of the lanes. */
+static inline void fn_philox_avx2_8(const fn_philox_avx2 *p, uint64_t b, __m256i w[8]) {
+    const __m256i m0 = _mm256_set1_epi64x(FN_PHILOX_M0);
+    const __m256i m1 = _mm256_set1_epi64x(FN_PHILOX_M1);
+    __m256i bA =
+        _mm256_add_epi64(_mm256_set1_epi64x((long long)b), _mm256_setr_epi64x(0, 1, 2, 3));
+    __m256i bC = _mm256_add_epi64(bA, _mm256_set1_epi64x(4));
+    __m256i a0 = bA, a1 = _mm256_srli_epi64(bA, 32), a2 = p->s0, a3 = p->s1;
+    __m256i c0 = bC, c1 = _mm256_srli_epi64(bC, 32), c2 = p->s0, c3 = p->s1;
+    for (int r = 0; r < 10; r++) {
+        __m256i pa0 = _mm256_mul_epu32(a0, m0), pa1 = _mm256_mul_epu32(a2, m1);
+        __m256i pc0 = _mm256_mul_epu32(c0, m0), pc1 = _mm256_mul_epu32(c2, m1);
+        a0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa1, 32), a1), p->rk0[r]);
+        a2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa0, 32), a3), p->rk1[r]);
+        a1 = pa1;
+        a3 = pa0;
+        c0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pc1, 32), c1), p->rk0[r]);
+        c2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pc0, 32), c3), p->rk1[r]);
+        c1 = pc1;
+        c3 = pc0;
+    }
+    w[0] = a0, w[1] = a1, w[2] = a2, w[3] = a3;
+    w[4] = c0, w[5] = c1, w[6] = c2, w[7] = c3;
+}
+
+/* Two words side by side: the low half of x's lanes, then the low half of y's. */
+static inline __m256i fn_philox_avx2_pair(__m256i x, __m256i y) {
+    return _mm256_blend_epi32(x, _mm256_slli_epi64(y, 32), 0xAA);
+}
+#endif
+
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+typedef struct {
+    __m512i rk0[10], rk1[10], s0, s1;
+} fn_philox_avx512;
+
+static inline void fn_philox_avx512_init(fn_philox_avx512 *p, uint64_t key,
+                                         uint64_t stream) {
+    uint32_t ka = (uint32_t)key, kb = (uint32_t)(key >> 32);
+    for (int r = 0; r < 10; r++) {
+        p->rk0[r] = _mm512_set1_epi64(ka);
+        p->rk1[r] = _mm512_set1_epi64(kb);
+        ka += FN_PHILOX_W0;
+        kb += FN_PHILOX_W1;
+    }
+    p->s0 = _mm512_set1_epi64((uint32_t)stream);
+    p->s1 = _mm512_set1_epi64((uint32_t)(stream >> 32));
+}
+
+/* As fn_philox_avx2_8, for blocks b .. b + 15. */
+static inline void fn_philox_avx512_16(const fn_philox_avx512 *p, uint64_t b,
+                                       __m512i w[8]) {
+    const __m512i m0 = _mm512_set1_epi64(FN_PHILOX_M0);
+    const __m512i m1 = _mm512_set1_epi64(FN_PHILOX_M1);
+    __m512i bA = _mm512_add_epi64(_mm512_set1_epi64((long long)b),
+                                  _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
+    __m512i bC = _mm512_add_epi64(bA, _mm512_set1_epi64(8));
+    __m512i a0 = bA, a1 = _mm512_srli_epi64(bA, 32), a2 = p->s0, a3 = p->s1;
+    __m512i c0 = bC, c1 = _mm512_srli_epi64(bC, 32), c2 = p->s0, c3 = p->s1;
+    for (int r = 0; r < 10; r++) {
+        __m512i pa0 = _mm512_mul_epu32(a0, m0), pa1 = _mm512_mul_epu32(a2, m1);
+        __m512i pc0 = _mm512_mul_epu32(c0, m0), pc1 = _mm512_mul_epu32(c2, m1);
+        a0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(pa1, 32), a1), p->rk0[r]);
+        a2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(pa0, 32), a3), p->rk1[r]);
+        a1 = pa1;
+        a3 = pa0;
+        c0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(pc1, 32), c1), p->rk0[r]);
+        c2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(pc0, 32), c3), p->rk1[r]);
+        c1 = pc1;
+        c3 = pc0;
+    }
+    w[0] = a0, w[1] = a1, w[2] = a2, w[3] = a3;
+    w[4] = c0, w[5] = c1, w[6] = c2, w[7] = c3;
+}
+
+static inline __m512i fn_philox_avx512_pair(__m512i x, __m512i y) {
+    return _mm512_mask_blend_epi32(0xAAAA, x, _mm512_slli_epi64(y, 32));
+}
+#endif
+
+#endif
