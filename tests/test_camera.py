@@ -1,7 +1,7 @@
 """ImageNoise: Gazebo's per-pixel camera noise on the CPU.
 
 Exact tests rebuild the documented formula in numpy from the canonical float32 stream
-(``GaussianNoiseGenerator(seed, stream=frame)``); statistical tests use fixed seeds and
+(stream ``frame`` under the camera's model key); statistical tests use fixed seeds and
 state their tolerances.
 """
 
@@ -18,7 +18,8 @@ import pytest
 from scipy import stats
 
 import fastnoise
-from fastnoise import GaussianNoiseGenerator
+from fastnoise._seeding import as_seed_sequence, model_key
+from fastnoise.generator import fill_normals
 from fastnoise.camera import ImageNoise
 
 FULL = {np.uint8: 255, np.uint16: 65535}
@@ -38,9 +39,10 @@ def shape_of(h, w, c):
 
 def normals(seed, frame, count, row_offset=0, per_pixel=1, width=0):
     """The canonical float32 normals a frame uses, from the public generator."""
-    gen = GaussianNoiseGenerator(seed, stream=frame)
-    gen.advance(row_offset * width * per_pixel)
-    return gen.normal(count, dtype=np.float32)
+    key = model_key(as_seed_sequence(seed), "camera")
+    out = np.empty(count, dtype=np.float32)
+    fill_normals(key, frame, row_offset * width * per_pixel, out)
+    return out
 
 
 def reference(image, seed, frame, mean, stddev, per_channel, row_offset=0):

@@ -21,7 +21,7 @@ from scipy.spatial.transform import Rotation
 
 from fastnoise import dvl_config as dc
 from fastnoise import generator as fgen
-from fastnoise._seeding import key_from_seed_sequence
+from fastnoise._seeding import model_key
 from fastnoise.dvl import (
     MESSAGE_DTYPE,
     TRUTH_DTYPE,
@@ -207,7 +207,7 @@ def test_normals_are_the_documented_stream():
     seed = 12345
     sim = DvlSimulator({"dvl_sway": dict(noise_dev=0.5)}, seed=seed)
     child = np.random.SeedSequence(seed).spawn(10)[dc.SENSOR_NAMES.index("dvl_sway")]
-    assert sim["dvl_sway"].key == key_from_seed_sequence(child)
+    assert sim["dvl_sway"].key == model_key(child, "dvl")
     t = np.zeros(100, TRUTH_DTYPE)
     res = sim.measure_many(t)
     z = np.empty(100)
@@ -234,7 +234,7 @@ def test_anchor_rule_is_the_documented_one():
     R = P - F; h_n = half n % 8 of Philox block n // 8 of stream 1, v_n = word 0 of
     block n of stream 2 times 2^-32). Each sample in turn is made the tie, R = 1/2."""
     seed, n = 2024, 40
-    key = key_from_seed_sequence(np.random.SeedSequence(seed))
+    key = model_key(np.random.SeedSequence(seed), "dvl")
     halves = [(philox4x32_10(key, 1, i // 8)[(i % 8) // 2] >> (16 * (i % 2))) & 0xFFFF
               for i in range(n)]  # fmt: skip
     tie_outcomes = set()

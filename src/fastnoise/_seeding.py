@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import numbers
 
 import numpy as np
@@ -33,6 +34,27 @@ def key_from_seed_sequence(ss: np.random.SeedSequence) -> int:
     """The 64-bit Philox key of a SeedSequence (its first two 32-bit words)."""
     words = ss.generate_state(2, np.uint32)
     return int(words[0]) | (int(words[1]) << 32)
+
+
+def model_tag(model: str) -> int:
+    """A fixed 32-bit tag for a model name (top bit set, so it never equals the small
+    indices that ``SeedSequence.spawn`` uses)."""
+    digest = hashlib.sha256(model.encode()).digest()
+    return int.from_bytes(digest[:4], "little") | 0x80000000
+
+
+def model_seed_sequence(ss: np.random.SeedSequence, model: str) -> np.random.SeedSequence:
+    """The sequence behind ``model``'s keys for a user's sequence ``ss``: its spawn key
+    gains the model's tag. So different models given the same seed draw independent
+    noise, while each stays a pure function of the user's seed."""
+    return np.random.SeedSequence(
+        ss.entropy, spawn_key=(*ss.spawn_key, model_tag(model)), pool_size=ss.pool_size
+    )
+
+
+def model_key(ss: np.random.SeedSequence, model: str) -> int:
+    """64-bit Philox key of ``model`` for the user's sequence ``ss``."""
+    return key_from_seed_sequence(model_seed_sequence(ss, model))
 
 
 def seed_to_key(seed: object) -> tuple[int, np.random.SeedSequence]:

@@ -16,7 +16,7 @@ from libc.stdint cimport uint64_t
 from fastnoise import _validate
 from fastnoise._seeding import (
     as_seed_sequence,
-    key_from_seed_sequence,
+    model_key,
     seed_sequence_from_state,
     seed_sequence_state,
 )
@@ -134,8 +134,9 @@ cdef class ImageNoise:
     -----
     Which normal a pixel gets: pixel ``j = y * W + x`` (row-major over the H x W
     grid, whatever the array's strides; ``y`` counts from ``row_offset``) of frame
-    ``f`` uses normal ``j`` of the canonical float32 stream of
-    ``GaussianNoiseGenerator(seed, stream=f)``; with
+    ``f`` uses normal ``j`` of the canonical float32 stream ``f`` under the camera's
+    key (``fastnoise._seeding.model_key(seed, "camera")``: other models given the same
+    seed draw other noise); with
     ``per_channel`` colour channel ``c`` uses normal ``j * nc + c`` (``nc`` = 1 for
     grey, 3 for RGB and RGBA). Both outputs of every Box-Muller pair are used (for
     pixels a few indices apart; see csrc/normal.h for the stream's layout and the
@@ -191,7 +192,7 @@ cdef class ImageNoise:
         self.variant = variant
         self._variant_code = _VARIANTS[variant]
         self._seed_seq = as_seed_sequence(seed)
-        self._key = key_from_seed_sequence(self._seed_seq)
+        self._key = model_key(self._seed_seq, "camera")
         self._frame = 0
 
     @property

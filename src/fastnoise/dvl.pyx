@@ -33,7 +33,7 @@ from libc.stdint cimport uint64_t
 from fastnoise import _validate
 from fastnoise._seeding import (
     as_seed_sequence,
-    key_from_seed_sequence,
+    model_key,
     seed_sequence_from_state,
     seed_sequence_state,
 )
@@ -150,7 +150,7 @@ cdef class AugmentedWhiteNoise:
         self._seed_seq = as_seed_sequence(seed)
         self._sensor = sensor
         self._strict = bool(strict)
-        fn_awn_init(&self.s, key_from_seed_sequence(self._seed_seq))
+        fn_awn_init(&self.s, model_key(self._seed_seq, "dvl"))
         self.s.bias = b
         self.s.noise_dev = sd
         self.s.anchor = a
@@ -452,7 +452,8 @@ cdef class DvlSimulator:
     seed : int, numpy.random.SeedSequence or None
         Sensor ``i`` (table order: roll, pitch, yaw, surge, sway, heave, depth,
         altitude, water_speed, RPM) uses child ``i`` of this seed, as
-        ``SeedSequence.spawn`` makes them; the given sequence is not changed.
+        ``SeedSequence.spawn`` makes them, and its key is
+        ``model_key(child, "dvl")``; the given sequence is not changed.
     strict : bool
         Parameters outside the reasonable ranges raise instead of warning.
 

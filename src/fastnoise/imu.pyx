@@ -19,7 +19,7 @@ from fastnoise._core cimport FN_FLOAT32, FN_FLOAT64, fn_stream
 from fastnoise import _validate
 from fastnoise._seeding import (
     as_seed_sequence,
-    key_from_seed_sequence,
+    model_key,
     seed_sequence_from_state,
     seed_sequence_state,
 )
@@ -186,7 +186,7 @@ cdef class ImuNoise:
         self._accel = accel
         self._seed_seq = ss
         self._last_time = NAN
-        self.m.key = key_from_seed_sequence(ss)
+        self.m.key = model_key(ss, "imu")
         self.m.normal_dtype = dtype_code
         for s, t in enumerate((gyro, accel)):
             lin = t.linear_map

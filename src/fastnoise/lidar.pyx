@@ -1,7 +1,8 @@
 """Lidar noise: RGL's angular and distance noise (seed 001) and Gazebo's range noise
 (seed 003) for point clouds and scans, keyed per point.
 
-Randomness rule: with the key from ``seed``, the standard normal z behind the noise of
+Randomness rule: with the lidar's key (``fastnoise._seeding.model_key(seed, "lidar")``,
+so other models given the same seed draw other noise), the standard normal z behind the noise of
 point (ray, beam) ``i`` of frame ``f`` is float32 normal ``i`` of stream ``4 f + kind``
 (kind 0 ray angular, 1 hitpoint angular, 2 distance, 3 range; ``csrc/normal.h``), and
 the noise is ``mean + stddev * z`` in the data's dtype. So it depends only on
@@ -31,7 +32,7 @@ from fastnoise._lidar_geometry import (
     threads_count,
     unit_axis,
 )
-from fastnoise._seeding import as_seed_sequence, key_from_seed_sequence
+from fastnoise._seeding import as_seed_sequence, model_key
 from fastnoise.generator import fill_normals
 
 cnp.import_array()
@@ -237,7 +238,7 @@ cdef class LidarNoise:
             "distance_noise_stddev_rise_per_meter", distance_noise_stddev_rise_per_meter)
         self._axis = unit_axis("axis", axis)
         self._seed_seq = as_seed_sequence(seed)
-        self.key = key_from_seed_sequence(self._seed_seq)
+        self.key = model_key(self._seed_seq, "lidar")
 
     @classmethod
     def from_rgl(cls, angular_noise_type, angular_noise_stddev, angular_noise_mean,
@@ -535,7 +536,7 @@ cdef class RangeNoise:
         self.precision = _validate.nonnegative("precision", precision)
         self.flip_bias_sign = bool(flip_bias_sign)
         self._seed_seq = as_seed_sequence(seed)
-        key = key_from_seed_sequence(self._seed_seq)
+        key = model_key(self._seed_seq, "lidar")
         z = np.empty(2, dtype=np.float64)
         fill_normals(key, fn_lidar_stream(MAX_FRAME, FN_LIDAR_RANGE), 0, z)
         b = self.bias_mean + self.bias_stddev * float(z[0])

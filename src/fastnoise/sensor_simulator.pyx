@@ -15,6 +15,7 @@ from fastnoise.generator cimport GaussianNoiseGenerator
 from fastnoise.rigid_body cimport RigidBodySimulator
 
 from fastnoise import _validate
+from fastnoise._seeding import as_seed_sequence, model_seed_sequence
 
 cnp.import_array()
 
@@ -163,7 +164,8 @@ cdef class SensorSimulator:
                  angle_drift_rate=None):
         _check_source(source)
         self.source_ = source
-        self.gen = GaussianNoiseGenerator(seed)
+        self.gen = GaussianNoiseGenerator(
+            model_seed_sequence(as_seed_sequence(seed), "sensor_simulator"))
         self.set_noise_stddev(noise_stddev)
         self.set_drift_rate(drift_rate, angle_drift_rate)
 
@@ -319,8 +321,11 @@ cdef class SensorSimulator:
 
     @property
     def seed(self):
-        """The numpy.random.SeedSequence of the noise generator."""
-        return self.gen.seed
+        """The numpy.random.SeedSequence this sensor was seeded with (its generator runs
+        on the sensor's own child of it, so other models seeded alike draw other noise)."""
+        ss = self.gen.seed
+        return np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key[:-1],
+                                      pool_size=ss.pool_size)
 
     @property
     def generator_state(self):
