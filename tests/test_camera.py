@@ -19,8 +19,8 @@ from scipy import stats
 
 import fastnoise
 from fastnoise._seeding import as_seed_sequence, model_key
-from fastnoise.generator import fill_normals
 from fastnoise.camera import ImageNoise
+from fastnoise.generator import fill_normals
 
 FULL = {np.uint8: 255, np.uint16: 65535}
 DTYPES = [np.uint8, np.uint16, np.float32, np.float64]

@@ -644,3 +644,9 @@ def test_config_range_warning_and_strict():
         dc.load_config({"dvl_altitude": {"bias": 2.5}})
     with pytest.raises(ValueError, match="dvl_altitude.bias"):
         dc.load_config({"dvl_altitude": {"bias": 2.5}}, strict=True)
+
+
+@pytest.mark.parametrize("strict", ["no", 1, None])
+def test_strict_must_be_a_bool(strict):
+    with pytest.raises(TypeError, match="strict"):
+        DvlSimulator(strict=strict)

@@ -543,3 +543,17 @@ def test_gazebo_keying_dtype_and_threads():
 def test_gazebo_bad_parameters(args, match):
     with pytest.raises(ValueError, match=match):
         RangeNoise(*args)
+
+
+def test_indices_past_the_end_of_a_stream_are_refused():
+    rn = RangeNoise(0.0, 1.0, 0.0, 100.0, seed=1)
+    scan = np.full(300, 50.0)
+    with pytest.raises(ValueError, match="first_index"):
+        rn.apply(scan, first_index=2**64 - 100)
+    rn.apply(scan, first_index=2**64 - 300)  # the last 300 indices exist
+
+
+@pytest.mark.parametrize(("kw", "err"), [({"frame": 1.5}, TypeError), ({"index": -1}, ValueError)])
+def test_apply_one_checks_its_indices_by_name(kw, err):
+    with pytest.raises(err, match=next(iter(kw))):
+        RangeNoise(0.0, 1.0, 0.0, 100.0, seed=1).apply_one(5.0, **kw)

@@ -274,3 +274,11 @@ def test_torque_may_be_any_length3_vector():
     assert all(s == states[0] for s in states)
     with pytest.raises(ValueError, match="torque"):
         RigidBodySimulator(SEED_INERTIA).update(0.01, np.array([0.0, np.inf, 0.0]))
+
+
+def test_wrap_never_returns_below_minus_pi():
+    # 5 pi - 1e-15 reduces by a multiple of 2 pi to just below -pi before the fix-up
+    from fastnoise import RigidBodySimulator as Body
+
+    body = Body(1.0, roll=5 * math.pi - 1e-15)
+    assert -math.pi <= body.roll < math.pi

@@ -364,3 +364,16 @@ def test_python_source_omega_any_array_layout():
         np.testing.assert_array_equal(imu.read_angular_velocity(), [1.0, -2.0, 0.5])
     with pytest.raises(ValueError, match="omega"):
         SensorSimulator(AttrSource(omega=np.zeros(4)), seed=3).read_angular_velocity()
+
+
+@pytest.mark.parametrize(
+    ("kw", "name"),
+    [
+        ({"noise_stddev": -1.0}, "noise_stddev"),
+        ({"drift_rate": math.nan}, "drift_rate"),
+        ({"angle_drift_rate": (1.0, 2.0)}, "angle_drift_rate"),
+    ],
+)
+def test_constructor_errors_name_the_keyword(kw, name):
+    with pytest.raises(ValueError, match=name):
+        SensorSimulator(_body(), **kw)

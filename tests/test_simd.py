@@ -93,3 +93,13 @@ def test_environment_variable_forces_the_scalar_path():
     g = GaussianNoiseGenerator(2718, stream=9)
     here = np.concatenate([g.normal(10001), g.normal(10003, dtype=np.float32)])
     assert bytes.fromhex(hexbits) == here.tobytes()
+
+
+def test_unknown_simd_request_warns_and_uses_the_best_path():
+    import subprocess
+    import sys
+
+    env = dict(os.environ, FASTNOISE_SIMD="sse9")
+    code = "import warnings; warnings.simplefilter('error'); import fastnoise"
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert res.returncode != 0 and "FASTNOISE_SIMD='sse9'" in res.stderr

@@ -12,6 +12,10 @@ cdef extern from "simd.h" nogil:
     const char *fn_simd_name(int level)
 
 
+cdef extern from "fnmath.h" nogil:
+    void fn_sincos_f64(double x, double *s, double *c)
+
+
 cdef extern from "philox.h" nogil:
     void fn_philox4x32_10(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3,
                           uint32_t k0, uint32_t k1, uint32_t out[4])

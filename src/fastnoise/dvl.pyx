@@ -104,6 +104,12 @@ def _pool():
     return _executor
 
 
+def _strict_flag(strict):
+    if not isinstance(strict, (bool, np.bool_)):
+        raise TypeError(f"strict={strict!r} is not allowed: it must be True or False")
+    return bool(strict)
+
+
 def _sensor_seed(ss, int i):
     """Seed sequence of sensor ``i``: child ``i`` of ``ss`` (as ``ss.spawn`` would
     make on a fresh sequence), without changing ``ss``."""
@@ -146,10 +152,10 @@ cdef class AugmentedWhiteNoise:
     def __init__(self, bias=0.0, noise_dev=0.0, anchor=0.0, anchor_probability=0.0, *,
                  seed=None, sensor=None, strict=False):
         b, sd, a, p = check_noise_params(bias, noise_dev, anchor, anchor_probability,
-                                         sensor=sensor, strict=bool(strict))
+                                         sensor=sensor, strict=_strict_flag(strict))
         self._seed_seq = as_seed_sequence(seed)
         self._sensor = sensor
-        self._strict = bool(strict)
+        self._strict = _strict_flag(strict)
         fn_awn_init(&self.s, model_key(self._seed_seq, "dvl"))
         self.s.bias = b
         self.s.noise_dev = sd
@@ -478,7 +484,7 @@ cdef class DvlSimulator:
         if unknown:
             raise ValueError(f"unknown sensor(s) {unknown}: use {list(SENSOR_NAMES)}")
         self._seed_seq = as_seed_sequence(seed)
-        self._strict = bool(strict)
+        self._strict = _strict_flag(strict)
         objs = []
         cdef AugmentedWhiteNoise awn
         for i, name in enumerate(SENSOR_NAMES):

@@ -5,6 +5,8 @@ canonical stream. The object holds only its position, so copies, pickles, resets
 multi-threaded fills all reproduce the same numbers.
 """
 
+import os
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -37,6 +39,12 @@ from fastnoise._seeding import (
 )
 
 cnp.import_array()
+
+if os.environ.get("FASTNOISE_SIMD", "") not in ("", "scalar", "avx2", "avx512"):
+    warnings.warn(
+        f"FASTNOISE_SIMD={os.environ['FASTNOISE_SIMD']!r} is not one of scalar, avx2, "
+        "avx512: it is ignored and the best path for this CPU is used",
+        RuntimeWarning, stacklevel=2)
 
 _SIMD_LEVELS = {"scalar": 0, "avx2": 1, "avx512": 2}
 _F64 = np.dtype(np.float64)
@@ -235,7 +243,13 @@ cdef class GaussianNoiseGenerator:
 
     @property
     def state(self):
-        """The whole state as a dict (settable); integers only, so it is exact."""
+        """The whole state as a dict (settable); integers only, so it is exact.
+
+        ``key``, ``stream`` and ``position`` define the numbers; ``seed_seq`` records
+        where the key came from (``seed``). Setting a state with a key of your own (to
+        read another model's stream, say) is allowed; ``seed`` then reports the
+        recorded sequence, not one that makes that key.
+        """
         return {
             "bit_generator": "Philox4x32-10",
             "transform": "box-muller",

@@ -334,7 +334,9 @@ cdef class LidarNoise:
             raise ValueError(
                 f"ray_poses has shape {poses.shape}: it must be (N, 3, 4) or (N, 4, 4)")
         cdef uint64_t fr = frame_index("frame", frame)
-        cdef uint64_t first = frame_index("first_index", first_index, 2**64 - 1)
+        # the indices first .. first + N - 1 must all exist
+        cdef uint64_t first = frame_index(
+            "first_index", first_index, 2**64 - max(poses.shape[0], 1))
         kw, t, _ = self._frame_geometry(lidar_pose)
         if out is None:
             res = poses.copy()
@@ -435,7 +437,7 @@ cdef class LidarNoise:
                     f"hit_mask has shape {mask_in.shape}: it must be ({n},) like points")
             mask_in = np.ascontiguousarray(mask_in).view(np.uint8)
         fr = frame_index("frame", frame)
-        first = frame_index("first_index", first_index, 2**64 - 1)
+        first = frame_index("first_index", first_index, 2**64 - max(n, 1))
         nthreads = threads_count(threads)
         kw, t, to_local = self._frame_geometry(lidar_pose)
 
@@ -575,15 +577,14 @@ cdef class RangeNoise:
                 f"precision={self.precision!r}, flip_bias_sign={self.flip_bias_sign!r}); "
                 f"bias={self.bias!r}")
 
-    def apply_one(self, double range_m, uint64_t frame=0, uint64_t index=0):
+    def apply_one(self, double range_m, frame=0, index=0):
         """One noised range (m): beam ``index`` of ``frame``, the same value ``apply``
         gives for that beam of a float64 scan. For per-beam loops (Gazebo's
         ``Noise::Apply``)."""
         cdef fn_range_params prm = self.prm
         cdef double out
-        if frame >= <uint64_t>MAX_FRAME:
-            raise ValueError(f"frame={frame!r} is not allowed: it must be < {MAX_FRAME}")
-        prm.frame = frame
+        prm.frame = frame_index("frame", frame, MAX_FRAME - 1)
+        index = frame_index("index", index, 2**64 - 1)
         fn_range_noise_f64(&prm, index, 1, &range_m, &out)
         return out
 
@@ -596,7 +597,7 @@ cdef class RangeNoise:
         """
         arr = float_data("ranges", ranges)
         fr = frame_index("frame", frame, MAX_FRAME - 1)
-        first = frame_index("first_index", first_index, 2**64 - 1)
+        first = frame_index("first_index", first_index, 2**64 - max(arr.size, 1))
         nthreads = threads_count(threads)
         if out is None:
             res = np.empty(arr.shape, dtype=arr.dtype)

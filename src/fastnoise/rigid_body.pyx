@@ -6,7 +6,9 @@ Units: inertia in kg m^2, torque in N m, time in s, angular velocity in rad/s, a
 import numpy as np
 
 cimport numpy as cnp
-from libc.math cimport M_PI, cos, floor, isfinite, sin, tan
+from libc.math cimport M_PI, floor, isfinite
+
+from fastnoise._core cimport fn_sincos_f64
 
 from fastnoise import _validate
 
@@ -21,8 +23,10 @@ cdef inline double _wrap_pi(double a) noexcept nogil:
     if -M_PI <= a < M_PI:
         return a
     r = a - 2.0 * M_PI * floor((a + M_PI) / (2.0 * M_PI))
-    if r >= M_PI:  # rounding can land exactly on +pi
+    if r >= M_PI:  # rounding can land exactly on +pi ...
         r -= 2.0 * M_PI
+    elif r < -M_PI:  # ... or just below -pi
+        r += 2.0 * M_PI
     return r
 
 
@@ -135,7 +139,7 @@ cdef class RigidBodySimulator:
         cdef double gx = w[1] * lz - w[2] * ly
         cdef double gy = w[2] * lx - w[0] * lz
         cdef double gz = w[0] * ly - w[1] * lx
-        cdef double p, q, r, sr, cr, tp, cp, s
+        cdef double p, q, r, sr, cr, sp, tp, cp, s
         w[0] = w[0] + (tau[0] - gx) / inertia[0] * dt
         w[1] = w[1] + (tau[1] - gy) / inertia[1] * dt
         w[2] = w[2] + (tau[2] - gz) / inertia[2] * dt
@@ -143,10 +147,10 @@ cdef class RigidBodySimulator:
         q = w[1]
         r = w[2]
         if self.zyx_:
-            sr = sin(a[0])
-            cr = cos(a[0])
-            tp = tan(a[1])
-            cp = cos(a[1])
+            # the project's own sin/cos (csrc/fnmath.h): the same bits on every machine
+            fn_sincos_f64(a[0], &sr, &cr)
+            fn_sincos_f64(a[1], &sp, &cp)
+            tp = sp / cp
             s = q * sr + r * cr
             a[0] = a[0] + (p + s * tp) * dt
             a[1] = a[1] + (q * cr - r * sr) * dt

@@ -166,8 +166,12 @@ cdef class SensorSimulator:
         self.source_ = source
         self.gen = GaussianNoiseGenerator(
             model_seed_sequence(as_seed_sequence(seed), "sensor_simulator"))
-        self.set_noise_stddev(noise_stddev)
-        self.set_drift_rate(drift_rate, angle_drift_rate)
+        # checked under the constructor's own names, so errors name what was passed
+        self.set_noise_stddev(_validate.vector3("noise_stddev", noise_stddev, nonneg=True))
+        self.set_drift_rate(
+            _validate.vector3("drift_rate", drift_rate),
+            None if angle_drift_rate is None
+            else _validate.vector3("angle_drift_rate", angle_drift_rate))
 
     # ---- configuration ------------------------------------------------------------
     def set_noise_stddev(self, stddev):
