@@ -30,7 +30,7 @@ cdef inline double _wrap_pi(double a) noexcept nogil:
     return r
 
 
-cdef int _read_vec3(str name, object value, double out[3]) except -1:
+cdef int read_vec3(str name, object value, double out[3]) except -1:
     """Copy a length-3 finite real vector into ``out`` (fast paths for a float64 array,
     a tuple or a list)."""
     cdef Py_ssize_t i
@@ -106,7 +106,7 @@ cdef class RigidBodySimulator:
     def __init__(self, inertia, omega=None, double roll=0.0, double pitch=0.0,
                  double yaw=0.0, kinematics="axis"):
         cdef int i
-        _read_vec3("inertia", inertia, self.inertia_)
+        read_vec3("inertia", inertia, self.inertia_)
         for i in range(3):
             if not self.inertia_[i] > 0.0:
                 raise ValueError(
@@ -115,7 +115,7 @@ cdef class RigidBodySimulator:
         if omega is None:
             self.omega0_[0] = self.omega0_[1] = self.omega0_[2] = 0.0
         else:
-            _read_vec3("omega", omega, self.omega0_)
+            read_vec3("omega", omega, self.omega0_)
         for name, v in (("roll", roll), ("pitch", pitch), ("yaw", yaw)):
             _validate.finite(name, v)
         self.angles0_[0] = _wrap_pi(roll)
@@ -169,7 +169,7 @@ cdef class RigidBodySimulator:
         cdef double tau[3]
         if not (dt > 0.0 and isfinite(dt)):
             raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 (s)")
-        _read_vec3("torque", torque, tau)
+        read_vec3("torque", torque, tau)
         self.step(dt, tau)
 
     def reset(self):

@@ -12,7 +12,7 @@ from libc.math cimport isfinite
 
 from fastnoise._core cimport fn_stream_next_f64
 from fastnoise.generator cimport GaussianNoiseGenerator
-from fastnoise.rigid_body cimport RigidBodySimulator
+from fastnoise.rigid_body cimport RigidBodySimulator, read_vec3
 
 from fastnoise import _validate
 from fastnoise._seeding import as_seed_sequence, model_seed_sequence
@@ -46,34 +46,12 @@ cdef inline object _get(object source, str name):
 cdef int _source_omega(object source, double w[3]) except -1:
     """The source's angular velocity (rad/s) into ``w``; ValueError if not finite."""
     cdef RigidBodySimulator body
-    cdef cnp.ndarray arr
-    cdef double *src
-    cdef Py_ssize_t i
-    if type(source) is RigidBodySimulator:
-        body = <RigidBodySimulator>source
-        w[0] = body.omega_[0]
-        w[1] = body.omega_[1]
-        w[2] = body.omega_[2]
-    else:
-        value = _get(source, "omega")
-        if (type(value) is cnp.ndarray and cnp.PyArray_TYPE(<cnp.ndarray>value) == cnp.NPY_FLOAT64
-                and cnp.PyArray_NDIM(<cnp.ndarray>value) == 1
-                and cnp.PyArray_DIM(<cnp.ndarray>value, 0) == 3
-                and cnp.PyArray_ISCARRAY_RO(<cnp.ndarray>value)):
-            src = <double *>cnp.PyArray_DATA(<cnp.ndarray>value)
-            w[0] = src[0]
-            w[1] = src[1]
-            w[2] = src[2]
-        elif (type(value) is tuple or type(value) is list) and len(value) == 3:
-            for i in range(3):
-                w[i] = value[i]
-        else:
-            arr = np.asarray(value, dtype=np.float64)
-            if arr.ndim != 1 or arr.shape[0] != 3:
-                raise ValueError(
-                    f"source.omega={value!r} is not allowed: it must be a length-3 vector")
-            for i in range(3):
-                w[i] = arr[i]
+    if type(source) is not RigidBodySimulator:
+        return read_vec3("source.omega", _get(source, "omega"), w)
+    body = <RigidBodySimulator>source
+    w[0] = body.omega_[0]
+    w[1] = body.omega_[1]
+    w[2] = body.omega_[2]
     if not (isfinite(w[0]) and isfinite(w[1]) and isfinite(w[2])):
         raise ValueError(
             f"source.omega=({w[0]!r}, {w[1]!r}, {w[2]!r}) is not finite: the source "
