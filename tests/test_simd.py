@@ -38,9 +38,9 @@ def draw_everything(n: int) -> list[np.ndarray]:
         g.normal(n + 1, mean=-2.0, stddev=3.0, dtype=np.float32),
         g.normal(300_001, threads=2),
     ]
-    for dt, per_block in ((np.float64, 2), (np.float32, 4)):
-        flat = np.empty(4000, dtype=dt)
-        fill_normals(g.key, 1, (2**32 - 500) * per_block + 1, flat, 0.0, 1.0, 1)
+    for dt in (np.float64, np.float32):
+        flat = np.empty(4000, dtype=dt)  # 4 normals per block: blocks 2**32 - 500 onwards
+        fill_normals(g.key, 1, (2**32 - 500) * 4 + 1, flat, 0.0, 1.0, 1)
         out.append(flat)
     return out
 
