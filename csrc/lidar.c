@@ -7,7 +7,7 @@
 
 /* Points per chunk: the chunk's buffers stay at a fixed number of bytes, which
  * measured best (64 points for float64, 128 for float32). */
-#define POINTS_STEP(T) (FN_LIDAR_CHUNK * sizeof(float) / sizeof(T))
+#define POINTS_STEP(T) ((size_t)FN_LIDAR_CHUNK)
 
 #define DEFINE_POINTS(T, SUF)                                                              \
     void fn_lidar_points_##SUF(const fn_lidar_points_params *p, uint64_t first_index,      \
