@@ -49,9 +49,9 @@ static inline __attribute__((always_inline)) void aos_store_f64(double *dst, __m
 
 static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
     const fn_lidar_points_params *p, size_t n, const double *points, const double *dist_in,
-    const uint8_t *mask_in, const double *sn, const double *cs, const float *zd,
+    const uint8_t *mask_in, const float *za, const double *sn, const double *cs, const float *zd,
     double *points_out, double *dist_out, uint8_t *mask_out, double *local_out,
-    const int angular, const int distance) {
+    const int angular, const int octant, const int distance) {
     /* 4 hit flags (movemask bits) -> 4 bytes 0/1, little-endian */
     static const uint32_t mask_bytes[16] = {
         0x00000000, 0x00000001, 0x00000100, 0x00000101, 0x00010000, 0x00010001,
@@ -68,6 +68,9 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
     const __m256d tmax = _mm256_set1_pd(0x1.fffffffffffffp+1023);
     const __m256d sign = _mm256_set1_pd(-0.0);
     const double *mt = p->to_local;
+    const __m256d vam = _mm256_set1_pd(p->angular_mean);
+    const __m256d vas = _mm256_set1_pd(p->angular_stddev);
+    const __m256d vturns = _mm256_set1_pd(0.15915494309189533577); /* 1 / (2 pi) */
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
         __m256d x, y, z;
@@ -89,7 +92,33 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
         }
         __m256d vx = qx, vy = qy, vz = qz, dn = d;
         if (angular) {
-            __m256d s = _mm256_loadu_pd(sn + i), c = _mm256_loadu_pd(cs + i);
+            __m256d s, c;
+            if (octant) {
+                /* fn_sincos_octant_f64 (fnmath.h) of (am + as z) / (2 pi), operation
+                 * for operation; the tests compare every path with the scalar one */
+                __m256d f = _mm256_mul_pd(
+                    _mm256_add_pd(vam, _mm256_mul_pd(vas, _mm256_cvtps_pd(_mm_loadu_ps(za + i)))),
+                    vturns);
+                __m256d f2 = _mm256_mul_pd(f, f);
+                __m256d ps = _mm256_set1_pd(0x1.e3f38399551bfp+1);
+                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(-0x1.e30071afc3e59p+3));
+                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(0x1.50782fda12d96p+5));
+                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(-0x1.32d2cce2e5b19p+6));
+                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(0x1.466bc677587f8p+6));
+                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(-0x1.4abbce625be41p+5));
+                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(0x1.921fb54442d18p+2));
+                __m256d pc = _mm256_set1_pd(0x1.f3dbcea61b1a4p+2);
+                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(-0x1.a6c9c1be9eb49p+4));
+                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(0x1.e1f4fb60281f6p+5));
+                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(-0x1.55d3c7dbfd139p+6));
+                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(0x1.03c1f081b0780p+6));
+                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(-0x1.3bd3cc9be458bp+4));
+                s = _mm256_mul_pd(f, ps);
+                c = _mm256_fmadd_pd(pc, f2, one);
+            } else {
+                s = _mm256_loadu_pd(sn + i);
+                c = _mm256_loadu_pd(cs + i);
+            }
             __m256d kq = _mm256_add_pd(
                 _mm256_add_pd(_mm256_mul_pd(k0, qx), _mm256_mul_pd(k1, qy)),
                 _mm256_mul_pd(k2, qz));
@@ -146,18 +175,22 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
     return i;
 }
 
-static size_t lidar_vec_f64(const fn_lidar_points_params *p, size_t n, const double *points,
-                            const double *dist_in, const uint8_t *mask_in, const double *sn,
-                            const double *cs, const float *zd, double *points_out,
-                            double *dist_out, uint8_t *mask_out, double *local_out) {
+/* octant: s and c from za with the octant polynomial here (else from sn, cs) */
+static size_t lidar_vec_f64(const fn_lidar_points_params *p, int octant, size_t n,
+                            const double *points, const double *dist_in, const uint8_t *mask_in,
+                            const float *za, const double *sn, const double *cs, const float *zd,
+                            double *points_out, double *dist_out, uint8_t *mask_out,
+                            double *local_out) {
     const int a = p->angular != 0, dd = p->distance != 0;
-#define LIDAR_VEC_CASE(A, D)                                                               \
-    return lidar_vec_f64_body(p, n, points, dist_in, mask_in, sn, cs, zd, points_out,     \
-                              dist_out, mask_out, local_out, A, D)
-    if (a && dd) LIDAR_VEC_CASE(1, 1);
-    if (a) LIDAR_VEC_CASE(1, 0);
-    if (dd) LIDAR_VEC_CASE(0, 1);
-    LIDAR_VEC_CASE(0, 0);
+#define LIDAR_VEC_CASE(A, O, D)                                                            \
+    return lidar_vec_f64_body(p, n, points, dist_in, mask_in, za, sn, cs, zd, points_out, \
+                              dist_out, mask_out, local_out, A, O, D)
+    if (a && octant && dd) LIDAR_VEC_CASE(1, 1, 1);
+    if (a && dd) LIDAR_VEC_CASE(1, 0, 1);
+    if (a && octant) LIDAR_VEC_CASE(1, 1, 0);
+    if (a) LIDAR_VEC_CASE(1, 0, 0);
+    if (dd) LIDAR_VEC_CASE(0, 0, 1);
+    LIDAR_VEC_CASE(0, 0, 0);
 #undef LIDAR_VEC_CASE
 }
 #define LIDAR_VEC 1
@@ -188,9 +221,9 @@ static inline __attribute__((always_inline)) void aos_store_f32(float *dst, __m2
 
 static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
     const fn_lidar_points_params *p, size_t n, const float *points, const float *dist_in,
-    const uint8_t *mask_in, const float *sn, const float *cs, const float *zd,
+    const uint8_t *mask_in, const float *za, const float *sn, const float *cs, const float *zd,
     float *points_out, float *dist_out, uint8_t *mask_out, float *local_out,
-    const int angular, const int distance) {
+    const int angular, const int octant, const int distance) {
     static const uint32_t mask_bytes[16] = {
         0x00000000, 0x00000001, 0x00000100, 0x00000101, 0x00010000, 0x00010001,
         0x00010100, 0x00010101, 0x01000000, 0x01000001, 0x01000100, 0x01000101,
@@ -208,6 +241,9 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
     const __m256 tmax = _mm256_set1_ps(0x1.fffffep+127f);
     const __m256 sign = _mm256_set1_ps(-0.0f);
     const double *mt = p->to_local;
+    const __m256 vam = _mm256_set1_ps((float)p->angular_mean);
+    const __m256 vas = _mm256_set1_ps((float)p->angular_stddev);
+    const __m256 vturns = _mm256_set1_ps((float)0.15915494309189533577); /* 1 / (2 pi) */
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         __m256 x, y, z;
@@ -227,7 +263,26 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
         }
         __m256 vx = qx, vy = qy, vz = qz, dn = d;
         if (angular) {
-            __m256 s = _mm256_loadu_ps(sn + i), c = _mm256_loadu_ps(cs + i);
+            __m256 s, c;
+            if (octant) {
+                /* fn_sincos_octant_f32 (fnmath.h) of (am + as z) / (2 pi), operation
+                 * for operation; the tests compare every path with the scalar one */
+                __m256 f = _mm256_mul_ps(
+                    _mm256_add_ps(vam, _mm256_mul_ps(vas, _mm256_loadu_ps(za + i))), vturns);
+                __m256 f2 = _mm256_mul_ps(f, f);
+                __m256 ps = _mm256_set1_ps(-0x1.2d9b40p+6f);
+                ps = _mm256_fmadd_ps(ps, f2, _mm256_set1_ps(0x1.465ec4p+6f));
+                ps = _mm256_fmadd_ps(ps, f2, _mm256_set1_ps(-0x1.4abbbap+5f));
+                ps = _mm256_fmadd_ps(ps, f2, _mm256_set1_ps(0x1.921fb6p+2f));
+                __m256 pc = _mm256_set1_ps(-0x1.4e5e06p+6f);
+                pc = _mm256_fmadd_ps(pc, f2, _mm256_set1_ps(0x1.03af58p+6f));
+                pc = _mm256_fmadd_ps(pc, f2, _mm256_set1_ps(-0x1.3bd392p+4f));
+                s = _mm256_mul_ps(f, ps);
+                c = _mm256_fmadd_ps(pc, f2, one);
+            } else {
+                s = _mm256_loadu_ps(sn + i);
+                c = _mm256_loadu_ps(cs + i);
+            }
             __m256 kq = _mm256_add_ps(
                 _mm256_add_ps(_mm256_mul_ps(k0, qx), _mm256_mul_ps(k1, qy)),
                 _mm256_mul_ps(k2, qz));
@@ -285,18 +340,22 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
     return i;
 }
 
-static size_t lidar_vec_f32(const fn_lidar_points_params *p, size_t n, const float *points,
-                            const float *dist_in, const uint8_t *mask_in, const float *sn,
-                            const float *cs, const float *zd, float *points_out,
-                            float *dist_out, uint8_t *mask_out, float *local_out) {
+/* octant: s and c from za with the octant polynomial here (else from sn, cs) */
+static size_t lidar_vec_f32(const fn_lidar_points_params *p, int octant, size_t n,
+                            const float *points, const float *dist_in, const uint8_t *mask_in,
+                            const float *za, const float *sn, const float *cs, const float *zd,
+                            float *points_out, float *dist_out, uint8_t *mask_out,
+                            float *local_out) {
     const int a = p->angular != 0, dd = p->distance != 0;
-#define LIDAR_VEC_CASE(A, D)                                                               \
-    return lidar_vec_f32_body(p, n, points, dist_in, mask_in, sn, cs, zd, points_out,     \
-                              dist_out, mask_out, local_out, A, D)
-    if (a && dd) LIDAR_VEC_CASE(1, 1);
-    if (a) LIDAR_VEC_CASE(1, 0);
-    if (dd) LIDAR_VEC_CASE(0, 1);
-    LIDAR_VEC_CASE(0, 0);
+#define LIDAR_VEC_CASE(A, O, D)                                                            \
+    return lidar_vec_f32_body(p, n, points, dist_in, mask_in, za, sn, cs, zd, points_out, \
+                              dist_out, mask_out, local_out, A, O, D)
+    if (a && octant && dd) LIDAR_VEC_CASE(1, 1, 1);
+    if (a && dd) LIDAR_VEC_CASE(1, 0, 1);
+    if (a && octant) LIDAR_VEC_CASE(1, 1, 0);
+    if (a) LIDAR_VEC_CASE(1, 0, 0);
+    if (dd) LIDAR_VEC_CASE(0, 0, 1);
+    LIDAR_VEC_CASE(0, 0, 0);
 #undef LIDAR_VEC_CASE
 }
 #else
@@ -398,6 +457,21 @@ static size_t lidar_vec_f32(const fn_lidar_points_params *p, size_t n, const flo
         }                                                                                  \
     } while (0)
 
+/* sn, cs of points [lo, hi): when every possible angle lies within an eighth of a
+ * turn (|z| <= 6.66 in the random core, so |e| <= |mean| + 6.7 sd), the octant
+ * polynomial is used directly, skipping the range reduction. The choice depends only
+ * on the parameters, so split clouds still give the same bits. */
+#define SINCOS_LOOP(lo, hi)                                                                \
+    do {                                                                                   \
+        if (octant) {                                                                      \
+            for (size_t j = (lo); j < (hi); j++)                                           \
+                SINCOS_OCTANT((am + as * (T)za[j]) * turns, &sn[j], &cs[j]);               \
+        } else {                                                                           \
+            for (size_t j = (lo); j < (hi); j++)                                           \
+                SINCOS(am + as * (T)za[j], &sn[j], &cs[j]);                                \
+        }                                                                                  \
+    } while (0)
+
 /* Hitpoint angular noise, then distance noise, on one chunk:
  *   hit: flagged, finite distance, finite offset q = p - t (|x| <= MAX is false for
  *        inf, NaN);
@@ -422,26 +496,18 @@ void POINTS_CHUNK(const fn_lidar_points_params *p, size_t n, const T *points,
     const T m20 = (T)m[6], m21 = (T)m[7], m22 = (T)m[8];
     const int angular = p->angular != 0, distance = p->distance != 0;
 
-    /* When every possible angle lies within an eighth of a turn (|z| <= 6.66 in the
-     * random core, so |e| <= |mean| + 6.7 sd), the octant polynomial is used directly,
-     * skipping the range reduction. The choice depends only on the parameters, so
-     * split clouds still give the same bits. */
-    if (angular) {
-        const T am = (T)p->angular_mean, as = (T)p->angular_stddev;
-        if (fabs(p->angular_mean) + 6.7 * p->angular_stddev <= 0.78) {
-            const T turns = (T)0.15915494309189533577; /* 1 / (2 pi) */
-            for (size_t i = 0; i < n; i++)
-                SINCOS_OCTANT((am + as * (T)za[i]) * turns, &sn[i], &cs[i]);
-        } else {
-            for (size_t i = 0; i < n; i++)
-                SINCOS(am + as * (T)za[i], &sn[i], &cs[i]);
-        }
-    }
-
+    const T am = (T)p->angular_mean, as = (T)p->angular_stddev;
+    const int octant = fabs(p->angular_mean) + 6.7 * p->angular_stddev <= 0.78;
+    const T turns = (T)0.15915494309189533577; /* 1 / (2 pi) */
     size_t i = 0;
 #if VEC_POINTS
-    i = VEC_LOOP(p, n, points, dist_in, mask_in, sn, cs, zd, points_out, dist_out,
-                 mask_out, local_out);
+    /* the octant case computes its sines and cosines inside the vector loop */
+    if (angular && !octant) SINCOS_LOOP(0, n);
+    i = VEC_LOOP(p, octant, n, points, dist_in, mask_in, za, sn, cs, zd, points_out,
+                 dist_out, mask_out, local_out);
+    if (angular && octant) SINCOS_LOOP(i, n);
+#else
+    if (angular) SINCOS_LOOP(0, n);
 #endif
     for (; i < n; i++)
         POINT_ONE(i);
@@ -472,6 +538,7 @@ void RANGE_CHUNK(const fn_range_params *p, size_t n, const T *in, const float *z
 
 #undef POINTS_CHUNK
 #undef POINT_ONE
+#undef SINCOS_LOOP
 #undef RANGE_CHUNK
 #undef NAME
 #undef NAME_
