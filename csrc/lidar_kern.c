@@ -1,7 +1,9 @@
-/* Per-chunk lidar kernels, compiled once per SIMD target (see simd.h). Each chunk is
- * copied into structure-of-arrays buffers first, then every pass is a plain,
- * branch-free loop over the chunk that the compiler vectorizes. Only +, -, *, /,
- * sqrt and fnmath.h's sincos are used, so every target writes the same bits.
+/* Per-chunk lidar kernels, compiled once per SIMD target (see simd.h). A chunk of
+ * points is done in one pass over the points (POINT_ONE, in plain C); on AVX2 and
+ * AVX-512 builds, hand-written AVX2 loops do the same operations in the same order on
+ * 4 (float64) or 8 (float32) points at once, with shuffles for the N x 3 layout. Only
+ * +, -, *, /, sqrt, fma and fnmath.h's sincos are used, so every target writes the
+ * same bits.
  *
  * The body is written once for a generic float type T and included twice (float64,
  * float32) by this file itself. */
@@ -24,14 +26,13 @@
  * Returns how many points it did (a multiple of 4); POINT_ONE does the rest. */
 
 /* (x0 y0 z0 x1) (y1 z1 x2 y2) (z2 x3 y3 z3) -> x, y, z */
-static inline __attribute__((always_inline)) void aos_load_f64(const double *src,
-                                                               __m256d *x, __m256d *y,
-                                                               __m256d *z) {
+static inline __attribute__((always_inline)) void
+aos_load_f64(const double *src, __m256d *x, __m256d *y, __m256d *z) {
     __m256d a = _mm256_loadu_pd(src), b = _mm256_loadu_pd(src + 4);
     __m256d c = _mm256_loadu_pd(src + 8);
-    __m256d u = _mm256_blend_pd(a, b, 0xC);             /* x0 y0 x2 y2 */
-    __m256d v = _mm256_permute2f128_pd(a, c, 0x21);     /* z0 x1 z2 x3 */
-    __m256d w = _mm256_blend_pd(b, c, 0xC);             /* y1 z1 y3 z3 */
+    __m256d u = _mm256_blend_pd(a, b, 0xC);         /* x0 y0 x2 y2 */
+    __m256d v = _mm256_permute2f128_pd(a, c, 0x21); /* z0 x1 z2 x3 */
+    __m256d w = _mm256_blend_pd(b, c, 0xC);         /* y1 z1 y3 z3 */
     *x = _mm256_blend_pd(u, v, 0xA);
     *y = _mm256_shuffle_pd(u, w, 0x5);
     *z = _mm256_blend_pd(v, w, 0xA);
@@ -39,8 +40,8 @@ static inline __attribute__((always_inline)) void aos_load_f64(const double *src
 
 static inline __attribute__((always_inline)) void aos_store_f64(double *dst, __m256d x,
                                                                 __m256d y, __m256d z) {
-    __m256d u = _mm256_unpacklo_pd(x, y);  /* x0 y0 x2 y2 */
-    __m256d w = _mm256_unpackhi_pd(y, z);  /* y1 z1 y3 z3 */
+    __m256d u = _mm256_unpacklo_pd(x, y);   /* x0 y0 x2 y2 */
+    __m256d w = _mm256_unpackhi_pd(y, z);   /* y1 z1 y3 z3 */
     __m256d v = _mm256_blend_pd(z, x, 0xA); /* z0 x1 z2 x3 */
     _mm256_storeu_pd(dst, _mm256_permute2f128_pd(u, v, 0x20));
     _mm256_storeu_pd(dst + 4, _mm256_blend_pd(w, u, 0xC));
@@ -49,14 +50,14 @@ static inline __attribute__((always_inline)) void aos_store_f64(double *dst, __m
 
 static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
     const fn_lidar_points_params *p, size_t n, const double *points, const double *dist_in,
-    const uint8_t *mask_in, const float *za, const double *sn, const double *cs, const float *zd,
-    double *points_out, double *dist_out, uint8_t *mask_out, double *local_out,
-    const int angular, const int octant, const int distance) {
+    const uint8_t *mask_in, const float *za, const double *sn, const double *cs,
+    const float *zd, double *points_out, double *dist_out, uint8_t *mask_out,
+    double *local_out, const int angular, const int octant, const int distance) {
     /* 4 hit flags (movemask bits) -> 4 bytes 0/1, little-endian */
-    static const uint32_t mask_bytes[16] = {
-        0x00000000, 0x00000001, 0x00000100, 0x00000101, 0x00010000, 0x00010001,
-        0x00010100, 0x00010101, 0x01000000, 0x01000001, 0x01000100, 0x01000101,
-        0x01010000, 0x01010001, 0x01010100, 0x01010101};
+    static const uint32_t mask_bytes[16] = {0x00000000, 0x00000001, 0x00000100, 0x00000101,
+                                            0x00010000, 0x00010001, 0x00010100, 0x00010101,
+                                            0x01000000, 0x01000001, 0x01000100, 0x01000101,
+                                            0x01010000, 0x01010001, 0x01010100, 0x01010101};
     const __m256d t0 = _mm256_set1_pd(p->origin[0]), t1 = _mm256_set1_pd(p->origin[1]);
     const __m256d t2 = _mm256_set1_pd(p->origin[2]);
     const __m256d k0 = _mm256_set1_pd(p->axis[0]), k1 = _mm256_set1_pd(p->axis[1]);
@@ -77,12 +78,13 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
         aos_load_f64(points + 3 * i, &x, &y, &z);
         __m256d qx = _mm256_sub_pd(x, t0), qy = _mm256_sub_pd(y, t1);
         __m256d qz = _mm256_sub_pd(z, t2);
-        __m256d r = _mm256_sqrt_pd(_mm256_add_pd(
-            _mm256_add_pd(_mm256_mul_pd(qx, qx), _mm256_mul_pd(qy, qy)),
-            _mm256_mul_pd(qz, qz)));
+        __m256d r = _mm256_sqrt_pd(
+            _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(qx, qx), _mm256_mul_pd(qy, qy)),
+                          _mm256_mul_pd(qz, qz)));
         __m256d d = dist_in ? _mm256_loadu_pd(dist_in + i) : r;
-        __m256d h = _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, d), tmax, _CMP_LE_OQ),
-                                  _mm256_cmp_pd(r, tmax, _CMP_LE_OQ));
+        __m256d h =
+            _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, d), tmax, _CMP_LE_OQ),
+                          _mm256_cmp_pd(r, tmax, _CMP_LE_OQ));
         if (mask_in) {
             uint32_t m4;
             memcpy(&m4, mask_in + i, 4);
@@ -97,7 +99,8 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
                 /* fn_sincos_octant_f64 (fnmath.h) of (am + as z) / (2 pi), operation
                  * for operation; the tests compare every path with the scalar one */
                 __m256d f = _mm256_mul_pd(
-                    _mm256_add_pd(vam, _mm256_mul_pd(vas, _mm256_cvtps_pd(_mm_loadu_ps(za + i)))),
+                    _mm256_add_pd(
+                        vam, _mm256_mul_pd(vas, _mm256_cvtps_pd(_mm_loadu_ps(za + i)))),
                     vturns);
                 __m256d f2 = _mm256_mul_pd(f, f);
                 __m256d ps = _mm256_set1_pd(0x1.e3f38399551bfp+1);
@@ -119,9 +122,9 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
                 s = _mm256_loadu_pd(sn + i);
                 c = _mm256_loadu_pd(cs + i);
             }
-            __m256d kq = _mm256_add_pd(
-                _mm256_add_pd(_mm256_mul_pd(k0, qx), _mm256_mul_pd(k1, qy)),
-                _mm256_mul_pd(k2, qz));
+            __m256d kq =
+                _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(k0, qx), _mm256_mul_pd(k1, qy)),
+                              _mm256_mul_pd(k2, qz));
             __m256d w = _mm256_mul_pd(_mm256_sub_pd(one, c), kq);
             vx = _mm256_add_pd(
                 _mm256_add_pd(_mm256_mul_pd(c, qx),
@@ -142,8 +145,8 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
         if (distance) {
             __m256d moves = _mm256_and_pd(h, _mm256_cmp_pd(r, zero, _CMP_GT_OQ));
             __m256d zf = _mm256_cvtps_pd(_mm_loadu_ps(zd + i));
-            __m256d eps =
-                _mm256_add_pd(mu, _mm256_mul_pd(_mm256_add_pd(base, _mm256_mul_pd(rise, d)), zf));
+            __m256d eps = _mm256_add_pd(
+                mu, _mm256_mul_pd(_mm256_add_pd(base, _mm256_mul_pd(rise, d)), zf));
             eps = _mm256_blendv_pd(zero, eps, moves);
             __m256d rs = _mm256_blendv_pd(one, r, moves);
             __m256d sc = _mm256_div_pd(eps, rs);
@@ -177,13 +180,13 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
 
 /* octant: s and c from za with the octant polynomial here (else from sn, cs) */
 static size_t lidar_vec_f64(const fn_lidar_points_params *p, int octant, size_t n,
-                            const double *points, const double *dist_in, const uint8_t *mask_in,
-                            const float *za, const double *sn, const double *cs, const float *zd,
-                            double *points_out, double *dist_out, uint8_t *mask_out,
-                            double *local_out) {
+                            const double *points, const double *dist_in,
+                            const uint8_t *mask_in, const float *za, const double *sn,
+                            const double *cs, const float *zd, double *points_out,
+                            double *dist_out, uint8_t *mask_out, double *local_out) {
     const int a = p->angular != 0, dd = p->distance != 0;
 #define LIDAR_VEC_CASE(A, O, D)                                                            \
-    return lidar_vec_f64_body(p, n, points, dist_in, mask_in, za, sn, cs, zd, points_out, \
+    return lidar_vec_f64_body(p, n, points, dist_in, mask_in, za, sn, cs, zd, points_out,  \
                               dist_out, mask_out, local_out, A, O, D)
     if (a && octant && dd) LIDAR_VEC_CASE(1, 1, 1);
     if (a && dd) LIDAR_VEC_CASE(1, 0, 1);
@@ -221,13 +224,13 @@ static inline __attribute__((always_inline)) void aos_store_f32(float *dst, __m2
 
 static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
     const fn_lidar_points_params *p, size_t n, const float *points, const float *dist_in,
-    const uint8_t *mask_in, const float *za, const float *sn, const float *cs, const float *zd,
-    float *points_out, float *dist_out, uint8_t *mask_out, float *local_out,
-    const int angular, const int octant, const int distance) {
-    static const uint32_t mask_bytes[16] = {
-        0x00000000, 0x00000001, 0x00000100, 0x00000101, 0x00010000, 0x00010001,
-        0x00010100, 0x00010101, 0x01000000, 0x01000001, 0x01000100, 0x01000101,
-        0x01010000, 0x01010001, 0x01010100, 0x01010101};
+    const uint8_t *mask_in, const float *za, const float *sn, const float *cs,
+    const float *zd, float *points_out, float *dist_out, uint8_t *mask_out,
+    float *local_out, const int angular, const int octant, const int distance) {
+    static const uint32_t mask_bytes[16] = {0x00000000, 0x00000001, 0x00000100, 0x00000101,
+                                            0x00010000, 0x00010001, 0x00010100, 0x00010101,
+                                            0x01000000, 0x01000001, 0x01000100, 0x01000101,
+                                            0x01010000, 0x01010001, 0x01010100, 0x01010101};
     const __m256 t0 = _mm256_set1_ps((float)p->origin[0]);
     const __m256 t1 = _mm256_set1_ps((float)p->origin[1]);
     const __m256 t2 = _mm256_set1_ps((float)p->origin[2]);
@@ -250,14 +253,15 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
         aos_load_f32(points + 3 * i, &x, &y, &z);
         __m256 qx = _mm256_sub_ps(x, t0), qy = _mm256_sub_ps(y, t1);
         __m256 qz = _mm256_sub_ps(z, t2);
-        __m256 r = _mm256_sqrt_ps(_mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(qx, qx), _mm256_mul_ps(qy, qy)),
-            _mm256_mul_ps(qz, qz)));
+        __m256 r = _mm256_sqrt_ps(
+            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(qx, qx), _mm256_mul_ps(qy, qy)),
+                          _mm256_mul_ps(qz, qz)));
         __m256 d = dist_in ? _mm256_loadu_ps(dist_in + i) : r;
         __m256 h = _mm256_and_ps(_mm256_cmp_ps(_mm256_andnot_ps(sign, d), tmax, _CMP_LE_OQ),
                                  _mm256_cmp_ps(r, tmax, _CMP_LE_OQ));
         if (mask_in) {
-            __m256i f = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(mask_in + i)));
+            __m256i f =
+                _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(mask_in + i)));
             __m256 nf = _mm256_castsi256_ps(_mm256_cmpeq_epi32(f, _mm256_setzero_si256()));
             h = _mm256_andnot_ps(nf, h);
         }
@@ -268,7 +272,8 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
                 /* fn_sincos_octant_f32 (fnmath.h) of (am + as z) / (2 pi), operation
                  * for operation; the tests compare every path with the scalar one */
                 __m256 f = _mm256_mul_ps(
-                    _mm256_add_ps(vam, _mm256_mul_ps(vas, _mm256_loadu_ps(za + i))), vturns);
+                    _mm256_add_ps(vam, _mm256_mul_ps(vas, _mm256_loadu_ps(za + i))),
+                    vturns);
                 __m256 f2 = _mm256_mul_ps(f, f);
                 __m256 ps = _mm256_set1_ps(-0x1.2d9b40p+6f);
                 ps = _mm256_fmadd_ps(ps, f2, _mm256_set1_ps(0x1.465ec4p+6f));
@@ -283,9 +288,9 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
                 s = _mm256_loadu_ps(sn + i);
                 c = _mm256_loadu_ps(cs + i);
             }
-            __m256 kq = _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(k0, qx), _mm256_mul_ps(k1, qy)),
-                _mm256_mul_ps(k2, qz));
+            __m256 kq =
+                _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(k0, qx), _mm256_mul_ps(k1, qy)),
+                              _mm256_mul_ps(k2, qz));
             __m256 w = _mm256_mul_ps(_mm256_sub_ps(one, c), kq);
             vx = _mm256_add_ps(
                 _mm256_add_ps(_mm256_mul_ps(c, qx),
@@ -306,8 +311,8 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
         if (distance) {
             __m256 moves = _mm256_and_ps(h, _mm256_cmp_ps(r, zero, _CMP_GT_OQ));
             __m256 zf = _mm256_loadu_ps(zd + i);
-            __m256 eps =
-                _mm256_add_ps(mu, _mm256_mul_ps(_mm256_add_ps(base, _mm256_mul_ps(rise, d)), zf));
+            __m256 eps = _mm256_add_ps(
+                mu, _mm256_mul_ps(_mm256_add_ps(base, _mm256_mul_ps(rise, d)), zf));
             eps = _mm256_blendv_ps(zero, eps, moves);
             __m256 rs = _mm256_blendv_ps(one, r, moves);
             __m256 sc = _mm256_div_ps(eps, rs);
@@ -331,8 +336,9 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
             __m256 l[3];
             for (int row = 0; row < 3; row++)
                 l[row] = _mm256_add_ps(
-                    _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps((float)mt[3 * row]), ax),
-                                  _mm256_mul_ps(_mm256_set1_ps((float)mt[3 * row + 1]), ay)),
+                    _mm256_add_ps(
+                        _mm256_mul_ps(_mm256_set1_ps((float)mt[3 * row]), ax),
+                        _mm256_mul_ps(_mm256_set1_ps((float)mt[3 * row + 1]), ay)),
                     _mm256_mul_ps(_mm256_set1_ps((float)mt[3 * row + 2]), az));
             aos_store_f32(local_out + 3 * i, l[0], l[1], l[2]);
         }
@@ -342,13 +348,13 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
 
 /* octant: s and c from za with the octant polynomial here (else from sn, cs) */
 static size_t lidar_vec_f32(const fn_lidar_points_params *p, int octant, size_t n,
-                            const float *points, const float *dist_in, const uint8_t *mask_in,
-                            const float *za, const float *sn, const float *cs, const float *zd,
-                            float *points_out, float *dist_out, uint8_t *mask_out,
-                            float *local_out) {
+                            const float *points, const float *dist_in,
+                            const uint8_t *mask_in, const float *za, const float *sn,
+                            const float *cs, const float *zd, float *points_out,
+                            float *dist_out, uint8_t *mask_out, float *local_out) {
     const int a = p->angular != 0, dd = p->distance != 0;
 #define LIDAR_VEC_CASE(A, O, D)                                                            \
-    return lidar_vec_f32_body(p, n, points, dist_in, mask_in, za, sn, cs, zd, points_out, \
+    return lidar_vec_f32_body(p, n, points, dist_in, mask_in, za, sn, cs, zd, points_out,  \
                               dist_out, mask_out, local_out, A, O, D)
     if (a && octant && dd) LIDAR_VEC_CASE(1, 1, 1);
     if (a && dd) LIDAR_VEC_CASE(1, 0, 1);
