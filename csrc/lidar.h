@@ -87,7 +87,7 @@ void fn_range_noise_f32(const fn_range_params *p, uint64_t first_index, size_t n
                         const float *in, float *out);
 
 /* Per-target kernels behind the functions above (chunks of at most FN_LIDAR_CHUNK). */
-#define FN_LIDAR_CHUNK 128
+#define FN_LIDAR_CHUNK 512
 FN_DECLARE_KERNEL(void, fn_lidar_points_chunk_f64,
                   (const fn_lidar_points_params *p, size_t n, const double *points,
                    const double *dist_in, const uint8_t *mask_in, const float *za,

@@ -1,7 +1,9 @@
-/* Per-chunk lidar kernels, compiled once per SIMD target (see simd.h). Each chunk is
- * copied into structure-of-arrays buffers first, then every pass is a plain,
- * branch-free loop over the chunk that the compiler vectorizes. Only +, -, *, /,
- * sqrt and fnmath.h's sincos are used, so every target writes the same bits.
+/* Per-chunk lidar kernels, compiled once per SIMD target (see simd.h). A chunk of
+ * points is done in one pass over the points (POINT_ONE, in plain C); on AVX2 and
+ * AVX-512 builds, hand-written AVX2 loops do the same operations in the same order on
+ * 4 (float64) or 8 (float32) points at once, with shuffles for the N x 3 layout. Only
+ * +, -, *, /, sqrt, fma and fnmath.h's sincos are used, so every target writes the
+ * same bits.
  *
  * The body is written once for a generic float type T and included twice (float64,
  * float32) by this file itself. */
@@ -14,8 +16,362 @@
 #include "fnmath.h"
 #include "lidar.h"
 
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#include <string.h>
+
+/* float64 points four at a time with AVX2: the operations of POINT_ONE (lidar_kern.c
+ * body below), in the same order, on the lanes of a vector; only the loads and stores
+ * of the N x 3 arrays differ (three vectors hold four points, shuffled to x, y, z).
+ * Returns how many points it did (a multiple of 4); POINT_ONE does the rest. */
+
+/* (x0 y0 z0 x1) (y1 z1 x2 y2) (z2 x3 y3 z3) -> x, y, z */
+static inline __attribute__((always_inline)) void
+aos_load_f64(const double *src, __m256d *x, __m256d *y, __m256d *z) {
+    __m256d a = _mm256_loadu_pd(src), b = _mm256_loadu_pd(src + 4);
+    __m256d c = _mm256_loadu_pd(src + 8);
+    __m256d u = _mm256_blend_pd(a, b, 0xC);         /* x0 y0 x2 y2 */
+    __m256d v = _mm256_permute2f128_pd(a, c, 0x21); /* z0 x1 z2 x3 */
+    __m256d w = _mm256_blend_pd(b, c, 0xC);         /* y1 z1 y3 z3 */
+    *x = _mm256_blend_pd(u, v, 0xA);
+    *y = _mm256_shuffle_pd(u, w, 0x5);
+    *z = _mm256_blend_pd(v, w, 0xA);
+}
+
+static inline __attribute__((always_inline)) void aos_store_f64(double *dst, __m256d x,
+                                                                __m256d y, __m256d z) {
+    __m256d u = _mm256_unpacklo_pd(x, y);   /* x0 y0 x2 y2 */
+    __m256d w = _mm256_unpackhi_pd(y, z);   /* y1 z1 y3 z3 */
+    __m256d v = _mm256_blend_pd(z, x, 0xA); /* z0 x1 z2 x3 */
+    _mm256_storeu_pd(dst, _mm256_permute2f128_pd(u, v, 0x20));
+    _mm256_storeu_pd(dst + 4, _mm256_blend_pd(w, u, 0xC));
+    _mm256_storeu_pd(dst + 8, _mm256_permute2f128_pd(v, w, 0x31));
+}
+
+static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
+    const fn_lidar_points_params *p, size_t n, const double *points, const double *dist_in,
+    const uint8_t *mask_in, const float *za, const double *sn, const double *cs,
+    const float *zd, double *points_out, double *dist_out, uint8_t *mask_out,
+    double *local_out, const int angular, const int octant, const int distance) {
+    /* 4 hit flags (movemask bits) -> 4 bytes 0/1, little-endian */
+    static const uint32_t mask_bytes[16] = {0x00000000, 0x00000001, 0x00000100, 0x00000101,
+                                            0x00010000, 0x00010001, 0x00010100, 0x00010101,
+                                            0x01000000, 0x01000001, 0x01000100, 0x01000101,
+                                            0x01010000, 0x01010001, 0x01010100, 0x01010101};
+    const __m256d t0 = _mm256_set1_pd(p->origin[0]), t1 = _mm256_set1_pd(p->origin[1]);
+    const __m256d t2 = _mm256_set1_pd(p->origin[2]);
+    const __m256d k0 = _mm256_set1_pd(p->axis[0]), k1 = _mm256_set1_pd(p->axis[1]);
+    const __m256d k2 = _mm256_set1_pd(p->axis[2]);
+    const __m256d mu = _mm256_set1_pd(p->distance_mean);
+    const __m256d base = _mm256_set1_pd(p->distance_base);
+    const __m256d rise = _mm256_set1_pd(p->distance_rise);
+    const __m256d one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd();
+    const __m256d tmax = _mm256_set1_pd(0x1.fffffffffffffp+1023);
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    const double *mt = p->to_local;
+    const __m256d vam = _mm256_set1_pd(p->angular_mean);
+    const __m256d vas = _mm256_set1_pd(p->angular_stddev);
+    const __m256d vturns = _mm256_set1_pd(0.15915494309189533577); /* 1 / (2 pi) */
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d x, y, z;
+        aos_load_f64(points + 3 * i, &x, &y, &z);
+        __m256d qx = _mm256_sub_pd(x, t0), qy = _mm256_sub_pd(y, t1);
+        __m256d qz = _mm256_sub_pd(z, t2);
+        __m256d r = _mm256_sqrt_pd(
+            _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(qx, qx), _mm256_mul_pd(qy, qy)),
+                          _mm256_mul_pd(qz, qz)));
+        __m256d d = dist_in ? _mm256_loadu_pd(dist_in + i) : r;
+        __m256d h =
+            _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, d), tmax, _CMP_LE_OQ),
+                          _mm256_cmp_pd(r, tmax, _CMP_LE_OQ));
+        if (mask_in) {
+            uint32_t m4;
+            memcpy(&m4, mask_in + i, 4);
+            __m256i f = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)m4));
+            __m256d nf = _mm256_castsi256_pd(_mm256_cmpeq_epi64(f, _mm256_setzero_si256()));
+            h = _mm256_andnot_pd(nf, h);
+        }
+        __m256d vx = qx, vy = qy, vz = qz, dn = d;
+        if (angular) {
+            __m256d s, c;
+            if (octant) {
+                /* fn_sincos_octant_f64 (fnmath.h) of (am + as z) / (2 pi), operation
+                 * for operation; the tests compare every path with the scalar one */
+                __m256d f = _mm256_mul_pd(
+                    _mm256_add_pd(
+                        vam, _mm256_mul_pd(vas, _mm256_cvtps_pd(_mm_loadu_ps(za + i)))),
+                    vturns);
+                __m256d f2 = _mm256_mul_pd(f, f);
+                __m256d ps = _mm256_set1_pd(0x1.e3f38399551bfp+1);
+                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(-0x1.e30071afc3e59p+3));
+                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(0x1.50782fda12d96p+5));
+                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(-0x1.32d2cce2e5b19p+6));
+                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(0x1.466bc677587f8p+6));
+                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(-0x1.4abbce625be41p+5));
+                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(0x1.921fb54442d18p+2));
+                __m256d pc = _mm256_set1_pd(0x1.f3dbcea61b1a4p+2);
+                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(-0x1.a6c9c1be9eb49p+4));
+                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(0x1.e1f4fb60281f6p+5));
+                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(-0x1.55d3c7dbfd139p+6));
+                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(0x1.03c1f081b0780p+6));
+                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(-0x1.3bd3cc9be458bp+4));
+                s = _mm256_mul_pd(f, ps);
+                c = _mm256_fmadd_pd(pc, f2, one);
+            } else {
+                s = _mm256_loadu_pd(sn + i);
+                c = _mm256_loadu_pd(cs + i);
+            }
+            __m256d kq =
+                _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(k0, qx), _mm256_mul_pd(k1, qy)),
+                              _mm256_mul_pd(k2, qz));
+            __m256d w = _mm256_mul_pd(_mm256_sub_pd(one, c), kq);
+            vx = _mm256_add_pd(
+                _mm256_add_pd(_mm256_mul_pd(c, qx),
+                              _mm256_mul_pd(s, _mm256_sub_pd(_mm256_mul_pd(k1, qz),
+                                                             _mm256_mul_pd(k2, qy)))),
+                _mm256_mul_pd(w, k0));
+            vy = _mm256_add_pd(
+                _mm256_add_pd(_mm256_mul_pd(c, qy),
+                              _mm256_mul_pd(s, _mm256_sub_pd(_mm256_mul_pd(k2, qx),
+                                                             _mm256_mul_pd(k0, qz)))),
+                _mm256_mul_pd(w, k1));
+            vz = _mm256_add_pd(
+                _mm256_add_pd(_mm256_mul_pd(c, qz),
+                              _mm256_mul_pd(s, _mm256_sub_pd(_mm256_mul_pd(k0, qy),
+                                                             _mm256_mul_pd(k1, qx)))),
+                _mm256_mul_pd(w, k2));
+        }
+        if (distance) {
+            __m256d moves = _mm256_and_pd(h, _mm256_cmp_pd(r, zero, _CMP_GT_OQ));
+            __m256d zf = _mm256_cvtps_pd(_mm_loadu_ps(zd + i));
+            __m256d eps = _mm256_add_pd(
+                mu, _mm256_mul_pd(_mm256_add_pd(base, _mm256_mul_pd(rise, d)), zf));
+            eps = _mm256_blendv_pd(zero, eps, moves);
+            __m256d rs = _mm256_blendv_pd(one, r, moves);
+            __m256d sc = _mm256_div_pd(eps, rs);
+            vx = _mm256_add_pd(vx, _mm256_mul_pd(vx, sc));
+            vy = _mm256_add_pd(vy, _mm256_mul_pd(vy, sc));
+            vz = _mm256_add_pd(vz, _mm256_mul_pd(vz, sc));
+            dn = _mm256_add_pd(d, eps);
+        }
+        __m256d ox = _mm256_add_pd(x, _mm256_sub_pd(vx, qx));
+        __m256d oy = _mm256_add_pd(y, _mm256_sub_pd(vy, qy));
+        __m256d oz = _mm256_add_pd(z, _mm256_sub_pd(vz, qz));
+        aos_store_f64(points_out + 3 * i, _mm256_blendv_pd(x, ox, h),
+                      _mm256_blendv_pd(y, oy, h), _mm256_blendv_pd(z, oz, h));
+        _mm256_storeu_pd(dist_out + i, _mm256_blendv_pd(d, dn, h));
+        uint32_t mb = mask_bytes[_mm256_movemask_pd(h)];
+        memcpy(mask_out + i, &mb, 4);
+        if (local_out) {
+            __m256d ax = _mm256_blendv_pd(qx, vx, h), ay = _mm256_blendv_pd(qy, vy, h);
+            __m256d az = _mm256_blendv_pd(qz, vz, h);
+            __m256d l[3];
+            for (int row = 0; row < 3; row++)
+                l[row] = _mm256_add_pd(
+                    _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(mt[3 * row]), ax),
+                                  _mm256_mul_pd(_mm256_set1_pd(mt[3 * row + 1]), ay)),
+                    _mm256_mul_pd(_mm256_set1_pd(mt[3 * row + 2]), az));
+            aos_store_f64(local_out + 3 * i, l[0], l[1], l[2]);
+        }
+    }
+    return i;
+}
+
+/* octant: s and c from za with the octant polynomial here (else from sn, cs) */
+static size_t lidar_vec_f64(const fn_lidar_points_params *p, int octant, size_t n,
+                            const double *points, const double *dist_in,
+                            const uint8_t *mask_in, const float *za, const double *sn,
+                            const double *cs, const float *zd, double *points_out,
+                            double *dist_out, uint8_t *mask_out, double *local_out) {
+    const int a = p->angular != 0, dd = p->distance != 0;
+#define LIDAR_VEC_CASE(A, O, D)                                                            \
+    return lidar_vec_f64_body(p, n, points, dist_in, mask_in, za, sn, cs, zd, points_out,  \
+                              dist_out, mask_out, local_out, A, O, D)
+    if (a && octant && dd) LIDAR_VEC_CASE(1, 1, 1);
+    if (a && dd) LIDAR_VEC_CASE(1, 0, 1);
+    if (a && octant) LIDAR_VEC_CASE(1, 1, 0);
+    if (a) LIDAR_VEC_CASE(1, 0, 0);
+    if (dd) LIDAR_VEC_CASE(0, 0, 1);
+    LIDAR_VEC_CASE(0, 0, 0);
+#undef LIDAR_VEC_CASE
+}
+#define LIDAR_VEC 1
+
+/* float32 points eight at a time: three vectors hold eight points; blends gather
+ * each coordinate (in a fixed lane order), one lane permute puts it in order. */
+static inline __attribute__((always_inline)) void aos_load_f32(const float *src, __m256 *x,
+                                                               __m256 *y, __m256 *z) {
+    __m256 a = _mm256_loadu_ps(src), b = _mm256_loadu_ps(src + 8);
+    __m256 c = _mm256_loadu_ps(src + 16);
+    __m256 tx = _mm256_blend_ps(_mm256_blend_ps(a, b, 0x92), c, 0x24);
+    __m256 ty = _mm256_blend_ps(_mm256_blend_ps(a, b, 0x24), c, 0x49);
+    __m256 tz = _mm256_blend_ps(_mm256_blend_ps(a, b, 0x49), c, 0x92);
+    *x = _mm256_permutevar8x32_ps(tx, _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    *y = _mm256_permutevar8x32_ps(ty, _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6));
+    *z = _mm256_permutevar8x32_ps(tz, _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+}
+
+static inline __attribute__((always_inline)) void aos_store_f32(float *dst, __m256 x,
+                                                                __m256 y, __m256 z) {
+    __m256 tx = _mm256_permutevar8x32_ps(x, _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    __m256 ty = _mm256_permutevar8x32_ps(y, _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2));
+    __m256 tz = _mm256_permutevar8x32_ps(z, _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+    _mm256_storeu_ps(dst, _mm256_blend_ps(_mm256_blend_ps(tx, ty, 0x92), tz, 0x24));
+    _mm256_storeu_ps(dst + 8, _mm256_blend_ps(_mm256_blend_ps(tx, ty, 0x24), tz, 0x49));
+    _mm256_storeu_ps(dst + 16, _mm256_blend_ps(_mm256_blend_ps(tx, ty, 0x49), tz, 0x92));
+}
+
+static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
+    const fn_lidar_points_params *p, size_t n, const float *points, const float *dist_in,
+    const uint8_t *mask_in, const float *za, const float *sn, const float *cs,
+    const float *zd, float *points_out, float *dist_out, uint8_t *mask_out,
+    float *local_out, const int angular, const int octant, const int distance) {
+    static const uint32_t mask_bytes[16] = {0x00000000, 0x00000001, 0x00000100, 0x00000101,
+                                            0x00010000, 0x00010001, 0x00010100, 0x00010101,
+                                            0x01000000, 0x01000001, 0x01000100, 0x01000101,
+                                            0x01010000, 0x01010001, 0x01010100, 0x01010101};
+    const __m256 t0 = _mm256_set1_ps((float)p->origin[0]);
+    const __m256 t1 = _mm256_set1_ps((float)p->origin[1]);
+    const __m256 t2 = _mm256_set1_ps((float)p->origin[2]);
+    const __m256 k0 = _mm256_set1_ps((float)p->axis[0]);
+    const __m256 k1 = _mm256_set1_ps((float)p->axis[1]);
+    const __m256 k2 = _mm256_set1_ps((float)p->axis[2]);
+    const __m256 mu = _mm256_set1_ps((float)p->distance_mean);
+    const __m256 base = _mm256_set1_ps((float)p->distance_base);
+    const __m256 rise = _mm256_set1_ps((float)p->distance_rise);
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 tmax = _mm256_set1_ps(0x1.fffffep+127f);
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    const double *mt = p->to_local;
+    const __m256 vam = _mm256_set1_ps((float)p->angular_mean);
+    const __m256 vas = _mm256_set1_ps((float)p->angular_stddev);
+    const __m256 vturns = _mm256_set1_ps((float)0.15915494309189533577); /* 1 / (2 pi) */
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 x, y, z;
+        aos_load_f32(points + 3 * i, &x, &y, &z);
+        __m256 qx = _mm256_sub_ps(x, t0), qy = _mm256_sub_ps(y, t1);
+        __m256 qz = _mm256_sub_ps(z, t2);
+        __m256 r = _mm256_sqrt_ps(
+            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(qx, qx), _mm256_mul_ps(qy, qy)),
+                          _mm256_mul_ps(qz, qz)));
+        __m256 d = dist_in ? _mm256_loadu_ps(dist_in + i) : r;
+        __m256 h = _mm256_and_ps(_mm256_cmp_ps(_mm256_andnot_ps(sign, d), tmax, _CMP_LE_OQ),
+                                 _mm256_cmp_ps(r, tmax, _CMP_LE_OQ));
+        if (mask_in) {
+            __m256i f =
+                _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(mask_in + i)));
+            __m256 nf = _mm256_castsi256_ps(_mm256_cmpeq_epi32(f, _mm256_setzero_si256()));
+            h = _mm256_andnot_ps(nf, h);
+        }
+        __m256 vx = qx, vy = qy, vz = qz, dn = d;
+        if (angular) {
+            __m256 s, c;
+            if (octant) {
+                /* fn_sincos_octant_f32 (fnmath.h) of (am + as z) / (2 pi), operation
+                 * for operation; the tests compare every path with the scalar one */
+                __m256 f = _mm256_mul_ps(
+                    _mm256_add_ps(vam, _mm256_mul_ps(vas, _mm256_loadu_ps(za + i))),
+                    vturns);
+                __m256 f2 = _mm256_mul_ps(f, f);
+                __m256 ps = _mm256_set1_ps(-0x1.2d9b40p+6f);
+                ps = _mm256_fmadd_ps(ps, f2, _mm256_set1_ps(0x1.465ec4p+6f));
+                ps = _mm256_fmadd_ps(ps, f2, _mm256_set1_ps(-0x1.4abbbap+5f));
+                ps = _mm256_fmadd_ps(ps, f2, _mm256_set1_ps(0x1.921fb6p+2f));
+                __m256 pc = _mm256_set1_ps(-0x1.4e5e06p+6f);
+                pc = _mm256_fmadd_ps(pc, f2, _mm256_set1_ps(0x1.03af58p+6f));
+                pc = _mm256_fmadd_ps(pc, f2, _mm256_set1_ps(-0x1.3bd392p+4f));
+                s = _mm256_mul_ps(f, ps);
+                c = _mm256_fmadd_ps(pc, f2, one);
+            } else {
+                s = _mm256_loadu_ps(sn + i);
+                c = _mm256_loadu_ps(cs + i);
+            }
+            __m256 kq =
+                _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(k0, qx), _mm256_mul_ps(k1, qy)),
+                              _mm256_mul_ps(k2, qz));
+            __m256 w = _mm256_mul_ps(_mm256_sub_ps(one, c), kq);
+            vx = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(c, qx),
+                              _mm256_mul_ps(s, _mm256_sub_ps(_mm256_mul_ps(k1, qz),
+                                                             _mm256_mul_ps(k2, qy)))),
+                _mm256_mul_ps(w, k0));
+            vy = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(c, qy),
+                              _mm256_mul_ps(s, _mm256_sub_ps(_mm256_mul_ps(k2, qx),
+                                                             _mm256_mul_ps(k0, qz)))),
+                _mm256_mul_ps(w, k1));
+            vz = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(c, qz),
+                              _mm256_mul_ps(s, _mm256_sub_ps(_mm256_mul_ps(k0, qy),
+                                                             _mm256_mul_ps(k1, qx)))),
+                _mm256_mul_ps(w, k2));
+        }
+        if (distance) {
+            __m256 moves = _mm256_and_ps(h, _mm256_cmp_ps(r, zero, _CMP_GT_OQ));
+            __m256 zf = _mm256_loadu_ps(zd + i);
+            __m256 eps = _mm256_add_ps(
+                mu, _mm256_mul_ps(_mm256_add_ps(base, _mm256_mul_ps(rise, d)), zf));
+            eps = _mm256_blendv_ps(zero, eps, moves);
+            __m256 rs = _mm256_blendv_ps(one, r, moves);
+            __m256 sc = _mm256_div_ps(eps, rs);
+            vx = _mm256_add_ps(vx, _mm256_mul_ps(vx, sc));
+            vy = _mm256_add_ps(vy, _mm256_mul_ps(vy, sc));
+            vz = _mm256_add_ps(vz, _mm256_mul_ps(vz, sc));
+            dn = _mm256_add_ps(d, eps);
+        }
+        __m256 ox = _mm256_add_ps(x, _mm256_sub_ps(vx, qx));
+        __m256 oy = _mm256_add_ps(y, _mm256_sub_ps(vy, qy));
+        __m256 oz = _mm256_add_ps(z, _mm256_sub_ps(vz, qz));
+        aos_store_f32(points_out + 3 * i, _mm256_blendv_ps(x, ox, h),
+                      _mm256_blendv_ps(y, oy, h), _mm256_blendv_ps(z, oz, h));
+        _mm256_storeu_ps(dist_out + i, _mm256_blendv_ps(d, dn, h));
+        int hb = _mm256_movemask_ps(h);
+        uint32_t mb[2] = {mask_bytes[hb & 15], mask_bytes[hb >> 4]};
+        memcpy(mask_out + i, mb, 8);
+        if (local_out) {
+            __m256 ax = _mm256_blendv_ps(qx, vx, h), ay = _mm256_blendv_ps(qy, vy, h);
+            __m256 az = _mm256_blendv_ps(qz, vz, h);
+            __m256 l[3];
+            for (int row = 0; row < 3; row++)
+                l[row] = _mm256_add_ps(
+                    _mm256_add_ps(
+                        _mm256_mul_ps(_mm256_set1_ps((float)mt[3 * row]), ax),
+                        _mm256_mul_ps(_mm256_set1_ps((float)mt[3 * row + 1]), ay)),
+                    _mm256_mul_ps(_mm256_set1_ps((float)mt[3 * row + 2]), az));
+            aos_store_f32(local_out + 3 * i, l[0], l[1], l[2]);
+        }
+    }
+    return i;
+}
+
+/* octant: s and c from za with the octant polynomial here (else from sn, cs) */
+static size_t lidar_vec_f32(const fn_lidar_points_params *p, int octant, size_t n,
+                            const float *points, const float *dist_in,
+                            const uint8_t *mask_in, const float *za, const float *sn,
+                            const float *cs, const float *zd, float *points_out,
+                            float *dist_out, uint8_t *mask_out, float *local_out) {
+    const int a = p->angular != 0, dd = p->distance != 0;
+#define LIDAR_VEC_CASE(A, O, D)                                                            \
+    return lidar_vec_f32_body(p, n, points, dist_in, mask_in, za, sn, cs, zd, points_out,  \
+                              dist_out, mask_out, local_out, A, O, D)
+    if (a && octant && dd) LIDAR_VEC_CASE(1, 1, 1);
+    if (a && dd) LIDAR_VEC_CASE(1, 0, 1);
+    if (a && octant) LIDAR_VEC_CASE(1, 1, 0);
+    if (a) LIDAR_VEC_CASE(1, 0, 0);
+    if (dd) LIDAR_VEC_CASE(0, 0, 1);
+    LIDAR_VEC_CASE(0, 0, 0);
+#undef LIDAR_VEC_CASE
+}
+#else
+#define LIDAR_VEC 0
+#endif
+
 #define T double
 #define SUF f64
+#define VEC_POINTS LIDAR_VEC
+#define VEC_LOOP lidar_vec_f64
 #define SINCOS fn_sincos_f64
 #define SINCOS_OCTANT fn_sincos_octant_f64
 #define ROUND round
@@ -31,8 +387,12 @@
 #undef FABS
 #undef SQRT
 #undef T_MAX
+#undef VEC_POINTS
+#undef VEC_LOOP
 
 #define T float
+#define VEC_POINTS LIDAR_VEC
+#define VEC_LOOP lidar_vec_f32
 #define SUF f32
 #define SINCOS fn_sincos_f32
 #define SINCOS_OCTANT fn_sincos_octant_f32
@@ -55,122 +415,108 @@
 #define NAME_(a, b) a##_##b
 #define NAME(a, b) NAME_(a, b)
 #define POINTS_CHUNK FN_KERNEL(NAME(fn_lidar_points_chunk, SUF))
-/* v_i = Rot(k, e) q_i = c q + s (k x q) + (1 - c)(k . q) k, with s, c of e_i */
-#define ROTATE(i)                                                                          \
-    do {                                                                                   \
-        T kq = k0 * qx[i] + k1 * qy[i] + k2 * qz[i];                                       \
-        T w = (1 - c) * kq;                                                                \
-        vx[i] = c * qx[i] + s * (k1 * qz[i] - k2 * qy[i]) + w * k0;                        \
-        vy[i] = c * qy[i] + s * (k2 * qx[i] - k0 * qz[i]) + w * k1;                        \
-        vz[i] = c * qz[i] + s * (k0 * qy[i] - k1 * qx[i]) + w * k2;                        \
-    } while (0)
 #define RANGE_CHUNK FN_KERNEL(NAME(fn_range_chunk, SUF))
 
+/* One point, plain C: the reference arithmetic. The vector loops below do these very
+ * operations, in this order, on several points at once. s and c are the sine and
+ * cosine of the point's angle (angular noise only), zd its distance draw. */
+#define POINT_ONE(i)                                                                       \
+    do {                                                                                   \
+        T x = points[3 * (i)], y = points[3 * (i) + 1], z = points[3 * (i) + 2];           \
+        T qx = x - t0, qy = y - t1, qz = z - t2;                                           \
+        T r = SQRT(qx * qx + qy * qy + qz * qz);                                           \
+        T d = dist_in ? dist_in[i] : r;                                                    \
+        int flag = mask_in ? mask_in[i] != 0 : 1;                                          \
+        int h = flag & (FABS(d) <= T_MAX) & (r <= T_MAX);                                  \
+        T vx = qx, vy = qy, vz = qz, dn = d;                                               \
+        if (angular) {                                                                     \
+            T s = sn[i], c = cs[i];                                                        \
+            T kq = k0 * qx + k1 * qy + k2 * qz;                                            \
+            T w = (1 - c) * kq;                                                            \
+            vx = c * qx + s * (k1 * qz - k2 * qy) + w * k0;                                \
+            vy = c * qy + s * (k2 * qx - k0 * qz) + w * k1;                                \
+            vz = c * qz + s * (k0 * qy - k1 * qx) + w * k2;                                \
+        }                                                                                  \
+        if (distance) {                                                                    \
+            int moves = h & (r > 0);                                                       \
+            T eps = mu + (base + rise * d) * (T)zd[i];                                     \
+            eps = moves ? eps : 0;                                                         \
+            T rs = moves ? r : 1;                                                          \
+            T sc = eps / rs;                                                               \
+            vx = vx + vx * sc;                                                             \
+            vy = vy + vy * sc;                                                             \
+            vz = vz + vz * sc;                                                             \
+            dn = d + eps;                                                                  \
+        }                                                                                  \
+        /* world output p + (v - q): exact copy for a point nothing moved */               \
+        T ox = x + (vx - qx), oy = y + (vy - qy), oz = z + (vz - qz);                      \
+        points_out[3 * (i)] = h ? ox : x;                                                  \
+        points_out[3 * (i) + 1] = h ? oy : y;                                              \
+        points_out[3 * (i) + 2] = h ? oz : z;                                              \
+        dist_out[i] = h ? dn : d;                                                          \
+        mask_out[i] = (uint8_t)h;                                                          \
+        if (local_out) {                                                                   \
+            T ax = h ? vx : qx, ay = h ? vy : qy, az = h ? vz : qz;                        \
+            local_out[3 * (i)] = m00 * ax + m01 * ay + m02 * az;                           \
+            local_out[3 * (i) + 1] = m10 * ax + m11 * ay + m12 * az;                       \
+            local_out[3 * (i) + 2] = m20 * ax + m21 * ay + m22 * az;                       \
+        }                                                                                  \
+    } while (0)
+
+/* sn, cs of points [lo, hi): when every possible angle lies within an eighth of a
+ * turn (|z| <= 6.66 in the random core, so |e| <= |mean| + 6.7 sd), the octant
+ * polynomial is used directly, skipping the range reduction. The choice depends only
+ * on the parameters, so split clouds still give the same bits. */
+#define SINCOS_LOOP(lo, hi)                                                                \
+    do {                                                                                   \
+        if (octant) {                                                                      \
+            for (size_t j = (lo); j < (hi); j++)                                           \
+                SINCOS_OCTANT((am + as * (T)za[j]) * turns, &sn[j], &cs[j]);               \
+        } else {                                                                           \
+            for (size_t j = (lo); j < (hi); j++)                                           \
+                SINCOS(am + as * (T)za[j], &sn[j], &cs[j]);                                \
+        }                                                                                  \
+    } while (0)
+
+/* Hitpoint angular noise, then distance noise, on one chunk:
+ *   hit: flagged, finite distance, finite offset q = p - t (|x| <= MAX is false for
+ *        inf, NaN);
+ *   angular: v = Rot(k, e) q = c q + s (k x q) + (1 - c)(k . q) k;
+ *   distance: eps = mu + (base + rise d) z along v / |v| (|v| = r); a point at the
+ *        origin has no direction and keeps its place and distance;
+ *   output p + (v - q) for hits, p unchanged otherwise.
+ * The sines and cosines are computed first, in their own branch-free loop over the
+ * chunk (it vectorizes); everything else is one pass over the points. */
 void POINTS_CHUNK(const fn_lidar_points_params *p, size_t n, const T *points,
                   const T *dist_in, const uint8_t *mask_in, const float *za,
                   const float *zd, T *points_out, T *dist_out, uint8_t *mask_out,
                   T *local_out) {
-    /* original point, its offset q from the lidar origin, the noised offset v */
-    T px[FN_LIDAR_CHUNK], py[FN_LIDAR_CHUNK], pz[FN_LIDAR_CHUNK];
-    T qx[FN_LIDAR_CHUNK], qy[FN_LIDAR_CHUNK], qz[FN_LIDAR_CHUNK];
-    T vx[FN_LIDAR_CHUNK], vy[FN_LIDAR_CHUNK], vz[FN_LIDAR_CHUNK];
-    T r[FN_LIDAR_CHUNK], d[FN_LIDAR_CHUNK], dn[FN_LIDAR_CHUNK], hit[FN_LIDAR_CHUNK];
+    T sn[FN_LIDAR_CHUNK], cs[FN_LIDAR_CHUNK];
     const T t0 = (T)p->origin[0], t1 = (T)p->origin[1], t2 = (T)p->origin[2];
     const T k0 = (T)p->axis[0], k1 = (T)p->axis[1], k2 = (T)p->axis[2];
+    const T mu = (T)p->distance_mean, base = (T)p->distance_base;
+    const T rise = (T)p->distance_rise;
+    const double *m = p->to_local;
+    const T m00 = (T)m[0], m01 = (T)m[1], m02 = (T)m[2];
+    const T m10 = (T)m[3], m11 = (T)m[4], m12 = (T)m[5];
+    const T m20 = (T)m[6], m21 = (T)m[7], m22 = (T)m[8];
+    const int angular = p->angular != 0, distance = p->distance != 0;
 
-    /* hit: flagged, finite distance, finite offset (|x| <= MAX is false for inf, NaN).
-     * The two optional inputs are loop-invariant choices; the compiler unswitches. */
-    for (size_t i = 0; i < n; i++) {
-        T x = points[3 * i], y = points[3 * i + 1], z = points[3 * i + 2];
-        T ax = x - t0, ay = y - t1, az = z - t2;
-        T ri = SQRT(ax * ax + ay * ay + az * az);
-        T di = dist_in ? dist_in[i] : ri;
-        int flag = mask_in ? mask_in[i] != 0 : 1;
-        px[i] = x;
-        py[i] = y;
-        pz[i] = z;
-        qx[i] = ax;
-        qy[i] = ay;
-        qz[i] = az;
-        r[i] = ri;
-        d[i] = di;
-        hit[i] = flag & (FABS(di) <= T_MAX) & (ri <= T_MAX);
-    }
-
-    /* hitpoint angular noise: v = Rot(k, e) q. When every possible angle lies within
-     * an eighth of a turn (|z| <= 6.66 in the random core, so |e| <= |mean| + 6.7 sd),
-     * the octant polynomial is used directly, skipping the range reduction. The choice
-     * depends only on the parameters, so split clouds still give the same bits. */
-    if (p->angular) {
-        const T am = (T)p->angular_mean, as = (T)p->angular_stddev;
-        if (fabs(p->angular_mean) + 6.7 * p->angular_stddev <= 0.78) {
-            const T turns = (T)0.15915494309189533577; /* 1 / (2 pi) */
-            for (size_t i = 0; i < n; i++) {
-                T s, c;
-                SINCOS_OCTANT((am + as * (T)za[i]) * turns, &s, &c);
-                ROTATE(i);
-            }
-        } else {
-            for (size_t i = 0; i < n; i++) {
-                T s, c;
-                SINCOS(am + as * (T)za[i], &s, &c);
-                ROTATE(i);
-            }
-        }
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            vx[i] = qx[i];
-            vy[i] = qy[i];
-            vz[i] = qz[i];
-        }
-    }
-
-    /* distance noise: eps = mu + (base + rise d) z along v / |v| (|v| = r); a point at
-     * the origin has no direction and keeps its place and distance */
-    if (p->distance) {
-        const T mu = (T)p->distance_mean, base = (T)p->distance_base;
-        const T rise = (T)p->distance_rise;
-        for (size_t i = 0; i < n; i++) {
-            int moves = (hit[i] != 0) & (r[i] > 0);
-            T eps = mu + (base + rise * d[i]) * (T)zd[i];
-            eps = moves ? eps : 0;
-            T rs = moves ? r[i] : 1;
-            T sc = eps / rs;
-            vx[i] = vx[i] + vx[i] * sc;
-            vy[i] = vy[i] + vy[i] * sc;
-            vz[i] = vz[i] + vz[i] * sc;
-            dn[i] = d[i] + eps;
-        }
-    } else {
-        for (size_t i = 0; i < n; i++)
-            dn[i] = d[i];
-    }
-
-    /* world output p + (v - q): exact copy for a point nothing moved */
-    for (size_t i = 0; i < n; i++) {
-        int h = hit[i] != 0;
-        T ox = px[i] + (vx[i] - qx[i]);
-        T oy = py[i] + (vy[i] - qy[i]);
-        T oz = pz[i] + (vz[i] - qz[i]);
-        points_out[3 * i] = h ? ox : px[i];
-        points_out[3 * i + 1] = h ? oy : py[i];
-        points_out[3 * i + 2] = h ? oz : pz[i];
-        dist_out[i] = h ? dn[i] : d[i];
-        mask_out[i] = (uint8_t)h;
-    }
-    if (local_out) {
-        const double *m = p->to_local;
-        const T m00 = (T)m[0], m01 = (T)m[1], m02 = (T)m[2];
-        const T m10 = (T)m[3], m11 = (T)m[4], m12 = (T)m[5];
-        const T m20 = (T)m[6], m21 = (T)m[7], m22 = (T)m[8];
-        for (size_t i = 0; i < n; i++) {
-            int h = hit[i] != 0;
-            T ax = h ? vx[i] : qx[i], ay = h ? vy[i] : qy[i], az = h ? vz[i] : qz[i];
-            local_out[3 * i] = m00 * ax + m01 * ay + m02 * az;
-            local_out[3 * i + 1] = m10 * ax + m11 * ay + m12 * az;
-            local_out[3 * i + 2] = m20 * ax + m21 * ay + m22 * az;
-        }
-    }
+    const T am = (T)p->angular_mean, as = (T)p->angular_stddev;
+    const int octant = fabs(p->angular_mean) + 6.7 * p->angular_stddev <= 0.78;
+    const T turns = (T)0.15915494309189533577; /* 1 / (2 pi) */
+    size_t i = 0;
+#if VEC_POINTS
+    /* the octant case computes its sines and cosines inside the vector loop */
+    if (angular && !octant) SINCOS_LOOP(0, n);
+    i = VEC_LOOP(p, octant, n, points, dist_in, mask_in, za, sn, cs, zd, points_out,
+                 dist_out, mask_out, local_out);
+    if (angular && octant) SINCOS_LOOP(i, n);
+#else
+    if (angular) SINCOS_LOOP(0, n);
+#endif
+    for (; i < n; i++)
+        POINT_ONE(i);
 }
 
 /* Gazebo ranges: z holds standard normals. */
@@ -197,7 +543,8 @@ void RANGE_CHUNK(const fn_range_params *p, size_t n, const T *in, const float *z
 }
 
 #undef POINTS_CHUNK
-#undef ROTATE
+#undef POINT_ONE
+#undef SINCOS_LOOP
 #undef RANGE_CHUNK
 #undef NAME
 #undef NAME_
