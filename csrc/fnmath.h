@@ -92,35 +92,49 @@ static inline float fn_log_f32(float x) {
 }
 
 /* sin and cos of 2*pi*f for |f| <= 1/8 (f in turns): minimax polynomials in f^2
- * (float64: relative error 2e-17 for sin, absolute 5e-17 for cos; float32: 2e-8). */
+ * (float64: relative error 2e-17 for sin, absolute 5e-17 for cos; float32: 2e-8).
+ * Coefficients from the highest power down; sin = f * P(f^2), cos = 1 + f^2 Q(f^2).
+ * The SIMD copies (fnmath_avx2.h) read the same tables. */
+static const double fn_sin_octant_f64[7] = {0x1.e3f38399551bfp+1, -0x1.e30071afc3e59p+3,
+                                            0x1.50782fda12d96p+5, -0x1.32d2cce2e5b19p+6,
+                                            0x1.466bc677587f8p+6, -0x1.4abbce625be41p+5,
+                                            0x1.921fb54442d18p+2};
+static const double fn_cos_octant_f64[6] = {0x1.f3dbcea61b1a4p+2, -0x1.a6c9c1be9eb49p+4,
+                                            0x1.e1f4fb60281f6p+5, -0x1.55d3c7dbfd139p+6,
+                                            0x1.03c1f081b0780p+6, -0x1.3bd3cc9be458bp+4};
+static const float fn_sin_octant_f32[4] = {-0x1.2d9b40p+6f, 0x1.465ec4p+6f, -0x1.4abbbap+5f,
+                                           0x1.921fb6p+2f};
+static const float fn_cos_octant_f32[3] = {-0x1.4e5e06p+6f, 0x1.03af58p+6f,
+                                           -0x1.3bd392p+4f};
+
 static inline void fn_sincos_octant_f64(double f, double *s, double *c) {
     double f2 = f * f;
-    double ps = 0x1.e3f38399551bfp+1;
-    ps = fma(ps, f2, -0x1.e30071afc3e59p+3);
-    ps = fma(ps, f2, 0x1.50782fda12d96p+5);
-    ps = fma(ps, f2, -0x1.32d2cce2e5b19p+6);
-    ps = fma(ps, f2, 0x1.466bc677587f8p+6);
-    ps = fma(ps, f2, -0x1.4abbce625be41p+5);
-    ps = fma(ps, f2, 0x1.921fb54442d18p+2);
-    double pc = 0x1.f3dbcea61b1a4p+2;
-    pc = fma(pc, f2, -0x1.a6c9c1be9eb49p+4);
-    pc = fma(pc, f2, 0x1.e1f4fb60281f6p+5);
-    pc = fma(pc, f2, -0x1.55d3c7dbfd139p+6);
-    pc = fma(pc, f2, 0x1.03c1f081b0780p+6);
-    pc = fma(pc, f2, -0x1.3bd3cc9be458bp+4);
+    double ps = fn_sin_octant_f64[0];
+    ps = fma(ps, f2, fn_sin_octant_f64[1]);
+    ps = fma(ps, f2, fn_sin_octant_f64[2]);
+    ps = fma(ps, f2, fn_sin_octant_f64[3]);
+    ps = fma(ps, f2, fn_sin_octant_f64[4]);
+    ps = fma(ps, f2, fn_sin_octant_f64[5]);
+    ps = fma(ps, f2, fn_sin_octant_f64[6]);
+    double pc = fn_cos_octant_f64[0];
+    pc = fma(pc, f2, fn_cos_octant_f64[1]);
+    pc = fma(pc, f2, fn_cos_octant_f64[2]);
+    pc = fma(pc, f2, fn_cos_octant_f64[3]);
+    pc = fma(pc, f2, fn_cos_octant_f64[4]);
+    pc = fma(pc, f2, fn_cos_octant_f64[5]);
     *s = f * ps;
     *c = fma(pc, f2, 1.0);
 }
 
 static inline void fn_sincos_octant_f32(float f, float *s, float *c) {
     float f2 = f * f;
-    float ps = -0x1.2d9b40p+6f;
-    ps = fmaf(ps, f2, 0x1.465ec4p+6f);
-    ps = fmaf(ps, f2, -0x1.4abbbap+5f);
-    ps = fmaf(ps, f2, 0x1.921fb6p+2f);
-    float pc = -0x1.4e5e06p+6f;
-    pc = fmaf(pc, f2, 0x1.03af58p+6f);
-    pc = fmaf(pc, f2, -0x1.3bd392p+4f);
+    float ps = fn_sin_octant_f32[0];
+    ps = fmaf(ps, f2, fn_sin_octant_f32[1]);
+    ps = fmaf(ps, f2, fn_sin_octant_f32[2]);
+    ps = fmaf(ps, f2, fn_sin_octant_f32[3]);
+    float pc = fn_cos_octant_f32[0];
+    pc = fmaf(pc, f2, fn_cos_octant_f32[1]);
+    pc = fmaf(pc, f2, fn_cos_octant_f32[2]);
     *s = f * ps;
     *c = fmaf(pc, f2, 1.0f);
 }

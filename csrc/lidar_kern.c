@@ -18,6 +18,8 @@
 
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
+
+#include "fnmath_avx2.h"
 #include <string.h>
 
 /* float64 points four at a time with AVX2: the operations of POINT_ONE (lidar_kern.c
@@ -96,28 +98,12 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
         if (angular) {
             __m256d s, c;
             if (octant) {
-                /* fn_sincos_octant_f64 (fnmath.h) of (am + as z) / (2 pi), operation
-                 * for operation; the tests compare every path with the scalar one */
+                /* fn_sincos_octant_f64 of (am + as z) / (2 pi), as POINT_ONE */
                 __m256d f = _mm256_mul_pd(
                     _mm256_add_pd(
                         vam, _mm256_mul_pd(vas, _mm256_cvtps_pd(_mm_loadu_ps(za + i)))),
                     vturns);
-                __m256d f2 = _mm256_mul_pd(f, f);
-                __m256d ps = _mm256_set1_pd(0x1.e3f38399551bfp+1);
-                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(-0x1.e30071afc3e59p+3));
-                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(0x1.50782fda12d96p+5));
-                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(-0x1.32d2cce2e5b19p+6));
-                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(0x1.466bc677587f8p+6));
-                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(-0x1.4abbce625be41p+5));
-                ps = _mm256_fmadd_pd(ps, f2, _mm256_set1_pd(0x1.921fb54442d18p+2));
-                __m256d pc = _mm256_set1_pd(0x1.f3dbcea61b1a4p+2);
-                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(-0x1.a6c9c1be9eb49p+4));
-                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(0x1.e1f4fb60281f6p+5));
-                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(-0x1.55d3c7dbfd139p+6));
-                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(0x1.03c1f081b0780p+6));
-                pc = _mm256_fmadd_pd(pc, f2, _mm256_set1_pd(-0x1.3bd3cc9be458bp+4));
-                s = _mm256_mul_pd(f, ps);
-                c = _mm256_fmadd_pd(pc, f2, one);
+                fn_sincos_octant_avx2_f64(f, &s, &c);
             } else {
                 s = _mm256_loadu_pd(sn + i);
                 c = _mm256_loadu_pd(cs + i);
@@ -269,21 +255,11 @@ static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
         if (angular) {
             __m256 s, c;
             if (octant) {
-                /* fn_sincos_octant_f32 (fnmath.h) of (am + as z) / (2 pi), operation
-                 * for operation; the tests compare every path with the scalar one */
+                /* fn_sincos_octant_f32 of (am + as z) / (2 pi), as POINT_ONE */
                 __m256 f = _mm256_mul_ps(
                     _mm256_add_ps(vam, _mm256_mul_ps(vas, _mm256_loadu_ps(za + i))),
                     vturns);
-                __m256 f2 = _mm256_mul_ps(f, f);
-                __m256 ps = _mm256_set1_ps(-0x1.2d9b40p+6f);
-                ps = _mm256_fmadd_ps(ps, f2, _mm256_set1_ps(0x1.465ec4p+6f));
-                ps = _mm256_fmadd_ps(ps, f2, _mm256_set1_ps(-0x1.4abbbap+5f));
-                ps = _mm256_fmadd_ps(ps, f2, _mm256_set1_ps(0x1.921fb6p+2f));
-                __m256 pc = _mm256_set1_ps(-0x1.4e5e06p+6f);
-                pc = _mm256_fmadd_ps(pc, f2, _mm256_set1_ps(0x1.03af58p+6f));
-                pc = _mm256_fmadd_ps(pc, f2, _mm256_set1_ps(-0x1.3bd392p+4f));
-                s = _mm256_mul_ps(f, ps);
-                c = _mm256_fmadd_ps(pc, f2, one);
+                fn_sincos_octant_avx2_f32(f, &s, &c);
             } else {
                 s = _mm256_loadu_ps(sn + i);
                 c = _mm256_loadu_ps(cs + i);
