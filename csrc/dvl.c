@@ -114,27 +114,6 @@ static const double *gather(const double *src, ptrdiff_t stride, size_t m, doubl
     return buf;
 }
 
-/* Samples first .. first + m - 1 of every truth column into rows, record by record:
- * for a structured array that reads memory in order, which the prefetchers follow
- * (ten strided passes over a chunk wait on memory much longer). */
-/* The common layout of a structured array of float64 fields in table order: record i
- * at base + i * stride, field j at offset j. One pointer per record and a fixed field
- * count let the compiler keep everything in registers (the general loop below reloads
- * ten pointers and strides per record). */
-static void gather_records(const double *base, ptrdiff_t stride, size_t first, size_t m,
-                           double (*rows)[ROW]) {
-    const double *r = base + (ptrdiff_t)first * stride;
-    if (stride == FN_DVL_NSENSORS) { /* constant stride: TRUTH_DTYPE */
-        for (size_t i = 0; i < m; i++, r += FN_DVL_NSENSORS)
-            for (int j = 0; j < FN_DVL_NSENSORS; j++)
-                rows[j][i] = r[j];
-        return;
-    }
-    for (size_t i = 0; i < m; i++, r += stride)
-        for (int j = 0; j < FN_DVL_NSENSORS; j++)
-            rows[j][i] = r[j];
-}
-
 static void gather_rows(const double *const truth[FN_DVL_NSENSORS],
                         const ptrdiff_t stride[FN_DVL_NSENSORS], size_t first, size_t m,
                         double (*rows)[ROW]) {
@@ -184,22 +163,10 @@ static void fix_huge_angles(double (*meas)[ROW], size_t m) {
     }
 }
 
-/* Chunk rows -> records of FN_DVL_NFIELDS doubles (plain copies: same bits). */
-static void store_records(double (*rows)[ROW], size_t m, double *rec0, ptrdiff_t stride,
-                          int stream_out) {
-#if FN_X86
-    if (stream_out) {
-        for (size_t i = 0; i < m; i++) {
-            long long *rec = (long long *)(rec0 + (ptrdiff_t)i * stride);
-            for (int j = 0; j < FN_DVL_NFIELDS; j++) {
-                long long b;
-                memcpy(&b, &rows[j][i], sizeof b);
-                _mm_stream_si64(rec + j, b);
-            }
-        }
-        return;
-    }
-#endif
+/* Chunk rows -> records with any stride (plain copies: same bits); contiguous records
+ * go through fn_dvl_store_records. */
+static void store_records_strided(double (*rows)[ROW], size_t m, double *rec0,
+                                  ptrdiff_t stride) {
     for (size_t i = 0; i < m; i++) {
         double *rec = rec0 + (ptrdiff_t)i * stride;
         for (int j = 0; j < FN_DVL_NFIELDS; j++)
@@ -227,8 +194,8 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
                          const double *const truth[FN_DVL_NSENSORS],
                          const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
                          ptrdiff_t out_stride) {
-    static _Thread_local double meas[FN_DVL_NFIELDS][ROW];
-    static _Thread_local double rows[FN_DVL_NSENSORS][ROW];
+    static _Thread_local _Alignas(64) double meas[FN_DVL_NFIELDS][ROW];
+    static _Thread_local _Alignas(64) double rows[FN_DVL_NSENSORS][ROW];
     const double *t[FN_DVL_NSENSORS];
     int all_contiguous = 1, records = 1;
     for (int j = 0; j < FN_DVL_NSENSORS; j++) {
@@ -237,15 +204,18 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
     }
     records &= truth_stride[0] >= FN_DVL_NSENSORS;
     /* Large outputs bypass the cache: no read-for-ownership of lines we overwrite. */
-    int stream_out = FN_X86 && n * FN_DVL_NFIELDS * sizeof(double) > STREAM_BYTES;
+    int stream_out = FN_X86 && out_stride == FN_DVL_NFIELDS &&
+                     n * FN_DVL_NFIELDS * sizeof(double) > STREAM_BYTES;
     for (size_t done = 0; done < n; done += CHUNK) {
         size_t m = n - done < CHUNK ? n - done : CHUNK;
         if (all_contiguous) {
             for (int j = 0; j < FN_DVL_NSENSORS; j++)
                 t[j] = truth[j] + done;
         } else {
-            if (records)
-                gather_records(truth[0], truth_stride[0], done, m, rows);
+            if (records) /* record by record: memory is read in order */
+                FN_DISPATCH(fn_dvl_load_records,
+                            (m, truth[0] + (ptrdiff_t)done * truth_stride[0], truth_stride[0],
+                             rows[0], ROW));
             else
                 gather_rows(truth, truth_stride, done, m, rows);
             for (int j = 0; j < FN_DVL_NSENSORS; j++)
@@ -261,7 +231,11 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
         FN_DISPATCH(fn_dvl_count_huge,
                     (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW], &huge));
         if (huge) fix_huge_angles(meas, m);
-        store_records(meas, m, out + (ptrdiff_t)done * out_stride, out_stride, stream_out);
+        if (out_stride == FN_DVL_NFIELDS)
+            FN_DISPATCH(fn_dvl_store_records,
+                        (m, meas[0], ROW, out + done * FN_DVL_NFIELDS, stream_out));
+        else
+            store_records_strided(meas, m, out + (ptrdiff_t)done * out_stride, out_stride);
     }
 #if FN_X86
     if (stream_out) _mm_sfence();
