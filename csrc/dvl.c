@@ -24,6 +24,9 @@
  * and loads alias the stores of other rows). */
 #define ROW (CHUNK + 8)
 #define STREAM_BYTES (8u << 20)
+/* Records of the previous chunk streamed out after each sensor's draws (whole
+ * staging blocks; CHUNK / STORE_SLICE <= FN_DVL_NSENSORS). */
+#define STORE_SLICE 64
 
 void fn_awn_init(fn_awn *s, uint64_t key) {
     memset(s, 0, sizeof *s);
@@ -194,7 +197,8 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
                          const double *const truth[FN_DVL_NSENSORS],
                          const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
                          ptrdiff_t out_stride) {
-    static _Thread_local _Alignas(64) double meas[FN_DVL_NFIELDS][ROW];
+    /* two sets of rows: a streamed chunk is written out while the next is computed */
+    static _Thread_local _Alignas(64) double meas2[2][FN_DVL_NFIELDS][ROW];
     static _Thread_local _Alignas(64) double rows[FN_DVL_NSENSORS][ROW];
     const double *t[FN_DVL_NSENSORS];
     int all_contiguous = 1, records = 1;
@@ -206,23 +210,36 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
     /* Large outputs bypass the cache: no read-for-ownership of lines we overwrite. */
     int stream_out = FN_X86 && out_stride == FN_DVL_NFIELDS &&
                      n * FN_DVL_NFIELDS * sizeof(double) > STREAM_BYTES;
+    int cur = 0;
+    size_t prev_m = 0, prev_done = 0;
     for (size_t done = 0; done < n; done += CHUNK) {
         size_t m = n - done < CHUNK ? n - done : CHUNK;
+        double (*meas)[ROW] = meas2[cur];
+        double (*prev)[ROW] = meas2[cur ^ 1];
         if (all_contiguous) {
             for (int j = 0; j < FN_DVL_NSENSORS; j++)
                 t[j] = truth[j] + done;
         } else {
             if (records) /* record by record: memory is read in order */
                 FN_DISPATCH(fn_dvl_load_records,
-                            (m, truth[0] + (ptrdiff_t)done * truth_stride[0], truth_stride[0],
-                             rows[0], ROW));
+                            (m, truth[0] + (ptrdiff_t)done * truth_stride[0],
+                             truth_stride[0], rows[0], ROW));
             else
                 gather_rows(truth, truth_stride, done, m, rows);
             for (int j = 0; j < FN_DVL_NSENSORS; j++)
                 t[j] = rows[j];
         }
-        for (int j = 0; j < FN_DVL_NSENSORS; j++)
+        for (int j = 0; j < FN_DVL_NSENSORS; j++) {
             awn_chunk(sensors[j], sensors[j]->position + offset + done, m, t[j], meas[j]);
+            /* a slice of the previous chunk out between the sensors: the streaming
+             * stores drain to memory while the next sensor's draws are computed */
+            size_t lo = j * STORE_SLICE,
+                   hi = lo + STORE_SLICE < prev_m ? lo + STORE_SLICE : prev_m;
+            if (lo < hi)
+                FN_DISPATCH(fn_dvl_store_records,
+                            (hi - lo, prev[0] + lo, ROW,
+                             out + (prev_done + lo) * FN_DVL_NFIELDS, 1));
+        }
         FN_DISPATCH(fn_dvl_rotate_many,
                     (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW],
                      meas[FN_DVL_SURGE], meas[FN_DVL_SWAY], meas[FN_DVL_HEAVE],
@@ -231,12 +248,20 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
         FN_DISPATCH(fn_dvl_count_huge,
                     (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW], &huge));
         if (huge) fix_huge_angles(meas, m);
-        if (out_stride == FN_DVL_NFIELDS)
+        if (stream_out) {
+            prev_m = m;
+            prev_done = done;
+            cur ^= 1;
+        } else if (out_stride == FN_DVL_NFIELDS) {
             FN_DISPATCH(fn_dvl_store_records,
-                        (m, meas[0], ROW, out + done * FN_DVL_NFIELDS, stream_out));
-        else
+                        (m, meas[0], ROW, out + done * FN_DVL_NFIELDS, 0));
+        } else {
             store_records_strided(meas, m, out + (ptrdiff_t)done * out_stride, out_stride);
+        }
     }
+    if (prev_m) /* the last streamed chunk */
+        FN_DISPATCH(fn_dvl_store_records,
+                    (prev_m, meas2[cur ^ 1][0], ROW, out + prev_done * FN_DVL_NFIELDS, 1));
 #if FN_X86
     if (stream_out) _mm_sfence();
 #endif

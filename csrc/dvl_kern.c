@@ -120,15 +120,17 @@ void FN_KERNEL(fn_dvl_load_records)(size_t m, const double *restrict rec, ptrdif
         for (int f = 0; f < 8; f += 4) {
             __m256d c0, c1, c2, c3;
             transpose4(_mm256_loadu_pd(r0 + f), _mm256_loadu_pd(r1 + f),
-                       _mm256_loadu_pd(r2 + f), _mm256_loadu_pd(r3 + f), &c0, &c1, &c2, &c3);
+                       _mm256_loadu_pd(r2 + f), _mm256_loadu_pd(r3 + f), &c0, &c1, &c2,
+                       &c3);
             _mm256_storeu_pd(rows + (f + 0) * row_len + i, c0);
             _mm256_storeu_pd(rows + (f + 1) * row_len + i, c1);
             _mm256_storeu_pd(rows + (f + 2) * row_len + i, c2);
             _mm256_storeu_pd(rows + (f + 3) * row_len + i, c3);
         }
         /* fields 8, 9: two records per 128-bit pair */
-        __m256d p02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(r0 + 8)),
-                                           _mm_loadu_pd(r2 + 8), 1); /* r0[8] r0[9] r2[8] r2[9] */
+        __m256d p02 =
+            _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(r0 + 8)),
+                                 _mm_loadu_pd(r2 + 8), 1); /* r0[8] r0[9] r2[8] r2[9] */
         __m256d p13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(r1 + 8)),
                                            _mm_loadu_pd(r3 + 8), 1);
         /* unpacklo: r0[8] r1[8] r2[8] r3[8]; unpackhi: the 9s */
