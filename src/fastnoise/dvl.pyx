@@ -562,6 +562,11 @@ cdef class DvlSimulator:
         an array, C-contiguous, to fill). ``threads``: split the batch over this many
         threads (the GIL is released); the values do not depend on it. The input is
         not modified.
+
+        A result of 4 MiB or more lives in memory that, once the result and every
+        view of it are gone, is kept for the next large call (one block per
+        process), which spares the kernel zeroing fresh pages; pass ``out`` to
+        reuse a buffer of your own instead.
         """
         cdef _Batch job = _Batch.__new__(_Batch)
         cdef int j
