@@ -28,6 +28,29 @@
  * staging blocks; CHUNK / STORE_SLICE <= FN_DVL_NSENSORS). */
 #define STORE_SLICE 64
 
+/* Software prefetch of the next chunk's truth records, a few lines before each piece
+ * of the arithmetic: the reads then wait on memory while the arithmetic runs (the
+ * hardware prefetchers stop at page ends, and one burst of prefetches for a whole
+ * chunk waits on the few line-fill buffers). With a large batch's truth out of
+ * cache this took ~3 ms off 1e6 samples (~53 -> ~50 ms). */
+typedef struct {
+    const char *p, *end;
+} prefetcher;
+
+#define PF_LINES 24 /* lines per step: 34 steps per chunk cover its 640 lines */
+#define ROT_SPLIT 4 /* the rotation in four pieces, a step before each */
+#define PREFETCH_BYTES (4u << 20) /* smaller truth is likely in cache already */
+
+static inline void pf_step(prefetcher *pf) {
+#if defined(__GNUC__)
+    if (!pf) return;
+    for (int k = 0; k < PF_LINES && pf->p < pf->end; k++, pf->p += 64)
+        __builtin_prefetch(pf->p, 0, 3);
+#else
+    (void)pf;
+#endif
+}
+
 void fn_awn_init(fn_awn *s, uint64_t key) {
     memset(s, 0, sizeof *s);
     s->key = key;
@@ -84,16 +107,18 @@ double fn_awn_measure_one(fn_awn *s, double truth) {
 
 /* Values of samples first .. first + m - 1 (m <= CHUNK) of contiguous truth. */
 static void awn_chunk(const fn_awn *s, uint64_t first, size_t m, const double *truth,
-                      double *out) {
+                      double *out, prefetcher *pf) {
     double z[CHUNK];
     uint16_t halves[CHUNK + 16];
     const uint16_t *h = halves;
     double p16 = s->anchor_probability * 0x1p16, f = floor(p16), r = p16 - f;
     size_t ties;
+    pf_step(pf);
     if (s->noise_dev != 0.0)
         fn_normal_fill_f64(s->key, FN_AWN_NOISE_STREAM, first, m, 0.0, 1.0, z);
     else
         memset(z, 0, m * sizeof *z);
+    pf_step(pf);
     if (needs_halves(s)) {
         uint64_t b0 = first / 8, b1 = (first + m + 7) / 8;
         FN_DISPATCH(fn_awn_philox_halves,
@@ -102,6 +127,7 @@ static void awn_chunk(const fn_awn *s, uint64_t first, size_t m, const double *t
     } else {
         memset(halves, 0, m * sizeof *halves);
     }
+    pf_step(pf);
     FN_DISPATCH(fn_awn_values,
                 (m, truth, z, h, s->bias, s->noise_dev, s->anchor, f, out, &ties));
     if (ties && r > 0.0) /* about m / 2^16 of them */
@@ -133,7 +159,7 @@ void fn_awn_measure_many(fn_awn *s, size_t n, const double *truth, ptrdiff_t tru
         const double *t =
             gather(truth + (ptrdiff_t)done * truth_stride, truth_stride, m, tbuf);
         double *o = out_stride == 1 ? out + done : obuf;
-        awn_chunk(s, s->position + done, m, t, o);
+        awn_chunk(s, s->position + done, m, t, o, NULL);
         if (out_stride != 1)
             for (size_t i = 0; i < m; i++)
                 out[(ptrdiff_t)(done + i) * out_stride] = obuf[i];
@@ -210,6 +236,7 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
     /* Large outputs bypass the cache: no read-for-ownership of lines we overwrite. */
     int stream_out = FN_X86 && out_stride == FN_DVL_NFIELDS &&
                      n * FN_DVL_NFIELDS * sizeof(double) > STREAM_BYTES;
+    int prefetch = records && n * (size_t)truth_stride[0] * sizeof(double) > PREFETCH_BYTES;
     int cur = 0;
     size_t prev_m = 0, prev_done = 0;
     for (size_t done = 0; done < n; done += CHUNK) {
@@ -229,8 +256,16 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
             for (int j = 0; j < FN_DVL_NSENSORS; j++)
                 t[j] = rows[j];
         }
+        prefetcher pf = {NULL, NULL};
+        int prefetching = prefetch && n - done > CHUNK;
+        if (prefetching) {
+            size_t m2 = n - done - CHUNK < CHUNK ? n - done - CHUNK : CHUNK;
+            pf.p = (const char *)(truth[0] + (ptrdiff_t)(done + CHUNK) * truth_stride[0]);
+            pf.end = pf.p + m2 * (size_t)truth_stride[0] * sizeof(double);
+        }
         for (int j = 0; j < FN_DVL_NSENSORS; j++) {
-            awn_chunk(sensors[j], sensors[j]->position + offset + done, m, t[j], meas[j]);
+            awn_chunk(sensors[j], sensors[j]->position + offset + done, m, t[j], meas[j],
+                      prefetching ? &pf : NULL);
             /* a slice of the previous chunk out between the sensors: the streaming
              * stores drain to memory while the next sensor's draws are computed */
             size_t lo = j * STORE_SLICE,
@@ -240,10 +275,16 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
                             (hi - lo, prev[0] + lo, ROW,
                              out + (prev_done + lo) * FN_DVL_NFIELDS, 1));
         }
-        FN_DISPATCH(fn_dvl_rotate_many,
-                    (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW],
-                     meas[FN_DVL_SURGE], meas[FN_DVL_SWAY], meas[FN_DVL_HEAVE],
-                     meas[FN_DVL_VN], meas[FN_DVL_VE], meas[FN_DVL_VU]));
+        size_t piece = prefetching ? CHUNK / ROT_SPLIT : CHUNK;
+        for (size_t q = 0; q < m; q += piece) {
+            size_t mq = m - q < piece ? m - q : piece;
+            if (prefetching) pf_step(&pf);
+            FN_DISPATCH(fn_dvl_rotate_many,
+                        (mq, meas[FN_DVL_ROLL] + q, meas[FN_DVL_PITCH] + q,
+                         meas[FN_DVL_YAW] + q, meas[FN_DVL_SURGE] + q,
+                         meas[FN_DVL_SWAY] + q, meas[FN_DVL_HEAVE] + q, meas[FN_DVL_VN] + q,
+                         meas[FN_DVL_VE] + q, meas[FN_DVL_VU] + q));
+        }
         size_t huge;
         FN_DISPATCH(fn_dvl_count_huge,
                     (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW], &huge));
