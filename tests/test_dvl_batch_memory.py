@@ -138,3 +138,22 @@ def test_recycled_results_pickle_and_outlive_the_simulator():
     c = pickle.loads(pickle.dumps(a))
     assert np.array_equal(bits(a), bits(c))
     assert np.array_equal(bits(a), bits(DvlSimulator(sensors(), seed=10).measure_many(t)))
+
+
+def test_blocks_over_the_recycling_cap(monkeypatch):
+    """Results over the cap are freed when dropped and leave the spare block alone."""
+    import fastnoise.dvl as dvl
+
+    t = truth_array(N, seed=11)
+    sim = DvlSimulator(sensors(), seed=12)
+    ref = DvlSimulator(sensors(), seed=12)
+    small = sim.measure_many(t[: N // 2])  # 4.7 MB: recycled
+    assert np.array_equal(bits(small), bits(ref.measure_many(t[: N // 2])))
+    del small
+    monkeypatch.setattr(dvl, "_RECYCLE_MAX", 5 << 20)
+    for _ in range(2):
+        big = sim.measure_many(t)  # 9.4 MB: over the cap
+        assert np.array_equal(bits(big), bits(ref.measure_many(t)))
+        del big
+    again = sim.measure_many(t[: N // 2])
+    assert np.array_equal(bits(again), bits(ref.measure_many(t[: N // 2])))

@@ -563,7 +563,7 @@ cdef class DvlSimulator:
         threads (the GIL is released); the values do not depend on it. The input is
         not modified.
 
-        A result of 4 MiB or more lives in memory that, once the result and every
+        A result of 4 to 256 MiB lives in memory that, once the result and every
         view of it are gone, is kept for the next large call (one block per
         process), which spares the kernel zeroing fresh pages; pass ``out`` to
         reuse a buffer of your own instead.
@@ -658,8 +658,10 @@ cdef class DvlSimulator:
 # Result memory of large batches is recycled: a freshly mapped 100 MB result costs the
 # kernel about as much time to zero on first touch as the whole batch takes to compute,
 # so the memory of the last large result that was dropped is kept (one block, at most
-# twice the size asked for) and serves the next call. Smaller results use np.empty.
+# twice the size asked for) and serves the next call. Smaller results use np.empty;
+# blocks over _RECYCLE_MAX go back to the system (bounds the memory kept).
 _RECYCLE_BYTES = 4 << 20
+_RECYCLE_MAX = 256 << 20
 cdef void *_spare = NULL
 cdef size_t _spare_bytes = 0
 
@@ -682,6 +684,10 @@ cdef class _RecordMemory:
     def __dealloc__(self):
         global _spare, _spare_bytes
         if self.p == NULL:
+            return
+        if self.nbytes > _RECYCLE_MAX:
+            fn_dvl_records_free(self.p)
+            self.p = NULL
             return
         if _spare != NULL:
             fn_dvl_records_free(_spare)
@@ -711,7 +717,7 @@ cdef cnp.ndarray _new_messages(shape):
         mem.p, mem.nbytes = _spare, _spare_bytes
         _spare, _spare_bytes = NULL, 0
     else:
-        if _spare != NULL:
+        if _spare != NULL and nbytes <= _RECYCLE_MAX:  # this block will replace it
             fn_dvl_records_free(_spare)
             _spare, _spare_bytes = NULL, 0
         mem.p = fn_dvl_records_alloc(nbytes)
