@@ -123,6 +123,14 @@ FN_DECLARE_KERNEL(void, fn_dvl_rotate_many,
 FN_DECLARE_KERNEL(void, fn_dvl_count_huge,
                   (size_t n, const double *roll, const double *pitch, const double *yaw,
                    size_t *count))
+/* rows[j * row_len + i] = rec[i * stride + j] for the ten truth fields, i < m. */
+FN_DECLARE_KERNEL(void, fn_dvl_load_records,
+                  (size_t m, const double *rec, ptrdiff_t stride, double *rows,
+                   size_t row_len))
+/* out[i * FN_DVL_NFIELDS + j] = rows[j * row_len + i], j < FN_DVL_NFIELDS, i < m;
+ * stream: non-temporal stores where available (the caller fences). */
+FN_DECLARE_KERNEL(void, fn_dvl_store_records,
+                  (size_t m, const double *rows, size_t row_len, double *out, int stream))
 
 void fn_awn_init(fn_awn *s, uint64_t key);
 
@@ -157,5 +165,11 @@ void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
                          const double *const truth[FN_DVL_NSENSORS],
                          const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
                          ptrdiff_t out_stride);
+
+/* Memory for large record arrays: aligned to 2 MiB and, where the system has them,
+ * backed by transparent huge pages (fewer page faults on first touch). NULL when
+ * out of memory; fn_dvl_records_free(NULL) does nothing. */
+void *fn_dvl_records_alloc(size_t bytes);
+void fn_dvl_records_free(void *p);
 
 #endif
