@@ -486,12 +486,13 @@ def test_bad_shapes():
         m.apply(np.zeros((4, 3)), np.zeros((4, 3)), np.full(3, 0.01))
 
 
-def test_float32_normals_same_streams_to_float32_precision_and_apply_equals_step():
+def test_float32_normals_by_default_same_streams_to_float32_precision_apply_equals_step():
     omega, accel = _motion(500)
     gyro = TriadNoise(noise_density=1e-2, bias_stddev=1e-2, bias_correlation_time=5.0)
-    m64 = ImuNoise(gyro=gyro, seed=8)
-    m32 = ImuNoise(gyro=gyro, seed=8, normal_dtype="float32")
-    assert m32.normal_dtype == "float32"
+    m64 = ImuNoise(gyro=gyro, seed=8, normal_dtype="float64")
+    m32 = ImuNoise(gyro=gyro, seed=8)
+    assert m32.normal_dtype == "float32"  # the default
+    assert m64.normal_dtype == "float64"
     w64, _ = m64.apply(omega, accel, 0.01)
     c = m32.copy()
     w32, a32 = m32.apply(omega, accel, 0.01)

@@ -11,7 +11,7 @@ class ImuNoise:
         gyro: TriadNoise | dict[str, Any] | None = None,
         accel: TriadNoise | dict[str, Any] | None = None,
         seed: int | np.random.SeedSequence | None = None,
-        normal_dtype: str | type | np.dtype[Any] = "float64",
+        normal_dtype: str | type | np.dtype[Any] = "float32",
         **keywords: Any,
     ) -> None: ...
     def step(

@@ -230,10 +230,16 @@ def imu_noise_params_from_sdf(
     return _triad(axes["gyro"]), _triad(axes["accel"])
 
 
-def from_sdf(sdf: str | os.PathLike, seed: object = None, name: str | None = None):
+def from_sdf(
+    sdf: str | os.PathLike,
+    seed: object = None,
+    name: str | None = None,
+    normal_dtype: str = "float32",
+):
     """An ImuNoise with the Gazebo noise of the SDF ``<imu>`` element (see the module
-    docstring for the meaning of each element). ``sdf`` is XML text or a file path."""
+    docstring for the meaning of each element). ``sdf`` is XML text or a file path;
+    ``seed`` and ``normal_dtype`` are passed to ``ImuNoise``."""
     from fastnoise.imu import ImuNoise
 
     gyro, accel = imu_noise_params_from_sdf(sdf, name)
-    return ImuNoise(gyro=gyro, accel=accel, seed=seed)
+    return ImuNoise(gyro=gyro, accel=accel, seed=seed, normal_dtype=normal_dtype)
