@@ -57,13 +57,16 @@ void fn_awn_init(fn_awn *s, uint64_t key) {
 }
 
 /* z_n and h_n of one sample through the group caches. The normals come from
- * fn_normal_fill_f64 and the words from the same kernel as the batch's, so the bits
+ * fn_normal_fill_f32 and the words from the same kernel as the batch's, so the bits
  * are the batch's; filling a whole group lets the SIMD copies do the work. */
 static double sample_normal(fn_awn *s, uint64_t n) {
     uint64_t group = n / FN_AWN_Z_GROUP;
     if (!s->z_ok || s->z_group != group) {
-        fn_normal_fill_f64(s->key, FN_AWN_NOISE_STREAM, group * FN_AWN_Z_GROUP,
-                           FN_AWN_Z_GROUP, 0.0, 1.0, s->z_cache);
+        float z[FN_AWN_Z_GROUP];
+        fn_normal_fill_f32(s->key, FN_AWN_NOISE_STREAM, group * FN_AWN_Z_GROUP,
+                           FN_AWN_Z_GROUP, 0.0f, 1.0f, z);
+        for (int i = 0; i < FN_AWN_Z_GROUP; i++)
+            s->z_cache[i] = (double)z[i]; /* exact */
         s->z_group = group;
         s->z_ok = 1;
     }
@@ -109,14 +112,17 @@ double fn_awn_measure_one(fn_awn *s, double truth) {
 static void awn_chunk(const fn_awn *s, uint64_t first, size_t m, const double *truth,
                       double *out, prefetcher *pf) {
     double z[CHUNK];
+    float zf[CHUNK];
     uint16_t halves[CHUNK + 16];
     const uint16_t *h = halves;
     double p16 = s->anchor_probability * 0x1p16, f = floor(p16), r = p16 - f;
     size_t ties;
     pf_step(pf);
-    if (s->noise_dev != 0.0)
-        fn_normal_fill_f64(s->key, FN_AWN_NOISE_STREAM, first, m, 0.0, 1.0, z);
-    else
+    if (s->noise_dev != 0.0) {
+        fn_normal_fill_f32(s->key, FN_AWN_NOISE_STREAM, first, m, 0.0f, 1.0f, zf);
+        for (size_t i = 0; i < m; i++)
+            z[i] = (double)zf[i]; /* exact */
+    } else
         memset(z, 0, m * sizeof *z);
     pf_step(pf);
     if (needs_halves(s)) {

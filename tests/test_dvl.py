@@ -210,9 +210,12 @@ def test_normals_are_the_documented_stream():
     assert sim["dvl_sway"].key == model_key(child, "dvl")
     t = np.zeros(100, TRUTH_DTYPE)
     res = sim.measure_many(t)
-    z = np.empty(100)
+    z = np.empty(100, np.float32)  # the float32 draws of stream (key, 0), widened exactly
     fgen.fill_normals(sim["dvl_sway"].key, 0, 0, z)
-    assert np.array_equal(res["sway"], 0.5 * z)
+    assert np.array_equal(res["sway"], 0.5 * z.astype(np.float64))
+    z64 = np.empty(100)
+    fgen.fill_normals(sim["dvl_sway"].key, 0, 0, z64)
+    assert np.max(np.abs(z - z64)) < 1e-6  # the float64 stream to float32 accuracy
 
 
 M32 = 0xFFFFFFFF

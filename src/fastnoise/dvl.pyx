@@ -3,7 +3,9 @@
 Each sensor reports, per sample, its ``anchor`` value with probability
 ``anchor_probability``, else ``truth + bias + noise_dev * N(0, 1)``. The normal is
 drawn on every sample, anchored or not. Sample ``n`` of a sensor with key ``k`` uses
-normal ``n`` of Philox stream ``(k, 0)``; it is anchored iff ``h < F``, or ``h == F``
+normal ``n`` of Philox stream ``(k, 0)``, drawn in float32 (the float64 normal to
+float32 accuracy, about 1e-7 relative, at half the cost; the arithmetic stays
+float64); it is anchored iff ``h < F``, or ``h == F``
 and ``v < R``, where ``P = anchor_probability * 2**16``, ``F = floor(P)``, ``R = P - F``,
 ``h`` = 16-bit half ``n % 8`` of Philox block ``n // 8`` of stream ``(k, 1)`` (the
 block's four words split low half first) and ``v`` = word 0 of block ``n`` of stream
