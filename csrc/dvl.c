@@ -1,15 +1,9 @@
 /* DVL sensors: per-sample and batch drivers around the chunk kernels (see dvl.h). */
-#ifndef _DEFAULT_SOURCE
-#define _DEFAULT_SOURCE /* posix_memalign, madvise under -std=c11 */
-#endif
 #include "dvl.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #include "normal.h"
 #include "philox.h"
@@ -321,28 +315,4 @@ void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
     fn_dvl_measure_span(sensors, 0, n, truth, truth_stride, out, out_stride);
     for (int j = 0; j < FN_DVL_NSENSORS; j++)
         sensors[j]->position += n;
-}
-
-#define HUGE_PAGE ((size_t)2 << 20)
-
-void *fn_dvl_records_alloc(size_t bytes) {
-    if (bytes == 0) bytes = 1;
-#if defined(_WIN32)
-    return _aligned_malloc(bytes, 64);
-#else
-    void *p = NULL;
-    if (posix_memalign(&p, HUGE_PAGE, bytes) != 0) return NULL;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes >= HUGE_PAGE) madvise(p, bytes - bytes % HUGE_PAGE, MADV_HUGEPAGE);
-#endif
-    return p;
-#endif
-}
-
-void fn_dvl_records_free(void *p) {
-#if defined(_WIN32)
-    _aligned_free(p);
-#else
-    free(p);
-#endif
 }

@@ -168,10 +168,4 @@ void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
                          const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
                          ptrdiff_t out_stride);
 
-/* Memory for large record arrays: aligned to 2 MiB and, where the system has them,
- * backed by transparent huge pages (fewer page faults on first touch). NULL when
- * out of memory; fn_dvl_records_free(NULL) does nothing. */
-void *fn_dvl_records_alloc(size_t bytes);
-void fn_dvl_records_free(void *p);
-
 #endif

@@ -140,20 +140,27 @@ def test_recycled_results_pickle_and_outlive_the_simulator():
     assert np.array_equal(bits(a), bits(DvlSimulator(sensors(), seed=10).measure_many(t)))
 
 
-def test_blocks_over_the_recycling_cap(monkeypatch):
-    """Results over the cap are freed when dropped and leave the spare block alone."""
-    import fastnoise.dvl as dvl
+def test_blocks_over_the_recycling_cap():
+    """Results over the cap are freed when dropped and leave the spare blocks alone."""
+    from fastnoise import _buffers
 
+    fastnoise.release_spare_memory()  # no spare block that could serve the big batch
     t = truth_array(N, seed=11)
     sim = DvlSimulator(sensors(), seed=12)
     ref = DvlSimulator(sensors(), seed=12)
     small = sim.measure_many(t[: N // 2])  # 4.7 MB: recycled
     assert np.array_equal(bits(small), bits(ref.measure_many(t[: N // 2])))
     del small
-    monkeypatch.setattr(dvl, "_RECYCLE_MAX", 5 << 20)
-    for _ in range(2):
-        big = sim.measure_many(t)  # 9.4 MB: over the cap
-        assert np.array_equal(bits(big), bits(ref.measure_many(t)))
-        del big
+    old = _buffers._set_limits(5 << 20)
+    try:
+        spare = fastnoise.spare_memory()
+        assert spare >= (N // 2) * MESSAGE_DTYPE.itemsize
+        for _ in range(2):
+            big = sim.measure_many(t)  # 9.4 MB: over the cap
+            assert np.array_equal(bits(big), bits(ref.measure_many(t)))
+            del big
+            assert fastnoise.spare_memory() == spare  # freed, not kept
+    finally:
+        _buffers._set_limits(old)
     again = sim.measure_many(t[: N // 2])
     assert np.array_equal(bits(again), bits(ref.measure_many(t[: N // 2])))

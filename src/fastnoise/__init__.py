@@ -4,6 +4,7 @@ Every random number is a pure function of (seed, stream, index), so results are 
 same across runs, copies, threads, chunkings and SIMD paths.
 """
 
+from fastnoise._buffers import release_spare_memory, spare_memory
 from fastnoise.camera import ImageNoise
 from fastnoise.dvl import AugmentedWhiteNoise, DvlMeasurement, DvlSimulator
 from fastnoise.dvl_config import DvlConfig, DvlRangeWarning, SensorNoise, load_config, save_config
@@ -56,4 +57,6 @@ __all__ = [
     "set_simd_path",
     "simd_path",
     "simd_paths_available",
+    "release_spare_memory",
+    "spare_memory",
 ]

@@ -28,9 +28,10 @@ import warnings
 import numpy as np
 
 cimport numpy as cnp
-from cpython.ref cimport Py_INCREF
 from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport uint64_t
+
+from fastnoise._buffers cimport recycled_empty
 
 
 from fastnoise import _validate
@@ -78,8 +79,6 @@ cdef extern from "dvl.h" nogil:
     void fn_dvl_measure_span(fn_awn **sensors, uint64_t offset, size_t n,
                              const double **truth, const ptrdiff_t *truth_stride,
                              double *out, ptrdiff_t out_stride)
-    void *fn_dvl_records_alloc(size_t nbytes)
-    void fn_dvl_records_free(void *p)
 
 
 # The C core fixes the order of the sensors; the table in the package must agree.
@@ -565,10 +564,10 @@ cdef class DvlSimulator:
         threads (the GIL is released); the values do not depend on it. The input is
         not modified.
 
-        A result of 4 to 256 MiB lives in memory that, once the result and every
-        view of it are gone, is kept for the next large call (one block per
-        process), which spares the kernel zeroing fresh pages; pass ``out`` to
-        reuse a buffer of your own instead.
+        The memory of a large result (4 to 256 MiB) is kept for later results once it
+        and every view of it are gone, which spares the kernel zeroing fresh pages
+        (``fastnoise.release_spare_memory()`` hands it back); pass ``out`` to reuse a
+        buffer of your own instead.
         """
         cdef _Batch job = _Batch.__new__(_Batch)
         cdef int j
@@ -594,7 +593,7 @@ cdef class DvlSimulator:
         else:
             shape, keep = _column_arrays(get, job)
         if out is None:
-            out = _new_messages(shape)
+            out = recycled_empty(tuple(shape), MESSAGE_DTYPE)
         else:
             _validate.output_array("out", out, shape, MESSAGE_DTYPE)
         o = out
@@ -655,82 +654,6 @@ cdef class DvlSimulator:
     def __repr__(self):
         return (f"DvlSimulator(seed={self._seed_seq.entropy!r}, "
                 f"position={self._sensors[0].position})")
-
-
-# Result memory of large batches is recycled: a freshly mapped 100 MB result costs the
-# kernel about as much time to zero on first touch as the whole batch takes to compute,
-# so the memory of the last large result that was dropped is kept (one block, at most
-# twice the size asked for) and serves the next call. Smaller results use np.empty;
-# blocks over _RECYCLE_MAX go back to the system (bounds the memory kept).
-_RECYCLE_BYTES = 4 << 20
-_RECYCLE_MAX = 256 << 20
-cdef void *_spare = NULL
-cdef size_t _spare_bytes = 0
-
-
-cdef extern from "numpy/arrayobject.h":
-    # not declared in numpy's Cython API: the type and the dtype as raw pointers (it
-    # steals a reference to the dtype)
-    object PyArray_NewFromDescr "PyArray_NewFromDescr" (
-        void *subtype, void *descr, int nd, cnp.npy_intp *dims, cnp.npy_intp *strides,
-        void *data, int flags, void *obj)
-
-
-cdef class _RecordMemory:
-    """Owner of the memory of one measure_many result (the array's base); when the
-    result dies the memory becomes the spare block."""
-
-    cdef void *p
-    cdef size_t nbytes
-
-    def __dealloc__(self):
-        global _spare, _spare_bytes
-        if self.p == NULL:
-            return
-        if self.nbytes > _RECYCLE_MAX:
-            fn_dvl_records_free(self.p)
-            self.p = NULL
-            return
-        if _spare != NULL:
-            fn_dvl_records_free(_spare)
-        _spare = self.p
-        _spare_bytes = self.nbytes
-        self.p = NULL
-
-
-cdef cnp.ndarray _new_messages(shape):
-    """An uninitialized C-contiguous MESSAGE_DTYPE array of this shape."""
-    cdef cnp.npy_intp dims[32]
-    cdef cnp.npy_intp count = 1
-    cdef int nd = len(shape), k
-    cdef size_t nbytes
-    cdef _RecordMemory mem
-    global _spare, _spare_bytes
-    if nd > 32:
-        return np.empty(shape, dtype=MESSAGE_DTYPE)
-    for k in range(nd):
-        dims[k] = shape[k]
-        count *= dims[k]
-    nbytes = <size_t>count * FN_DVL_NFIELDS * sizeof(double)
-    if nbytes < _RECYCLE_BYTES:
-        return np.empty(shape, dtype=MESSAGE_DTYPE)
-    mem = _RecordMemory.__new__(_RecordMemory)
-    if _spare != NULL and nbytes <= _spare_bytes <= 2 * nbytes:
-        mem.p, mem.nbytes = _spare, _spare_bytes
-        _spare, _spare_bytes = NULL, 0
-    else:
-        if _spare != NULL and nbytes <= _RECYCLE_MAX:  # this block will replace it
-            fn_dvl_records_free(_spare)
-            _spare, _spare_bytes = NULL, 0
-        mem.p = fn_dvl_records_alloc(nbytes)
-        if mem.p == NULL:
-            raise MemoryError(f"no memory for {count} DVL messages")
-        mem.nbytes = nbytes
-    Py_INCREF(MESSAGE_DTYPE)  # PyArray_NewFromDescr steals a reference to the dtype
-    arr = PyArray_NewFromDescr(<void *>np.ndarray, <void *>MESSAGE_DTYPE, nd, dims, NULL,
-                               mem.p, cnp.NPY_ARRAY_CARRAY, NULL)
-    cnp.set_array_base(arr, mem)
-    return arr
 
 
 cdef class _Batch:

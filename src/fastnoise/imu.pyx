@@ -14,6 +14,7 @@ cimport numpy as cnp
 from libc.math cimport isfinite, NAN
 from libc.stdint cimport uint64_t
 
+from fastnoise._buffers cimport recycled_empty
 from fastnoise._core cimport FN_FLOAT32, FN_FLOAT64, fn_stream
 
 from fastnoise import _validate
@@ -295,8 +296,8 @@ cdef class ImuNoise:
 
     @staticmethod
     def _rec_out(name, out, n):
-        if out is None:
-            return np.empty((n, 3))
+        if out is None:  # large results reuse the memory of dropped ones
+            return recycled_empty((n, 3), np.float64)
         return _validate.output_array(name, out, (n, 3), _F64)
 
     @staticmethod

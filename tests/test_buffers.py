@@ -1,0 +1,69 @@
+"""Recycled memory of large results (fastnoise._buffers): it is reused only after a
+result and its views are gone, stays within its limits, and can be handed back."""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+
+import fastnoise
+from fastnoise import ImuNoise
+
+N = 200_000  # (N, 3) float64 = 4.8 MB: above the 4 MiB recycling threshold
+
+
+def _imu():
+    return ImuNoise(gyro=dict(noise_density=1e-3), accel=dict(noise_density=1e-2), seed=3)
+
+
+def _motion():
+    rng = np.random.default_rng(0)
+    return rng.normal(size=(N, 3)), rng.normal(size=(N, 3))
+
+
+def test_release_hands_back_everything_and_reports_it():
+    fastnoise.release_spare_memory()
+    assert fastnoise.spare_memory() == 0
+    w, a = _imu().apply(*_motion(), 0.01)
+    del w, a
+    gc.collect()
+    kept = fastnoise.spare_memory()
+    assert kept >= 2 * N * 3 * 8
+    assert fastnoise.release_spare_memory() == kept
+    assert fastnoise.spare_memory() == 0
+
+
+def test_reused_memory_gives_the_same_values_and_spares_live_results():
+    omega, accel = _motion()
+    ref_w, ref_a = _imu().apply(omega, accel, 0.01)
+    keep_w = ref_w.copy()
+    view = ref_w[5:9]
+    del ref_a
+    gc.collect()
+    for _ in range(3):  # later results may take the dropped blocks
+        w, a = _imu().apply(omega, accel, 0.01)
+        assert not np.shares_memory(w, view)
+        assert np.array_equal(w, keep_w)
+        assert w.flags.c_contiguous and w.flags.writeable and w.flags.aligned
+        assert w.dtype == np.float64 and w.shape == (N, 3)
+        del w, a
+    assert np.array_equal(view, keep_w[5:9])
+
+
+def test_at_most_four_spare_blocks_are_kept():
+    fastnoise.release_spare_memory()
+    omega, accel = _motion()
+    results = [_imu().apply(omega, accel, 0.01) for _ in range(3)]  # six arrays alive
+    del results
+    gc.collect()
+    assert fastnoise.spare_memory() == 4 * N * 3 * 8
+    fastnoise.release_spare_memory()
+
+
+def test_small_results_use_ordinary_memory():
+    fastnoise.release_spare_memory()
+    w, a = _imu().apply(np.zeros((100, 3)), np.zeros((100, 3)), 0.01)
+    assert w.flags.owndata
+    del w, a
+    assert fastnoise.spare_memory() == 0
