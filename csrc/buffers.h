@@ -4,10 +4,12 @@
 
 #include <stddef.h>
 
-/* `bytes` of memory aligned to 2 MiB and, where the system has them, backed by
- * transparent huge pages (fewer page faults on first touch). NULL when out of
- * memory; fn_buffer_free(NULL) does nothing. */
+/* `bytes` of memory straight from the system (mmap on POSIX, so freeing it really
+ * gives it back), aligned to 2 MiB and advised to use transparent huge pages where
+ * the system has them (fewer page faults on first touch); 64-byte aligned heap
+ * memory elsewhere. NULL when out of memory. fn_buffer_free takes the same `bytes`;
+ * fn_buffer_free(NULL, n) does nothing. */
 void *fn_buffer_alloc(size_t bytes);
-void fn_buffer_free(void *p);
+void fn_buffer_free(void *p, size_t bytes);
 
 #endif

@@ -21,6 +21,8 @@
 /* Records of the previous chunk streamed out after each sensor's draws (whole
  * staging blocks; CHUNK / STORE_SLICE <= FN_DVL_NSENSORS). */
 #define STORE_SLICE 64
+_Static_assert(CHUNK <= STORE_SLICE * FN_DVL_NSENSORS,
+               "a chunk's records must all be streamed out during the next chunk");
 
 /* Software prefetch of the next chunk's truth records, a few lines before each piece
  * of the arithmetic: the reads then wait on memory while the arithmetic runs (the
@@ -28,7 +30,7 @@
  * chunk waits on the few line-fill buffers). With a large batch's truth out of
  * cache this took ~3 ms off 1e6 samples (~53 -> ~50 ms). */
 typedef struct {
-    const char *p, *end;
+    uintptr_t p, end; /* addresses, so stepping past the end is not pointer arithmetic */
 } prefetcher;
 
 #define PF_LINES 24 /* lines per step: 34 steps per chunk cover its 640 lines */
@@ -39,7 +41,7 @@ static inline void pf_step(prefetcher *pf) {
 #if defined(__GNUC__)
     if (!pf) return;
     for (int k = 0; k < PF_LINES && pf->p < pf->end; k++, pf->p += 64)
-        __builtin_prefetch(pf->p, 0, 3);
+        __builtin_prefetch((const void *)pf->p, 0, 3);
 #else
     (void)pf;
 #endif
@@ -256,11 +258,11 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
             for (int j = 0; j < FN_DVL_NSENSORS; j++)
                 t[j] = rows[j];
         }
-        prefetcher pf = {NULL, NULL};
+        prefetcher pf = {0, 0};
         int prefetching = prefetch && n - done > CHUNK;
         if (prefetching) {
             size_t m2 = n - done - CHUNK < CHUNK ? n - done - CHUNK : CHUNK;
-            pf.p = (const char *)(truth[0] + (ptrdiff_t)(done + CHUNK) * truth_stride[0]);
+            pf.p = (uintptr_t)(truth[0] + (ptrdiff_t)(done + CHUNK) * truth_stride[0]);
             pf.end = pf.p + m2 * (size_t)truth_stride[0] * sizeof(double);
         }
         for (int j = 0; j < FN_DVL_NSENSORS; j++) {

@@ -58,7 +58,7 @@ enum { FN_DVL_VN = FN_DVL_NSENSORS, FN_DVL_VE, FN_DVL_VU, FN_DVL_NFIELDS };
 #define FN_AWN_TIE_STREAM 2u
 
 /* Samples per refill of the per-sample caches: whole groups of Philox blocks so the
- * SIMD kernels do the work (16 normals = 8 blocks, 64 anchor halves = 8 blocks). */
+ * SIMD kernels do the work (16 normals = 4 blocks, 64 anchor halves = 8 blocks). */
 #define FN_AWN_Z_GROUP 16
 #define FN_AWN_H_GROUP 64
 

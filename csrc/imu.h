@@ -22,10 +22,10 @@
  * the model's key, term 0 white, 1 Gauss-Markov, 2 random walk; term 3 holds the
  * start-up draws (normal 0: turn-on bias, normal 1: steady-state Gauss-Markov start)
  * and term 4 the raw Philox word whose top bit flips the turn-on bias sign.
- * Terms whose coefficient is zero draw nothing. The normals are float64 by default;
- * with normal_dtype FN_FLOAT32 they are the float32 normals of the same streams
- * (twice as fast to make, float32 precision), converted exactly to double; all the
- * arithmetic stays in double.
+ * Terms whose coefficient is zero draw nothing. With normal_dtype FN_FLOAT64 the
+ * normals are the float64 ones; with FN_FLOAT32 (the Python default) they are the
+ * float32 normals of the same streams (twice as fast to make, float32 precision),
+ * converted exactly to double; all the arithmetic stays in double.
  */
 #ifndef FN_IMU_H
 #define FN_IMU_H

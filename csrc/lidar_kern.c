@@ -461,8 +461,9 @@ static size_t lidar_vec_f32(const fn_lidar_points_params *p, int octant, size_t 
  *   distance: eps = mu + (base + rise d) z along v / |v| (|v| = r); a point at the
  *        origin has no direction and keeps its place and distance;
  *   output p + (v - q) for hits, p unchanged otherwise.
- * The sines and cosines are computed first, in their own branch-free loop over the
- * chunk (it vectorizes); everything else is one pass over the points. */
+ * Everything is one pass over the points; the AVX2 loops compute small angles'
+ * sines and cosines in that pass, and the other sines and cosines (the scalar
+ * tail's, and large angles) come from their own branch-free loop first. */
 void POINTS_CHUNK(const fn_lidar_points_params *p, size_t n, const T *points,
                   const T *dist_in, const uint8_t *mask_in, const float *za,
                   const float *zd, T *points_out, T *dist_out, uint8_t *mask_out,

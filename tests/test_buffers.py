@@ -67,3 +67,21 @@ def test_small_results_use_ordinary_memory():
     assert w.flags.owndata
     del w, a
     assert fastnoise.spare_memory() == 0
+
+
+def _address(a):
+    return a.__array_interface__["data"][0]
+
+
+def test_a_dropped_block_serves_the_next_large_result():
+    fastnoise.release_spare_memory()
+    omega, accel = _motion()
+    w, a = _imu().apply(omega, accel, 0.01)
+    addresses = {_address(w), _address(a)}
+    del w, a
+    assert fastnoise.spare_memory() == 2 * N * 3 * 8
+    w2, a2 = _imu().apply(omega, accel, 0.01)
+    assert {_address(w2), _address(a2)} == addresses
+    assert fastnoise.spare_memory() == 0
+    del w2, a2
+    fastnoise.release_spare_memory()

@@ -73,6 +73,17 @@ def test_streamed_batch_equals_small_batches_and_columns(simd_path):
     assert np.array_equal(bits(got), bits(expected))
 
 
+def test_threads_each_stream_and_prefetch_their_span():
+    """180,001 samples on two threads: each span (9.4 MB of messages, 7.2 MB of truth)
+    takes the streamed output and the truth prefetch, starting mid-batch."""
+    n = 2 * N - 1
+    t = truth_array(n, seed=3)
+    one = DvlSimulator(sensors(), seed=4).measure_many(t)
+    two = DvlSimulator(sensors(), seed=4).measure_many(t, threads=2)
+    assert np.array_equal(bits(two), bits(one))
+    assert np.array_equal(bits(one), bits(small_batches(t, seed=4)))
+
+
 def test_streamed_into_out_at_every_alignment(simd_path):
     """Records are 104 bytes: an out array may start anywhere mod 32 bytes."""
     t = truth_array(N, seed=3)

@@ -172,6 +172,17 @@ def test_reset_copy_pickle_state_reproduce_the_stream():
     assert m.sample_count == 200
 
 
+def test_state_records_the_precision_of_the_draws():
+    m = _full_model()
+    assert m.state["normal_dtype"] == m.normal_dtype
+    other = "float64" if m.normal_dtype == "float32" else "float32"
+    gyro = TriadNoise(noise_density=1e-2)
+    mismatched = ImuNoise(gyro=gyro, seed=1, normal_dtype=other)
+    state = ImuNoise(gyro=gyro, seed=1).state
+    with pytest.raises(ValueError, match="normal_dtype"):
+        mismatched.state = state
+
+
 def test_seeds_and_axes_are_independent_streams():
     zeros = np.zeros((2000, 3))
     w1, _ = ImuNoise(gyro=dict(noise_stddev=1.0), seed=1).apply(zeros, zeros, 0.01)

@@ -6,7 +6,7 @@ results (``recycled_empty``) is kept when they die and serves later ones: at mos
 four blocks and 256 MiB stay held, and
 ``fastnoise.release_spare_memory()`` hands them back to the system. A block is reused
 only after its array and every view of it are gone, so a live result never changes.
-Everything here runs under the GIL.
+Everything here runs under the GIL. Spare blocks left at exit go with the process.
 """
 
 cimport numpy as cnp
@@ -18,7 +18,7 @@ cnp.import_array()
 
 cdef extern from "buffers.h":
     void *fn_buffer_alloc(size_t nbytes)
-    void fn_buffer_free(void *p)
+    void fn_buffer_free(void *p, size_t nbytes)
 
 cdef extern from "numpy/arrayobject.h":
     # the type and the dtype as raw pointers (it steals a reference to the dtype)
@@ -59,14 +59,14 @@ cdef class _Block:
     def __dealloc__(self):
         if self.p == NULL:
             return
-        if _spares is not None and self.nbytes <= _recycle_max:  # None at shutdown
+        if self.nbytes <= _recycle_max:
             _spares.append((<size_t>self.p, self.nbytes))
             # keep the newest blocks within both limits
             while len(_spares) > _max_spares or _spare_total() > _recycle_max:
-                addr, _ = _spares.pop(0)
-                fn_buffer_free(<void *><size_t>addr)
+                addr, nb = _spares.pop(0)
+                fn_buffer_free(<void *><size_t>addr, <size_t>nb)
         else:
-            fn_buffer_free(self.p)
+            fn_buffer_free(self.p, self.nbytes)
         self.p = NULL
 
 
@@ -123,8 +123,8 @@ def release_spare_memory():
     Returns the number of bytes released."""
     cdef size_t total = _spare_total()
     while _spares:
-        addr, _ = _spares.pop()
-        fn_buffer_free(<void *><size_t>addr)
+        addr, nb = _spares.pop()
+        fn_buffer_free(<void *><size_t>addr, <size_t>nb)
     return total
 
 

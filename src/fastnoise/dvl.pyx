@@ -256,7 +256,7 @@ cdef class AugmentedWhiteNoise:
         array of that shape to fill. ``truth`` is not modified."""
         t = _as_float_array("truth", truth)
         if out is None:
-            out = np.empty(t.shape, dtype=np.float64)
+            out = recycled_empty(tuple(t.shape), np.float64)
         else:
             _validate.output_array("out", out, t.shape, np.dtype(np.float64))
         t = np.ascontiguousarray(t).reshape(-1)

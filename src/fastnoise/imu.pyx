@@ -255,7 +255,9 @@ cdef class ImuNoise:
 
         Returns ``(omega_measured, accel_measured)``, float64 (N, 3); equal bit for bit
         to N calls of ``step``. ``out_omega``/``out_accel`` (C-contiguous float64 (N, 3))
-        receive the results and may be the inputs themselves.
+        receive the results and may be the inputs themselves. Without them, large
+        results (4 MiB or more) take the memory of dropped ones, which spares the kernel
+        zeroing fresh pages (``fastnoise.release_spare_memory()`` hands it back).
         """
         w = self._rec_in("omega", omega)
         a = self._rec_in("accel", accel)
@@ -401,11 +403,13 @@ cdef class ImuNoise:
 
     @property
     def state(self):
-        """Position of every stream and the bias states, as a dict (settable)."""
+        """Position of every stream, the bias states and the precision of the draws,
+        as a dict (settable on a model with the same normal_dtype)."""
         cdef int i, t
         return {
             "model": "fastnoise.ImuNoise",
             "key": int(self.m.key),
+            "normal_dtype": self.normal_dtype,
             "positions": [[int(self.m.st[i][t].position) for t in range(3)]
                           for i in range(6)],
             "gauss_markov": [float(self.m.gm[i]) for i in range(6)],
@@ -440,6 +444,13 @@ cdef class ImuNoise:
                              "'random_walk' 6 values each")
         if not 0 <= key < 2**64:
             raise ValueError(f"state['key']={key!r} is not allowed: it must lie in [0, 2**64)")
+        # the draws' precision is part of the stream: a state continues only a model
+        # that draws the same way
+        if value.get("normal_dtype", self.normal_dtype) != self.normal_dtype:
+            raise ValueError(
+                f"state['normal_dtype']={value['normal_dtype']!r} is not allowed: this "
+                f"model draws {self.normal_dtype!r} normals (set normal_dtype= when "
+                "constructing it)")
         self.m.key = key
         fn_imu_reset(&self.m)
         for i in range(6):

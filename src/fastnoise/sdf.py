@@ -234,7 +234,7 @@ def from_sdf(
     sdf: str | os.PathLike,
     seed: object = None,
     name: str | None = None,
-    normal_dtype: str = "float32",
+    normal_dtype: object = "float32",
 ):
     """An ImuNoise with the Gazebo noise of the SDF ``<imu>`` element (see the module
     docstring for the meaning of each element). ``sdf`` is XML text or a file path;
