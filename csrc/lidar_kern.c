@@ -18,14 +18,20 @@
 
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
-
-#include "fnmath_avx2.h"
 #include <string.h>
 
-/* float64 points four at a time with AVX2: the operations of POINT_ONE (lidar_kern.c
- * body below), in the same order, on the lanes of a vector; only the loads and stores
- * of the N x 3 arrays differ (three vectors hold four points, shuffled to x, y, z).
- * Returns how many points it did (a multiple of 4); POINT_ONE does the rest. */
+#include "fnmath_avx2.h"
+
+/* The vector loops (lidar_kern_avx2.h, included once per type below) do POINT_ONE's
+ * operations in the same order on 4 (float64) or 8 (float32) points at once. What
+ * differs between the types is here: the loads and stores of the N x 3 layout
+ * (three vectors hold 4 or 8 points, shuffled to x, y, z) and of the hit masks. */
+
+/* 4 hit flags (movemask bits) -> 4 bytes 0/1, little-endian */
+static const uint32_t lidar_mask_bytes[16] = {
+    0x00000000, 0x00000001, 0x00000100, 0x00000101, 0x00010000, 0x00010001,
+    0x00010100, 0x00010101, 0x01000000, 0x01000001, 0x01000100, 0x01000101,
+    0x01010000, 0x01010001, 0x01010100, 0x01010101};
 
 /* (x0 y0 z0 x1) (y1 z1 x2 y2) (z2 x3 y3 z3) -> x, y, z */
 static inline __attribute__((always_inline)) void
@@ -50,139 +56,18 @@ static inline __attribute__((always_inline)) void aos_store_f64(double *dst, __m
     _mm256_storeu_pd(dst + 8, _mm256_permute2f128_pd(v, w, 0x31));
 }
 
-static inline __attribute__((always_inline)) size_t lidar_vec_f64_body(
-    const fn_lidar_points_params *p, size_t n, const double *points, const double *dist_in,
-    const uint8_t *mask_in, const float *za, const double *sn, const double *cs,
-    const float *zd, double *points_out, double *dist_out, uint8_t *mask_out,
-    double *local_out, const int angular, const int octant, const int distance) {
-    /* 4 hit flags (movemask bits) -> 4 bytes 0/1, little-endian */
-    static const uint32_t mask_bytes[16] = {0x00000000, 0x00000001, 0x00000100, 0x00000101,
-                                            0x00010000, 0x00010001, 0x00010100, 0x00010101,
-                                            0x01000000, 0x01000001, 0x01000100, 0x01000101,
-                                            0x01010000, 0x01010001, 0x01010100, 0x01010101};
-    const __m256d t0 = _mm256_set1_pd(p->origin[0]), t1 = _mm256_set1_pd(p->origin[1]);
-    const __m256d t2 = _mm256_set1_pd(p->origin[2]);
-    const __m256d k0 = _mm256_set1_pd(p->axis[0]), k1 = _mm256_set1_pd(p->axis[1]);
-    const __m256d k2 = _mm256_set1_pd(p->axis[2]);
-    const __m256d mu = _mm256_set1_pd(p->distance_mean);
-    const __m256d base = _mm256_set1_pd(p->distance_base);
-    const __m256d rise = _mm256_set1_pd(p->distance_rise);
-    const __m256d one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd();
-    const __m256d tmax = _mm256_set1_pd(0x1.fffffffffffffp+1023);
-    const __m256d sign = _mm256_set1_pd(-0.0);
-    const double *mt = p->to_local;
-    const __m256d vam = _mm256_set1_pd(p->angular_mean);
-    const __m256d vas = _mm256_set1_pd(p->angular_stddev);
-    const __m256d vturns = _mm256_set1_pd(0.15915494309189533577); /* 1 / (2 pi) */
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        __m256d x, y, z;
-        aos_load_f64(points + 3 * i, &x, &y, &z);
-        __m256d qx = _mm256_sub_pd(x, t0), qy = _mm256_sub_pd(y, t1);
-        __m256d qz = _mm256_sub_pd(z, t2);
-        __m256d r = _mm256_sqrt_pd(
-            _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(qx, qx), _mm256_mul_pd(qy, qy)),
-                          _mm256_mul_pd(qz, qz)));
-        __m256d d = dist_in ? _mm256_loadu_pd(dist_in + i) : r;
-        __m256d h =
-            _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, d), tmax, _CMP_LE_OQ),
-                          _mm256_cmp_pd(r, tmax, _CMP_LE_OQ));
-        if (mask_in) {
-            uint32_t m4;
-            memcpy(&m4, mask_in + i, 4);
-            __m256i f = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)m4));
-            __m256d nf = _mm256_castsi256_pd(_mm256_cmpeq_epi64(f, _mm256_setzero_si256()));
-            h = _mm256_andnot_pd(nf, h);
-        }
-        __m256d vx = qx, vy = qy, vz = qz, dn = d;
-        if (angular) {
-            __m256d s, c;
-            if (octant) {
-                /* fn_sincos_octant_f64 of (am + as z) / (2 pi), as POINT_ONE */
-                __m256d f = _mm256_mul_pd(
-                    _mm256_add_pd(
-                        vam, _mm256_mul_pd(vas, _mm256_cvtps_pd(_mm_loadu_ps(za + i)))),
-                    vturns);
-                fn_sincos_octant_avx2_f64(f, &s, &c);
-            } else {
-                s = _mm256_loadu_pd(sn + i);
-                c = _mm256_loadu_pd(cs + i);
-            }
-            __m256d kq =
-                _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(k0, qx), _mm256_mul_pd(k1, qy)),
-                              _mm256_mul_pd(k2, qz));
-            __m256d w = _mm256_mul_pd(_mm256_sub_pd(one, c), kq);
-            vx = _mm256_add_pd(
-                _mm256_add_pd(_mm256_mul_pd(c, qx),
-                              _mm256_mul_pd(s, _mm256_sub_pd(_mm256_mul_pd(k1, qz),
-                                                             _mm256_mul_pd(k2, qy)))),
-                _mm256_mul_pd(w, k0));
-            vy = _mm256_add_pd(
-                _mm256_add_pd(_mm256_mul_pd(c, qy),
-                              _mm256_mul_pd(s, _mm256_sub_pd(_mm256_mul_pd(k2, qx),
-                                                             _mm256_mul_pd(k0, qz)))),
-                _mm256_mul_pd(w, k1));
-            vz = _mm256_add_pd(
-                _mm256_add_pd(_mm256_mul_pd(c, qz),
-                              _mm256_mul_pd(s, _mm256_sub_pd(_mm256_mul_pd(k0, qy),
-                                                             _mm256_mul_pd(k1, qx)))),
-                _mm256_mul_pd(w, k2));
-        }
-        if (distance) {
-            __m256d moves = _mm256_and_pd(h, _mm256_cmp_pd(r, zero, _CMP_GT_OQ));
-            __m256d zf = _mm256_cvtps_pd(_mm_loadu_ps(zd + i));
-            __m256d eps = _mm256_add_pd(
-                mu, _mm256_mul_pd(_mm256_add_pd(base, _mm256_mul_pd(rise, d)), zf));
-            eps = _mm256_blendv_pd(zero, eps, moves);
-            __m256d rs = _mm256_blendv_pd(one, r, moves);
-            __m256d sc = _mm256_div_pd(eps, rs);
-            vx = _mm256_add_pd(vx, _mm256_mul_pd(vx, sc));
-            vy = _mm256_add_pd(vy, _mm256_mul_pd(vy, sc));
-            vz = _mm256_add_pd(vz, _mm256_mul_pd(vz, sc));
-            dn = _mm256_add_pd(d, eps);
-        }
-        __m256d ox = _mm256_add_pd(x, _mm256_sub_pd(vx, qx));
-        __m256d oy = _mm256_add_pd(y, _mm256_sub_pd(vy, qy));
-        __m256d oz = _mm256_add_pd(z, _mm256_sub_pd(vz, qz));
-        aos_store_f64(points_out + 3 * i, _mm256_blendv_pd(x, ox, h),
-                      _mm256_blendv_pd(y, oy, h), _mm256_blendv_pd(z, oz, h));
-        _mm256_storeu_pd(dist_out + i, _mm256_blendv_pd(d, dn, h));
-        uint32_t mb = mask_bytes[_mm256_movemask_pd(h)];
-        memcpy(mask_out + i, &mb, 4);
-        if (local_out) {
-            __m256d ax = _mm256_blendv_pd(qx, vx, h), ay = _mm256_blendv_pd(qy, vy, h);
-            __m256d az = _mm256_blendv_pd(qz, vz, h);
-            __m256d l[3];
-            for (int row = 0; row < 3; row++)
-                l[row] = _mm256_add_pd(
-                    _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(mt[3 * row]), ax),
-                                  _mm256_mul_pd(_mm256_set1_pd(mt[3 * row + 1]), ay)),
-                    _mm256_mul_pd(_mm256_set1_pd(mt[3 * row + 2]), az));
-            aos_store_f64(local_out + 3 * i, l[0], l[1], l[2]);
-        }
-    }
-    return i;
+/* all ones in the lanes whose input mask byte is 0 */
+static inline __m256d mask_in_zero_f64(const uint8_t *m) {
+    uint32_t m4;
+    memcpy(&m4, m, 4);
+    __m256i f = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)m4));
+    return _mm256_castsi256_pd(_mm256_cmpeq_epi64(f, _mm256_setzero_si256()));
 }
 
-/* octant: s and c from za with the octant polynomial here (else from sn, cs) */
-static size_t lidar_vec_f64(const fn_lidar_points_params *p, int octant, size_t n,
-                            const double *points, const double *dist_in,
-                            const uint8_t *mask_in, const float *za, const double *sn,
-                            const double *cs, const float *zd, double *points_out,
-                            double *dist_out, uint8_t *mask_out, double *local_out) {
-    const int a = p->angular != 0, dd = p->distance != 0;
-#define LIDAR_VEC_CASE(A, O, D)                                                            \
-    return lidar_vec_f64_body(p, n, points, dist_in, mask_in, za, sn, cs, zd, points_out,  \
-                              dist_out, mask_out, local_out, A, O, D)
-    if (a && octant && dd) LIDAR_VEC_CASE(1, 1, 1);
-    if (a && dd) LIDAR_VEC_CASE(1, 0, 1);
-    if (a && octant) LIDAR_VEC_CASE(1, 1, 0);
-    if (a) LIDAR_VEC_CASE(1, 0, 0);
-    if (dd) LIDAR_VEC_CASE(0, 0, 1);
-    LIDAR_VEC_CASE(0, 0, 0);
-#undef LIDAR_VEC_CASE
+static inline void mask_out_store_f64(uint8_t *dst, __m256d h) {
+    uint32_t mb = lidar_mask_bytes[_mm256_movemask_pd(h)];
+    memcpy(dst, &mb, 4);
 }
-#define LIDAR_VEC 1
 
 /* float32 points eight at a time: three vectors hold eight points; blends gather
  * each coordinate (in a fixed lane order), one lane permute puts it in order. */
@@ -208,138 +93,35 @@ static inline __attribute__((always_inline)) void aos_store_f32(float *dst, __m2
     _mm256_storeu_ps(dst + 16, _mm256_blend_ps(_mm256_blend_ps(tx, ty, 0x49), tz, 0x92));
 }
 
-static inline __attribute__((always_inline)) size_t lidar_vec_f32_body(
-    const fn_lidar_points_params *p, size_t n, const float *points, const float *dist_in,
-    const uint8_t *mask_in, const float *za, const float *sn, const float *cs,
-    const float *zd, float *points_out, float *dist_out, uint8_t *mask_out,
-    float *local_out, const int angular, const int octant, const int distance) {
-    static const uint32_t mask_bytes[16] = {0x00000000, 0x00000001, 0x00000100, 0x00000101,
-                                            0x00010000, 0x00010001, 0x00010100, 0x00010101,
-                                            0x01000000, 0x01000001, 0x01000100, 0x01000101,
-                                            0x01010000, 0x01010001, 0x01010100, 0x01010101};
-    const __m256 t0 = _mm256_set1_ps((float)p->origin[0]);
-    const __m256 t1 = _mm256_set1_ps((float)p->origin[1]);
-    const __m256 t2 = _mm256_set1_ps((float)p->origin[2]);
-    const __m256 k0 = _mm256_set1_ps((float)p->axis[0]);
-    const __m256 k1 = _mm256_set1_ps((float)p->axis[1]);
-    const __m256 k2 = _mm256_set1_ps((float)p->axis[2]);
-    const __m256 mu = _mm256_set1_ps((float)p->distance_mean);
-    const __m256 base = _mm256_set1_ps((float)p->distance_base);
-    const __m256 rise = _mm256_set1_ps((float)p->distance_rise);
-    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-    const __m256 tmax = _mm256_set1_ps(0x1.fffffep+127f);
-    const __m256 sign = _mm256_set1_ps(-0.0f);
-    const double *mt = p->to_local;
-    const __m256 vam = _mm256_set1_ps((float)p->angular_mean);
-    const __m256 vas = _mm256_set1_ps((float)p->angular_stddev);
-    const __m256 vturns = _mm256_set1_ps((float)0.15915494309189533577); /* 1 / (2 pi) */
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256 x, y, z;
-        aos_load_f32(points + 3 * i, &x, &y, &z);
-        __m256 qx = _mm256_sub_ps(x, t0), qy = _mm256_sub_ps(y, t1);
-        __m256 qz = _mm256_sub_ps(z, t2);
-        __m256 r = _mm256_sqrt_ps(
-            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(qx, qx), _mm256_mul_ps(qy, qy)),
-                          _mm256_mul_ps(qz, qz)));
-        __m256 d = dist_in ? _mm256_loadu_ps(dist_in + i) : r;
-        __m256 h = _mm256_and_ps(_mm256_cmp_ps(_mm256_andnot_ps(sign, d), tmax, _CMP_LE_OQ),
-                                 _mm256_cmp_ps(r, tmax, _CMP_LE_OQ));
-        if (mask_in) {
-            __m256i f =
-                _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(mask_in + i)));
-            __m256 nf = _mm256_castsi256_ps(_mm256_cmpeq_epi32(f, _mm256_setzero_si256()));
-            h = _mm256_andnot_ps(nf, h);
-        }
-        __m256 vx = qx, vy = qy, vz = qz, dn = d;
-        if (angular) {
-            __m256 s, c;
-            if (octant) {
-                /* fn_sincos_octant_f32 of (am + as z) / (2 pi), as POINT_ONE */
-                __m256 f = _mm256_mul_ps(
-                    _mm256_add_ps(vam, _mm256_mul_ps(vas, _mm256_loadu_ps(za + i))),
-                    vturns);
-                fn_sincos_octant_avx2_f32(f, &s, &c);
-            } else {
-                s = _mm256_loadu_ps(sn + i);
-                c = _mm256_loadu_ps(cs + i);
-            }
-            __m256 kq =
-                _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(k0, qx), _mm256_mul_ps(k1, qy)),
-                              _mm256_mul_ps(k2, qz));
-            __m256 w = _mm256_mul_ps(_mm256_sub_ps(one, c), kq);
-            vx = _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(c, qx),
-                              _mm256_mul_ps(s, _mm256_sub_ps(_mm256_mul_ps(k1, qz),
-                                                             _mm256_mul_ps(k2, qy)))),
-                _mm256_mul_ps(w, k0));
-            vy = _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(c, qy),
-                              _mm256_mul_ps(s, _mm256_sub_ps(_mm256_mul_ps(k2, qx),
-                                                             _mm256_mul_ps(k0, qz)))),
-                _mm256_mul_ps(w, k1));
-            vz = _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(c, qz),
-                              _mm256_mul_ps(s, _mm256_sub_ps(_mm256_mul_ps(k0, qy),
-                                                             _mm256_mul_ps(k1, qx)))),
-                _mm256_mul_ps(w, k2));
-        }
-        if (distance) {
-            __m256 moves = _mm256_and_ps(h, _mm256_cmp_ps(r, zero, _CMP_GT_OQ));
-            __m256 zf = _mm256_loadu_ps(zd + i);
-            __m256 eps = _mm256_add_ps(
-                mu, _mm256_mul_ps(_mm256_add_ps(base, _mm256_mul_ps(rise, d)), zf));
-            eps = _mm256_blendv_ps(zero, eps, moves);
-            __m256 rs = _mm256_blendv_ps(one, r, moves);
-            __m256 sc = _mm256_div_ps(eps, rs);
-            vx = _mm256_add_ps(vx, _mm256_mul_ps(vx, sc));
-            vy = _mm256_add_ps(vy, _mm256_mul_ps(vy, sc));
-            vz = _mm256_add_ps(vz, _mm256_mul_ps(vz, sc));
-            dn = _mm256_add_ps(d, eps);
-        }
-        __m256 ox = _mm256_add_ps(x, _mm256_sub_ps(vx, qx));
-        __m256 oy = _mm256_add_ps(y, _mm256_sub_ps(vy, qy));
-        __m256 oz = _mm256_add_ps(z, _mm256_sub_ps(vz, qz));
-        aos_store_f32(points_out + 3 * i, _mm256_blendv_ps(x, ox, h),
-                      _mm256_blendv_ps(y, oy, h), _mm256_blendv_ps(z, oz, h));
-        _mm256_storeu_ps(dist_out + i, _mm256_blendv_ps(d, dn, h));
-        int hb = _mm256_movemask_ps(h);
-        uint32_t mb[2] = {mask_bytes[hb & 15], mask_bytes[hb >> 4]};
-        memcpy(mask_out + i, mb, 8);
-        if (local_out) {
-            __m256 ax = _mm256_blendv_ps(qx, vx, h), ay = _mm256_blendv_ps(qy, vy, h);
-            __m256 az = _mm256_blendv_ps(qz, vz, h);
-            __m256 l[3];
-            for (int row = 0; row < 3; row++)
-                l[row] = _mm256_add_ps(
-                    _mm256_add_ps(
-                        _mm256_mul_ps(_mm256_set1_ps((float)mt[3 * row]), ax),
-                        _mm256_mul_ps(_mm256_set1_ps((float)mt[3 * row + 1]), ay)),
-                    _mm256_mul_ps(_mm256_set1_ps((float)mt[3 * row + 2]), az));
-            aos_store_f32(local_out + 3 * i, l[0], l[1], l[2]);
-        }
-    }
-    return i;
+static inline __m256 mask_in_zero_f32(const uint8_t *m) {
+    __m256i f = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)m));
+    return _mm256_castsi256_ps(_mm256_cmpeq_epi32(f, _mm256_setzero_si256()));
 }
 
-/* octant: s and c from za with the octant polynomial here (else from sn, cs) */
-static size_t lidar_vec_f32(const fn_lidar_points_params *p, int octant, size_t n,
-                            const float *points, const float *dist_in,
-                            const uint8_t *mask_in, const float *za, const float *sn,
-                            const float *cs, const float *zd, float *points_out,
-                            float *dist_out, uint8_t *mask_out, float *local_out) {
-    const int a = p->angular != 0, dd = p->distance != 0;
-#define LIDAR_VEC_CASE(A, O, D)                                                            \
-    return lidar_vec_f32_body(p, n, points, dist_in, mask_in, za, sn, cs, zd, points_out,  \
-                              dist_out, mask_out, local_out, A, O, D)
-    if (a && octant && dd) LIDAR_VEC_CASE(1, 1, 1);
-    if (a && dd) LIDAR_VEC_CASE(1, 0, 1);
-    if (a && octant) LIDAR_VEC_CASE(1, 1, 0);
-    if (a) LIDAR_VEC_CASE(1, 0, 0);
-    if (dd) LIDAR_VEC_CASE(0, 0, 1);
-    LIDAR_VEC_CASE(0, 0, 0);
-#undef LIDAR_VEC_CASE
+static inline void mask_out_store_f32(uint8_t *dst, __m256 h) {
+    int hb = _mm256_movemask_ps(h);
+    uint32_t mb[2] = {lidar_mask_bytes[hb & 15], lidar_mask_bytes[hb >> 4]};
+    memcpy(dst, mb, 8);
 }
+
+#define VT __m256d
+#define VS double
+#define VOP(op) _mm256_##op##_pd
+#define VNAME(name) name##_f64
+#define V_LANES 4
+#define V_TMAX 0x1.fffffffffffffp+1023
+#define V_LOAD_Z(ptr) _mm256_cvtps_pd(_mm_loadu_ps(ptr))
+#include "lidar_kern_avx2.h"
+
+#define VT __m256
+#define VS float
+#define VOP(op) _mm256_##op##_ps
+#define VNAME(name) name##_f32
+#define V_LANES 8
+#define V_TMAX 0x1.fffffep+127f
+#define V_LOAD_Z(ptr) _mm256_loadu_ps(ptr)
+#include "lidar_kern_avx2.h"
+#define LIDAR_VEC 1
 #else
 #define LIDAR_VEC 0
 #endif

@@ -7,7 +7,6 @@ import gc
 import pickle
 
 import numpy as np
-import pytest
 
 import fastnoise
 from fastnoise import dvl_config as dc
@@ -45,14 +44,6 @@ def sensors():
 
 def bits(a):
     return np.ascontiguousarray(a).view(np.uint64)
-
-
-@pytest.fixture(params=fastnoise.simd_paths_available())
-def simd_path(request):
-    old = fastnoise.simd_path()
-    fastnoise.set_simd_path(request.param)
-    yield request.param
-    fastnoise.set_simd_path(old)
 
 
 def small_batches(t, seed):

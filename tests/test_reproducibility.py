@@ -9,7 +9,6 @@ import hashlib
 import numpy as np
 import pytest
 
-import fastnoise
 from fastnoise.generator import fill_normals
 
 N = 1 << 22
@@ -17,14 +16,6 @@ DIGEST = {
     "float64": "962fd8446c8fc5158d2f8b5762192c7bb269ef159d73391b4f462be7212512f9",
     "float32": "e31aabb82b147a72448fc8094a3db8cd683f1beb12561061ca0c6ba87419ebbd",
 }
-
-
-@pytest.fixture(params=fastnoise.simd_paths_available())
-def simd_path(request):
-    before = fastnoise.simd_path()
-    fastnoise.set_simd_path(request.param)
-    yield request.param
-    fastnoise.set_simd_path(before)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
