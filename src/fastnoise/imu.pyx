@@ -16,6 +16,7 @@ from libc.stdint cimport uint64_t
 
 from fastnoise._buffers cimport recycled_empty
 from fastnoise._core cimport FN_FLOAT32, FN_FLOAT64, fn_stream
+from fastnoise._vec3 cimport out_vec3
 
 from fastnoise import _validate
 from fastnoise._seeding import (
@@ -93,14 +94,6 @@ cdef cnp.ndarray _vec3_in(str name, object x):
     if a.shape != (3,):
         raise ValueError(f"{name} has shape {a.shape}: it must be (3,)")
     return a
-
-
-cdef cnp.ndarray _vec3_out(str name, object out):
-    if out is None:
-        return cnp.PyArray_EMPTY(1, [3], cnp.NPY_FLOAT64, 0)
-    if _is_vec3(out) and cnp.PyArray_ISWRITEABLE(<cnp.ndarray>out):
-        return <cnp.ndarray>out
-    return _validate.output_array(name, out, (3,), _F64)
 
 
 def _split_keywords(kwargs):
@@ -235,8 +228,8 @@ cdef class ImuNoise:
             raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 s")
         cdef cnp.ndarray w = _vec3_in("omega", omega)
         cdef cnp.ndarray a = _vec3_in("accel", accel)
-        cdef cnp.ndarray wo = _vec3_out("out_omega", out_omega)
-        cdef cnp.ndarray ao = _vec3_out("out_accel", out_accel)
+        cdef cnp.ndarray wo = out_vec3("out_omega", out_omega)
+        cdef cnp.ndarray ao = out_vec3("out_accel", out_accel)
         fn_imu_step(&self.m, <double *>cnp.PyArray_DATA(w), <double *>cnp.PyArray_DATA(a),
                     d, <double *>cnp.PyArray_DATA(wo), <double *>cnp.PyArray_DATA(ao))
         self._last_time = NAN

@@ -1,9 +1,5 @@
 # C-level view of RigidBodySimulator, so SensorSimulator reads its state without Python calls.
 
-# A finite length-3 vector into ``out`` (fast paths for float64 arrays, tuples, lists);
-# errors name ``name``.
-cdef int read_vec3(str name, object value, double out[3]) except -1
-
 cdef class RigidBodySimulator:
     cdef double inertia_[3]
     cdef double omega_[3]

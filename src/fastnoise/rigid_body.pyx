@@ -9,6 +9,7 @@ cimport numpy as cnp
 from libc.math cimport M_PI, floor, isfinite
 
 from fastnoise._core cimport fn_sincos_f64
+from fastnoise._vec3 cimport read_vec3
 
 from fastnoise import _validate
 
@@ -28,36 +29,6 @@ cdef inline double _wrap_pi(double a) noexcept nogil:
     elif r < -M_PI:  # ... or just below -pi
         r += 2.0 * M_PI
     return r
-
-
-cdef int read_vec3(str name, object value, double out[3]) except -1:
-    """Copy a length-3 finite real vector into ``out`` (fast paths for a float64 array,
-    a tuple or a list)."""
-    cdef Py_ssize_t i
-    cdef double *src
-    if (type(value) is cnp.ndarray and cnp.PyArray_TYPE(<cnp.ndarray>value) == cnp.NPY_FLOAT64
-            and cnp.PyArray_NDIM(<cnp.ndarray>value) == 1
-            and cnp.PyArray_DIM(<cnp.ndarray>value, 0) == 3
-            and cnp.PyArray_ISCARRAY_RO(<cnp.ndarray>value)):
-        src = <double *>cnp.PyArray_DATA(<cnp.ndarray>value)
-        out[0] = src[0]
-        out[1] = src[1]
-        out[2] = src[2]
-        if isfinite(out[0]) and isfinite(out[1]) and isfinite(out[2]):
-            return 0
-    elif (type(value) is tuple or type(value) is list) and len(value) == 3:
-        try:
-            for i in range(3):
-                out[i] = value[i]
-        except TypeError:
-            pass
-        else:
-            if isfinite(out[0]) and isfinite(out[1]) and isfinite(out[2]):
-                return 0
-    arr = _validate.vector3(name, value)
-    for i in range(3):
-        out[i] = arr[i]
-    return 0
 
 
 cdef class RigidBodySimulator:

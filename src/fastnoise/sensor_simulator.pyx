@@ -12,7 +12,8 @@ from libc.math cimport isfinite
 
 from fastnoise._core cimport fn_stream_next_f64
 from fastnoise.generator cimport GaussianNoiseGenerator
-from fastnoise.rigid_body cimport RigidBodySimulator, read_vec3
+from fastnoise._vec3 cimport out_vec3, read_vec3
+from fastnoise.rigid_body cimport RigidBodySimulator
 
 from fastnoise import _validate
 from fastnoise._seeding import as_seed_sequence, model_seed_sequence
@@ -76,20 +77,6 @@ cdef int _source_angles(object source, double a[3]) except -1:
             f"source (pitch, yaw, roll)=({a[0]!r}, {a[1]!r}, {a[2]!r}) is not finite: the "
             "source failed its numeric check")
     return 0
-
-
-cdef inline double *_out3(object out) except NULL:
-    """Data pointer of a caller's ``out``: a writeable C-contiguous float64 array of
-    shape (3,)."""
-    cdef cnp.ndarray arr
-    if type(out) is not cnp.ndarray:
-        if not isinstance(out, cnp.ndarray):
-            raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
-    arr = <cnp.ndarray>out
-    if (cnp.PyArray_TYPE(arr) != cnp.NPY_FLOAT64 or cnp.PyArray_NDIM(arr) != 1
-            or cnp.PyArray_DIM(arr, 0) != 3 or not cnp.PyArray_ISCARRAY(arr)):
-        _validate.output_array("out", out, (3,), np.dtype(np.float64))
-    return <double *>cnp.PyArray_DATA(arr)
 
 
 cdef class SensorSimulator:
@@ -190,6 +177,15 @@ cdef class SensorSimulator:
             self.drift_omega_[i] = new_w[i]
             self.drift_angles_[i] = new_a[i]
 
+    cdef object _reading(self, const double *x, const double *drift, object out):
+        """x + drift + N(0, sigma) per axis, into ``out`` (or a new array)."""
+        cdef cnp.ndarray res = out_vec3("out", out)
+        cdef double *dst = <double *>cnp.PyArray_DATA(res)
+        cdef int i
+        for i in range(3):
+            dst[i] = x[i] + drift[i] + self.sigma_[i] * fn_stream_next_f64(&self.gen.st)
+        return res
+
     def read_angular_velocity(self, out=None):
         """Measured body angular velocity in rad/s: ``omega + drift_omega + noise``.
 
@@ -198,17 +194,8 @@ cdef class SensorSimulator:
         not finite (no noise is drawn then).
         """
         cdef double w[3]
-        cdef double *dst
-        cdef cnp.npy_intp n = 3
-        cdef int i
         _source_omega(self.source_, w)
-        if out is None:
-            out = cnp.PyArray_EMPTY(1, &n, cnp.NPY_FLOAT64, 0)
-        dst = _out3(out)
-        for i in range(3):
-            dst[i] = w[i] + self.drift_omega_[i] + self.sigma_[i] * fn_stream_next_f64(
-                &self.gen.st)
-        return out
+        return self._reading(w, self.drift_omega_, out)
 
     def read_orientation(self, out=None):
         """Measured angles in rad, packed (pitch, yaw, roll):
@@ -218,17 +205,8 @@ cdef class SensorSimulator:
         angles are not finite.
         """
         cdef double a[3]
-        cdef double *dst
-        cdef cnp.npy_intp n = 3
-        cdef int i
         _source_angles(self.source_, a)
-        if out is None:
-            out = cnp.PyArray_EMPTY(1, &n, cnp.NPY_FLOAT64, 0)
-        dst = _out3(out)
-        for i in range(3):
-            dst[i] = a[i] + self.drift_angles_[i] + self.sigma_[i] * fn_stream_next_f64(
-                &self.gen.st)
-        return out
+        return self._reading(a, self.drift_angles_, out)
 
     def check_numerics(self):
         """True when the drifts, rates, stddevs and the generator are finite and the

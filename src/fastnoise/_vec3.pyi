@@ -1,0 +1,1 @@
+# fastnoise._vec3 has only C-level (cdef) functions: nothing public.
