@@ -19,9 +19,8 @@
 #define ROW (CHUNK + 8)
 #define STREAM_BYTES (8u << 20)
 /* Records of the previous chunk streamed out after each sensor's draws (whole
- * staging blocks; CHUNK / STORE_SLICE <= FN_DVL_NSENSORS). */
-#define STORE_SLICE 64
-_Static_assert(CHUNK <= STORE_SLICE * FN_DVL_NSENSORS,
+ * staging blocks; CHUNK / FN_DVL_STAGE <= FN_DVL_NSENSORS). */
+_Static_assert(CHUNK <= FN_DVL_STAGE * FN_DVL_NSENSORS,
                "a chunk's records must all be streamed out during the next chunk");
 
 /* Software prefetch of the next chunk's truth records, a few lines before each piece
@@ -172,11 +171,11 @@ void fn_awn_measure_many(fn_awn *s, size_t n, const double *truth, ptrdiff_t tru
 /* An angle's stand-in for the fast reduction: huge angles are first reduced exactly
  * with fmod (exact in IEEE arithmetic, so the same everywhere). */
 static double tame_angle(double d) {
-    return fabs(d) < 0x1p50 ? d : fmod(d, 360.0);
+    return fabs(d) < FN_DVL_HUGE_DEG ? d : fmod(d, 360.0);
 }
 
 static int angle_is_huge(double d) {
-    return fabs(d) >= 0x1p50;
+    return fabs(d) >= FN_DVL_HUGE_DEG;
 }
 
 /* The composite again, through fn_dvl_compose_one, for the samples of a chunk with a
@@ -270,8 +269,8 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
                       prefetching ? &pf : NULL);
             /* a slice of the previous chunk out between the sensors: the streaming
              * stores drain to memory while the next sensor's draws are computed */
-            size_t lo = j * STORE_SLICE,
-                   hi = lo + STORE_SLICE < prev_m ? lo + STORE_SLICE : prev_m;
+            size_t lo = j * FN_DVL_STAGE,
+                   hi = lo + FN_DVL_STAGE < prev_m ? lo + FN_DVL_STAGE : prev_m;
             if (lo < hi)
                 FN_DISPATCH(fn_dvl_store_records,
                             (hi - lo, prev[0] + lo, ROW,

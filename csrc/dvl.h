@@ -57,6 +57,12 @@ enum { FN_DVL_VN = FN_DVL_NSENSORS, FN_DVL_VE, FN_DVL_VU, FN_DVL_NFIELDS };
 #define FN_AWN_ANCHOR_STREAM 1u
 #define FN_AWN_TIE_STREAM 2u
 
+/* Angles (deg) from this size on are reduced exactly with fmod before the composite. */
+#define FN_DVL_HUGE_DEG 0x1p50
+/* Records per staging block of the batch's streaming store (6.5 KiB); the batch
+ * streams a chunk's records out in slices of this size. */
+#define FN_DVL_STAGE 64
+
 /* Samples per refill of the per-sample caches: whole groups of Philox blocks so the
  * SIMD kernels do the work (16 normals = 4 blocks, 64 anchor halves = 8 blocks). */
 #define FN_AWN_Z_GROUP 16

@@ -86,8 +86,9 @@ void FN_KERNEL(fn_dvl_count_huge)(size_t n, const double *restrict roll,
                                   size_t *count) {
     uint64_t c = 0;
     for (size_t i = 0; i < n; i++)
-        c += (uint64_t)((fabs(roll[i]) >= 0x1p50) | (fabs(pitch[i]) >= 0x1p50) |
-                        (fabs(yaw[i]) >= 0x1p50));
+        c += (uint64_t)((fabs(roll[i]) >= FN_DVL_HUGE_DEG) |
+                        (fabs(pitch[i]) >= FN_DVL_HUGE_DEG) |
+                        (fabs(yaw[i]) >= FN_DVL_HUGE_DEG));
     *count = (size_t)c;
 }
 
@@ -145,8 +146,6 @@ void FN_KERNEL(fn_dvl_load_records)(size_t m, const double *restrict rec, ptrdif
     }
 }
 
-#define STAGE 64 /* records per staging block of the streaming store (6.5 KiB) */
-
 /* Records i0 .. i0 + k - 1: out[(i - i0) * 13 + j] = rows[j * row_len + i], j < 13. */
 static void records_from_rows(const double *restrict rows, size_t row_len, size_t i0,
                               size_t k, double *restrict out) {
@@ -185,9 +184,9 @@ void FN_KERNEL(fn_dvl_store_records)(size_t m, const double *restrict rows, size
         /* Records go through an L1 staging block, then out with 32-byte aligned
          * streaming stores (a record is 104 bytes, so records themselves are not
          * aligned); the partial 32 bytes at either end are plain stores. */
-        double stage[STAGE * FN_DVL_NFIELDS];
-        for (size_t i0 = 0; i0 < m; i0 += STAGE) {
-            size_t k = m - i0 < STAGE ? m - i0 : STAGE;
+        double stage[FN_DVL_STAGE * FN_DVL_NFIELDS];
+        for (size_t i0 = 0; i0 < m; i0 += FN_DVL_STAGE) {
+            size_t k = m - i0 < FN_DVL_STAGE ? m - i0 : FN_DVL_STAGE;
             double *o = out + i0 * FN_DVL_NFIELDS;
             size_t len = k * FN_DVL_NFIELDS, p = 0;
             records_from_rows(rows, row_len, i0, k, stage);

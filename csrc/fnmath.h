@@ -66,11 +66,6 @@ static inline double fn_scaled_log_f64(double x, int64_t kshift, double mult) {
     return fma(kd, mult * 0x1.62e42fefa39efp-1, fma(kd, mult * 0x1.abc9e3b39803fp-56, lnm));
 }
 
-/* ln(x) for positive, finite, normal x (double). */
-static inline double fn_log_f64(double x) {
-    return fn_scaled_log_f64(x, 0, 1.0);
-}
-
 static inline float fn_scaled_log_f32(float x, int32_t kshift, float mult) {
     const uint32_t off = 0x3F3504F4u; /* sqrt(1/2), rounded up */
     uint32_t ix = fn_bits32(x);

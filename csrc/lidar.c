@@ -5,12 +5,10 @@
 #include "fnmath.h"
 #include "normal.h"
 
-/* Points per chunk, both dtypes: the kernel makes one pass over the points, so a
- * chunk only sizes the normal fills (fewer, larger calls) and the draws' buffers,
- * which stay in L1. 256-2048 measured alike (262,144 points, avx2); the old 64-point
- * float64 chunks made the draws markedly slower (many small fills). */
-#define POINTS_STEP(T) ((size_t)FN_LIDAR_CHUNK)
-
+/* Points per chunk (FN_LIDAR_CHUNK), both dtypes: the kernel makes one pass over the
+ * points, so a chunk only sizes the normal fills (fewer, larger calls) and the draws'
+ * buffers, which stay in L1. 256-2048 measured alike (262,144 points, avx2); the old
+ * 64-point float64 chunks made the draws markedly slower (many small fills). */
 #define DEFINE_POINTS(T, SUF)                                                              \
     void fn_lidar_points_##SUF(const fn_lidar_points_params *p, uint64_t first_index,      \
                                size_t n, const T *points, const T *dist_in,                \
@@ -19,7 +17,7 @@
         float za[FN_LIDAR_CHUNK], zd[FN_LIDAR_CHUNK];                                      \
         uint64_t s_ang = fn_lidar_stream(p->frame, FN_LIDAR_HITPOINT_ANGULAR);             \
         uint64_t s_dist = fn_lidar_stream(p->frame, FN_LIDAR_DISTANCE);                    \
-        const size_t step = POINTS_STEP(T);                                                \
+        const size_t step = FN_LIDAR_CHUNK;                                                \
         for (size_t done = 0; done < n; done += step) {                                    \
             size_t m = n - done < step ? n - done : step;                                  \
             uint64_t first = first_index + done;                                           \

@@ -128,7 +128,6 @@ static inline void mask_out_store_f32(uint8_t *dst, __m256 h) {
 
 #define T double
 #define SUF f64
-#define VEC_POINTS LIDAR_VEC
 #define VEC_LOOP lidar_vec_f64
 #define SINCOS fn_sincos_f64
 #define SINCOS_OCTANT fn_sincos_octant_f64
@@ -145,11 +144,9 @@ static inline void mask_out_store_f32(uint8_t *dst, __m256 h) {
 #undef FABS
 #undef SQRT
 #undef T_MAX
-#undef VEC_POINTS
 #undef VEC_LOOP
 
 #define T float
-#define VEC_POINTS LIDAR_VEC
 #define VEC_LOOP lidar_vec_f32
 #define SUF f32
 #define SINCOS fn_sincos_f32
@@ -265,7 +262,7 @@ void POINTS_CHUNK(const fn_lidar_points_params *p, size_t n, const T *points,
     const int octant = fabs(p->angular_mean) + 6.7 * p->angular_stddev <= 0.78;
     const T turns = (T)0.15915494309189533577; /* 1 / (2 pi) */
     size_t i = 0;
-#if VEC_POINTS
+#if LIDAR_VEC
     /* the octant case computes its sines and cosines inside the vector loop */
     if (angular && !octant) SINCOS_LOOP(0, n);
     i = VEC_LOOP(p, octant, n, points, dist_in, mask_in, za, sn, cs, zd, points_out,

@@ -56,14 +56,14 @@ void fn_stream_init(fn_stream *s, uint64_t key, uint64_t stream) {
     s->dtype = FN_FLOAT64;
 }
 
-void fn_stream_use_dtype(fn_stream *s, int dtype) {
+static void use_dtype(fn_stream *s, int dtype) {
     if (dtype == s->dtype) return;
     s->dtype = dtype;
     s->cache_ok = 0;
 }
 
 double fn_stream_next_f64(fn_stream *s) {
-    fn_stream_use_dtype(s, FN_FLOAT64);
+    use_dtype(s, FN_FLOAT64);
     uint64_t group = s->position / FN_GROUP;
     if (!s->cache_ok || s->cache_group != group) {
         fn_group_normals_f64(s->key, s->stream, group, s->c64);
@@ -74,7 +74,7 @@ double fn_stream_next_f64(fn_stream *s) {
 }
 
 float fn_stream_next_f32(fn_stream *s) {
-    fn_stream_use_dtype(s, FN_FLOAT32);
+    use_dtype(s, FN_FLOAT32);
     uint64_t group = s->position / FN_GROUP;
     if (!s->cache_ok || s->cache_group != group) {
         fn_group_normals_f32(s->key, s->stream, group, s->c32);
@@ -85,18 +85,8 @@ float fn_stream_next_f32(fn_stream *s) {
 }
 
 uint64_t fn_stream_take(fn_stream *s, int dtype, uint64_t n) {
-    fn_stream_use_dtype(s, dtype);
+    use_dtype(s, dtype);
     uint64_t first = s->position;
     s->position += n;
     return first;
-}
-
-void fn_stream_fill_f64(fn_stream *s, double *out, size_t n, double mean, double stddev) {
-    uint64_t first = fn_stream_take(s, FN_FLOAT64, n);
-    fn_normal_fill_f64(s->key, s->stream, first, n, mean, stddev, out);
-}
-
-void fn_stream_fill_f32(fn_stream *s, float *out, size_t n, float mean, float stddev) {
-    uint64_t first = fn_stream_take(s, FN_FLOAT32, n);
-    fn_normal_fill_f32(s->key, s->stream, first, n, mean, stddev, out);
 }

@@ -70,20 +70,6 @@ static inline void fn_bm_angle_f32(uint32_t wb, float *c, float *s) {
     *s = fn_f32(fn_bits32(y) ^ ((wb << 1) & 0x80000000u));
 }
 
-static inline void fn_box_muller_f64(uint32_t wa, uint32_t wb, double *z0, double *z1) {
-    double r = fn_bm_radius_f64(wa), c, s;
-    fn_bm_angle_f64(wb, &c, &s);
-    *z0 = r * c;
-    *z1 = r * s;
-}
-
-static inline void fn_box_muller_f32(uint32_t wa, uint32_t wb, float *z0, float *z1) {
-    float r = fn_bm_radius_f32(wa), c, s;
-    fn_bm_angle_f32(wb, &c, &s);
-    *z0 = r * c;
-    *z1 = r * s;
-}
-
 /* The 16 standard normals of group g (SIMD-dispatched like the bulk kernels, so
  * single draws use hardware fma where the CPU has it). */
 FN_DECLARE_KERNEL(void, fn_group_normals_f64,
@@ -126,13 +112,10 @@ typedef struct {
 void fn_stream_init(fn_stream *s, uint64_t key, uint64_t stream);
 /* Values come from the same index whichever dtype asks; switching dtype only drops
  * the cached block. */
-void fn_stream_use_dtype(fn_stream *s, int dtype);
 double fn_stream_next_f64(fn_stream *s);
 float fn_stream_next_f32(fn_stream *s);
 /* Take the next n normals; returns the index of the first one, so the caller may
  * fill them later (or on other threads) with fn_normal_fill_*. */
 uint64_t fn_stream_take(fn_stream *s, int dtype, uint64_t n);
-void fn_stream_fill_f64(fn_stream *s, double *out, size_t n, double mean, double stddev);
-void fn_stream_fill_f32(fn_stream *s, float *out, size_t n, float mean, float stddev);
 
 #endif

@@ -42,9 +42,6 @@ cdef extern from "normal.h" nogil:
     void fn_normal_fill_f32(uint64_t key, uint64_t stream, uint64_t first, size_t n,
                             float mean, float stddev, float *out)
     void fn_stream_init(fn_stream *s, uint64_t key, uint64_t stream)
-    void fn_stream_use_dtype(fn_stream *s, int dtype)
     double fn_stream_next_f64(fn_stream *s)
     float fn_stream_next_f32(fn_stream *s)
     uint64_t fn_stream_take(fn_stream *s, int dtype, uint64_t n)
-    void fn_stream_fill_f64(fn_stream *s, double *out, size_t n, double mean, double stddev)
-    void fn_stream_fill_f32(fn_stream *s, float *out, size_t n, float mean, float stddev)

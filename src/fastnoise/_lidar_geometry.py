@@ -89,11 +89,3 @@ def float_data(name: str, value: object) -> np.ndarray:
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"{name} has dtype {arr.dtype}: it must hold real numbers")
     return np.ascontiguousarray(arr, dtype=np.float64)
-
-
-def threads_count(value: object) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"threads={value!r} is not allowed: it must be an int >= 1")
-    if int(value) < 1:
-        raise ValueError(f"threads={value!r} is not allowed: it must be >= 1")
-    return int(value)

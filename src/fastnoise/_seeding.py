@@ -7,8 +7,6 @@ import numbers
 
 import numpy as np
 
-SeedLike = "int | numpy.random.SeedSequence | None"
-
 
 def as_seed_sequence(seed: object) -> np.random.SeedSequence:
     """Return a SeedSequence for ``seed`` (int >= 0, SeedSequence, or None for fresh entropy).
@@ -55,12 +53,6 @@ def model_seed_sequence(ss: np.random.SeedSequence, model: str) -> np.random.See
 def model_key(ss: np.random.SeedSequence, model: str) -> int:
     """64-bit Philox key of ``model`` for the user's sequence ``ss``."""
     return key_from_seed_sequence(model_seed_sequence(ss, model))
-
-
-def seed_to_key(seed: object) -> tuple[int, np.random.SeedSequence]:
-    """(key, seed sequence) for a user's seed."""
-    ss = as_seed_sequence(seed)
-    return key_from_seed_sequence(ss), ss
 
 
 def seed_sequence_state(ss: np.random.SeedSequence) -> dict:

@@ -6,14 +6,13 @@ function of (seed, frame, pixel index), drawn from the fastnoise Philox/Box-Mull
 core and added in one pass over the image (no image-sized noise array).
 """
 
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from fastnoise import _validate
+from fastnoise import _threads, _validate
 from fastnoise._seeding import (
     as_seed_sequence,
     model_key,
@@ -64,14 +63,6 @@ _DTYPE_CODES = {
 _VARIANTS = {"gazebo": FN_CAM_GAZEBO, "ogre2": FN_CAM_OGRE2}
 # Fewest pixels a thread gets: below this a thread costs more than it saves.
 _MIN_PIXELS_PER_THREAD = 1 << 16
-_executor = None
-
-
-def _pool():
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(thread_name_prefix="fastnoise-camera")
-    return _executor
 
 
 cdef inline void _run_rows(fn_camera_job *job, size_t row0, size_t row1) noexcept:
@@ -84,8 +75,8 @@ cdef class _Job:
     cdef fn_camera_job job
     cdef object keep  # the arrays the pointers point into
 
-    def rows(self, size_t row0, size_t row1):
-        _run_rows(&self.job, row0, row1)
+    def rows(self, size_t row0, size_t count):
+        _run_rows(&self.job, row0, row0 + count)
 
 
 def _check_image(image):
@@ -218,7 +209,7 @@ cdef class ImageNoise:
         """Start the frame counter again at 0."""
         self._frame = 0
 
-    def apply(self, image, frame=None, out=None, int threads=1, row_offset=0):
+    def apply(self, image, frame=None, out=None, threads=1, row_offset=0):
         """Return ``image`` with camera noise added (the input is left unchanged).
 
         Parameters
@@ -248,10 +239,9 @@ cdef class ImageNoise:
         cdef _Job j = _Job.__new__(_Job)
         cdef cnp.ndarray src, dst
         cdef uint64_t f
-        cdef Py_ssize_t height, width, parts, per, i
+        cdef Py_ssize_t height, width, parts
         _check_image(image)
-        if threads < 1:
-            raise ValueError(f"threads={threads!r} is not allowed: it must be >= 1")
+        cdef int nthreads = _threads.count(threads)
         if frame is not None:
             f = _frame_index("frame", frame)
         if type(row_offset) is int and row_offset == 0:
@@ -296,16 +286,8 @@ cdef class ImageNoise:
         j.job.out_ch = dst_st[2] if ndim == 3 else 0
         j.keep = (src, dst)
 
-        parts = min(threads, height, max(1, height * width // _MIN_PIXELS_PER_THREAD))
-        if parts <= 1:
-            _run_rows(&j.job, 0, height)
-        else:
-            per = (height + parts - 1) // parts
-            futures = [_pool().submit(j.rows, i * per, min(height, (i + 1) * per))
-                       for i in range(1, parts)]
-            _run_rows(&j.job, 0, min(height, per))
-            for fut in futures:
-                fut.result()
+        parts = min(nthreads, height, max(1, height * width // _MIN_PIXELS_PER_THREAD))
+        _threads.run_split(j.rows, height, parts)
         return dst
 
     # ---- copies and pickling ------------------------------------------------------

@@ -21,7 +21,6 @@ vU = -vD, all in m/s.
 """
 
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 
 import warnings
 
@@ -34,7 +33,7 @@ from libc.stdint cimport uint64_t
 from fastnoise._buffers cimport recycled_empty
 
 
-from fastnoise import _validate
+from fastnoise import _threads, _validate
 from fastnoise._seeding import (
     as_seed_sequence,
     model_key,
@@ -98,14 +97,6 @@ cdef object _F64 = np.dtype(np.float64)
 _UNSET = object()
 # Smallest part a threaded batch is split into; below it threads cost more than they give.
 _MIN_PER_THREAD = 1 << 15
-_executor = None
-
-
-def _pool():
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(thread_name_prefix="fastnoise-dvl")
-    return _executor
 
 
 def _strict_flag(strict):
@@ -554,7 +545,7 @@ cdef class DvlSimulator:
         fn_dvl_measure_one(self.ps, t, m.v)
         return m
 
-    def measure_many(self, truth, out=None, int threads=1):
+    def measure_many(self, truth, out=None, threads=1):
         """DVL messages for a whole recording, equal to as many ``measure`` calls.
 
         ``truth``: a structured array (e.g. of ``TRUTH_DTYPE``) or a mapping of field
@@ -572,9 +563,8 @@ cdef class DvlSimulator:
         cdef _Batch job = _Batch.__new__(_Batch)
         cdef int j
         cdef cnp.ndarray o
-        cdef size_t n, per, start
-        if threads < 1:
-            raise ValueError(f"threads={threads!r} is not allowed: it must be >= 1")
+        cdef size_t n
+        cdef int nthreads = _threads.count(threads)
         if isinstance(truth, np.ndarray) and truth.dtype.names is not None:
             names = truth.dtype.names
             get = truth.__getitem__
@@ -601,16 +591,12 @@ cdef class DvlSimulator:
         job.op = <double *>cnp.PyArray_DATA(o)
         job.sim = self
         job.keep = (keep, out)
-        parts = min(<size_t>threads, max(<size_t>1, n // _MIN_PER_THREAD))
+        parts = _threads.parts(n, nthreads, _MIN_PER_THREAD)
         if parts == 1:
             with nogil:
                 fn_dvl_measure_many(self.ps, n, job.tp, job.ts, job.op, FN_DVL_NFIELDS)
             return out
-        per = (n + parts - 1) // parts
-        futures = [_pool().submit(job.run, start, min(per, n - start))
-                   for start in range(0, n, per)]
-        for f in futures:
-            f.result()
+        _threads.run_split(job.run, n, parts)
         for j in range(FN_DVL_NSENSORS):
             self.ps[j].position += n
         return out

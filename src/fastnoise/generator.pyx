@@ -7,12 +7,11 @@ multi-threaded fills all reproduce the same numbers.
 
 import os
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 cimport numpy as cnp
-from libc.math cimport fma, isfinite
+from libc.math cimport fma, fmaf, isfinite
 from libc.stdint cimport uint64_t
 
 from fastnoise._core cimport (
@@ -30,7 +29,7 @@ from fastnoise._core cimport (
     fn_stream_take,
 )
 
-from fastnoise import _validate
+from fastnoise import _threads, _validate
 from fastnoise._seeding import (
     as_seed_sequence,
     key_from_seed_sequence,
@@ -51,7 +50,6 @@ _F64 = np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
 # Smallest split a threaded fill makes; below it threads cost more than they give.
 _MIN_PER_THREAD = 1 << 16
-_executor = None
 
 
 def simd_path():
@@ -76,13 +74,6 @@ def set_simd_path(name):
     return fn_simd_name(fn_simd_set(_SIMD_LEVELS[name])).decode()
 
 
-def _pool():
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(thread_name_prefix="fastnoise")
-    return _executor
-
-
 def _fill_part(uint64_t key, uint64_t stream, uint64_t first, Py_ssize_t start,
                Py_ssize_t n, double mean, double stddev, cnp.ndarray flat):
     """Fill flat[start:start+n] with normals first.. of (key, stream), GIL released."""
@@ -99,6 +90,16 @@ def _fill_part(uint64_t key, uint64_t stream, uint64_t first, Py_ssize_t start,
                                (<float *>base) + start)
 
 
+def _fill_split(uint64_t key, uint64_t stream, uint64_t first, cnp.ndarray flat,
+                double mean, double stddev, int threads):
+    """fill_normals without the checks; parts start on group boundaries (16)."""
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(flat)
+    _threads.run_split(
+        lambda start, count: _fill_part(key, stream, first + start, start, count, mean,
+                                        stddev, flat),
+        n, _threads.parts(n, threads, _MIN_PER_THREAD), align=16)
+
+
 def fill_normals(uint64_t key, uint64_t stream, uint64_t first, cnp.ndarray flat,
                  double mean=0.0, double stddev=1.0, threads=1):
     """Fill the C-contiguous float32/float64 array ``flat`` with normals
@@ -107,25 +108,10 @@ def fill_normals(uint64_t key, uint64_t stream, uint64_t first, cnp.ndarray flat
     The values do not depend on ``threads``: each index has its own number.
     """
     cdef Py_ssize_t n = cnp.PyArray_SIZE(flat)
-    cdef Py_ssize_t per, start, parts, i
-    threads = _validate.integer("threads", threads, 1, 1 << 16)
+    cdef int nthreads = _threads.count(threads)
     if n and first + <uint64_t>(n - 1) < first:
         raise OverflowError(f"first={first} + {n} values run past the end of the stream (2**64)")
-    parts = min(threads, max(1, n // _MIN_PER_THREAD))
-    if parts == 1:
-        _fill_part(key, stream, first, 0, n, mean, stddev, flat)
-        return
-    # split on multiples of 16 so the parts start on group boundaries
-    per = ((n + parts - 1) // parts + 15) & ~15
-    futures = []
-    for i in range(parts):
-        start = i * per
-        if start >= n:
-            break
-        futures.append(_pool().submit(_fill_part, key, stream, first + start, start,
-                                      min(per, n - start), mean, stddev, flat))
-    for f in futures:
-        f.result()
+    _fill_split(key, stream, first, flat, mean, stddev, nthreads)
 
 
 cdef class GaussianNoiseGenerator:
@@ -158,13 +144,6 @@ cdef class GaussianNoiseGenerator:
         stream = _validate.integer("stream", stream, 0, 2**64)
         self._seed_seq = ss
         fn_stream_init(&self.st, key_from_seed_sequence(ss), stream)
-
-    # ---- hot path -----------------------------------------------------------------
-    cdef double next_f64(self) noexcept nogil:
-        return fn_stream_next_f64(&self.st)
-
-    cdef float next_f32(self) noexcept nogil:
-        return fn_stream_next_f32(&self.st)
 
     def generate(self, double mean=0.0, double stddev=1.0):
         """One float64 draw ``fma(stddev, z, mean)`` (units of ``mean``)."""
@@ -199,10 +178,12 @@ cdef class GaussianNoiseGenerator:
         else:
             dt = _validate.float_dtype("dtype", _F64 if dtype is None else dtype)
         if out is None:
-            if size is None:
-                z = np.empty(1, dtype=dt)
-                self._fill(z, mean, stddev, 1)
-                return float(z[0]) if dt == _F64 else z[0]
+            if size is None:  # one value, as the fill would compute it
+                self._check_room(1)
+                if dt == _F64:
+                    return fma(stddev, fn_stream_next_f64(&self.st), mean)
+                return np.float32(fmaf(<float>stddev, fn_stream_next_f32(&self.st),
+                                       <float>mean))
             arr = np.empty(size, dtype=dt)
         else:
             shape = out.shape if (size is None and isinstance(out, np.ndarray)) else size
@@ -214,11 +195,11 @@ cdef class GaussianNoiseGenerator:
 
     def _fill(self, cnp.ndarray arr, double mean, double stddev, threads):
         cdef int code = FN_FLOAT64 if arr.dtype == _F64 else FN_FLOAT32
-        threads = _validate.integer("threads", threads, 1, 1 << 16)
-        self._check_room(arr.size)
+        cdef int nthreads = _threads.count(threads)
+        self._check_room(arr.size)  # so the range below cannot wrap
         cdef uint64_t first = fn_stream_take(&self.st, code, <uint64_t>arr.size)
-        fill_normals(self.st.key, self.st.stream, first, arr.reshape(-1), mean, stddev,
-                     threads)
+        _fill_split(self.st.key, self.st.stream, first, arr.reshape(-1), mean, stddev,
+                    nthreads)
 
     # ---- position and state -----------------------------------------------------
     @property

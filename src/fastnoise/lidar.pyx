@@ -15,21 +15,19 @@ about half as much as float64 ones. They agree with the float64 values to float3
 accuracy (|z| <= 6.66 in both), far below any lidar's noise.
 """
 
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint64_t
 
-from fastnoise import _validate
+from fastnoise import _threads, _validate
 from fastnoise._lidar_geometry import (
     MAX_FRAME,
     NoisyPoints,
     float_data,
     frame_index,
     rigid_pose,
-    threads_count,
     unit_axis,
 )
 from fastnoise._seeding import as_seed_sequence, model_key
@@ -92,7 +90,6 @@ cdef extern from "lidar.h" nogil:
 
 # Smallest piece a threaded call hands to one thread.
 _MIN_PER_THREAD = 1 << 14
-_executor = None
 
 RAY_BASED = 0
 HITPOINT_BASED = 1
@@ -103,25 +100,6 @@ _MAX_ANGLE = 1.0e3
 def _rebuild(cls, kwargs):
     """Unpickle: the objects are fully defined by their parameters and seed."""
     return cls(**kwargs)
-
-
-def _pool():
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(thread_name_prefix="fastnoise-lidar")
-    return _executor
-
-
-def _run_split(func, Py_ssize_t n, int threads):
-    """Call func(start, count) over [0, n), on up to ``threads`` threads."""
-    cdef Py_ssize_t parts = min(threads, max(1, n // _MIN_PER_THREAD))
-    if parts <= 1:
-        func(0, n)
-        return
-    per = (n + parts - 1) // parts
-    futures = [_pool().submit(func, s, min(per, n - s)) for s in range(0, n, per)]
-    for f in futures:
-        f.result()
 
 
 def _output(name, arr, shape, dtype):
@@ -438,7 +416,7 @@ cdef class LidarNoise:
             mask_in = np.ascontiguousarray(mask_in).view(np.uint8)
         fr = frame_index("frame", frame)
         first = frame_index("first_index", first_index, 2**64 - max(n, 1))
-        nthreads = threads_count(threads)
+        nthreads = _threads.count(threads)
         kw, t, to_local = self._frame_geometry(lidar_pose)
 
         pout = _output("out", out, (n, 3), dt)
@@ -481,7 +459,7 @@ cdef class LidarNoise:
         call.dist_out = dout
         call.mask_out = mout.view(np.uint8)
         call.local_out = lout
-        _run_split(call.run, n, nthreads)
+        _threads.run_split(call.run, n, _threads.parts(n, nthreads, _MIN_PER_THREAD))
 
         if return_local and lout is None:
             lout = pout
@@ -598,7 +576,7 @@ cdef class RangeNoise:
         arr = float_data("ranges", ranges)
         fr = frame_index("frame", frame, MAX_FRAME - 1)
         first = frame_index("first_index", first_index, 2**64 - max(arr.size, 1))
-        nthreads = threads_count(threads)
+        nthreads = _threads.count(threads)
         if out is None:
             res = np.empty(arr.shape, dtype=arr.dtype)
         else:
@@ -611,7 +589,8 @@ cdef class RangeNoise:
         call.first_index = first
         call.inp = arr.reshape(-1)
         call.out = res.reshape(-1)
-        _run_split(call.run, arr.size, nthreads)
+        _threads.run_split(call.run, arr.size,
+                           _threads.parts(arr.size, nthreads, _MIN_PER_THREAD))
         return res
 
 
