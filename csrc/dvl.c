@@ -49,23 +49,14 @@ static inline void pf_step(prefetcher *pf) {
 void fn_awn_init(fn_awn *s, uint64_t key) {
     memset(s, 0, sizeof *s);
     s->key = key;
+    fn_stream_init(&s->z, key, FN_AWN_NOISE_STREAM);
 }
 
-/* z_n and h_n of one sample through the group caches. The normals come from
- * fn_normal_fill_f32 and the words from the same kernel as the batch's, so the bits
- * are the batch's; filling a whole group lets the SIMD copies do the work. */
+/* z_n and h_n of one sample through the group caches: z_n from the stream's cache,
+ * h_n from the same kernel as the batch's words, so the bits are the batch's. */
 static double sample_normal(fn_awn *s, uint64_t n) {
-    uint64_t group = n / FN_AWN_Z_GROUP;
-    if (!s->z_ok || s->z_group != group) {
-        float z[FN_AWN_Z_GROUP];
-        fn_normal_fill_f32(s->key, FN_AWN_NOISE_STREAM, group * FN_AWN_Z_GROUP,
-                           FN_AWN_Z_GROUP, 0.0f, 1.0f, z);
-        for (int i = 0; i < FN_AWN_Z_GROUP; i++)
-            s->z_cache[i] = (double)z[i]; /* exact */
-        s->z_group = group;
-        s->z_ok = 1;
-    }
-    return s->z_cache[n % FN_AWN_Z_GROUP];
+    s->z.position = n;
+    return fn_stream_next_unit(&s->z, FN_FLOAT32);
 }
 
 static uint16_t sample_half(fn_awn *s, uint64_t n) {

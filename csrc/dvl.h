@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "fnmath.h"
+#include "normal.h"
 #include "simd.h"
 
 /* Sensor order = order of draws in the original simulator = stream order. */
@@ -63,14 +64,14 @@ enum { FN_DVL_VN = FN_DVL_NSENSORS, FN_DVL_VE, FN_DVL_VU, FN_DVL_NFIELDS };
  * streams a chunk's records out in slices of this size. */
 #define FN_DVL_STAGE 64
 
-/* Samples per refill of the per-sample caches: whole groups of Philox blocks so the
- * SIMD kernels do the work (16 normals = 4 blocks, 64 anchor halves = 8 blocks). */
-#define FN_AWN_Z_GROUP 16
+/* Samples per refill of the per-sample anchor-half cache: a whole group of Philox
+ * blocks (64 halves = 8 blocks) so the SIMD kernel does the work. */
 #define FN_AWN_H_GROUP 64
 
 /* One sensor: parameters (units of the measured quantity), its key and the index of
- * its next sample, plus caches of the draws of the current group of samples for
- * one-at-a-time use (pure functions of key and group, so copying them is harmless). */
+ * its next sample, plus the draws of the current group of samples for one-at-a-time
+ * use (the normals' stream with its group cache, and the anchor halves: pure
+ * functions of key and group, so copying them is harmless). */
 typedef struct {
     double bias;
     double noise_dev;
@@ -78,9 +79,9 @@ typedef struct {
     double anchor_probability;
     uint64_t key;
     uint64_t position;
-    int z_ok, h_ok;
-    uint64_t z_group, h_group;
-    double z_cache[FN_AWN_Z_GROUP];
+    fn_stream z;
+    int h_ok;
+    uint64_t h_group;
     uint16_t h_cache[FN_AWN_H_GROUP];
 } fn_awn;
 

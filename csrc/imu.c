@@ -87,12 +87,6 @@ void fn_imu_set_dt(fn_imu *m, double dt) {
     m->coef_dt = dt;
 }
 
-/* 0 + 1 * z, the exact arithmetic the fill does with mean 0 and stddev 1. */
-static inline double next_unit(fn_stream *s, int dtype) {
-    if (dtype == FN_FLOAT32) return (double)(0.0f + 1.0f * fn_stream_next_f32(s));
-    return 0.0 + 1.0 * fn_stream_next_f64(s);
-}
-
 void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double dt,
                  double omega_out[3], double accel_out[3]) {
     if (dt != m->coef_dt) fn_imu_set_dt(m, dt);
@@ -100,12 +94,14 @@ void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double
     fn_imu_linear(m, omega, accel, x);
     for (int a = 0; a < FN_IMU_AXES; a++) {
         double zw = m->on[a][FN_IMU_WHITE]
-                        ? next_unit(&m->st[a][FN_IMU_WHITE], m->normal_dtype)
+                        ? fn_stream_next_unit(&m->st[a][FN_IMU_WHITE], m->normal_dtype)
                         : 0.0;
-        double zg =
-            m->on[a][FN_IMU_GM] ? next_unit(&m->st[a][FN_IMU_GM], m->normal_dtype) : 0.0;
-        double zr =
-            m->on[a][FN_IMU_RW] ? next_unit(&m->st[a][FN_IMU_RW], m->normal_dtype) : 0.0;
+        double zg = m->on[a][FN_IMU_GM]
+                        ? fn_stream_next_unit(&m->st[a][FN_IMU_GM], m->normal_dtype)
+                        : 0.0;
+        double zr = m->on[a][FN_IMU_RW]
+                        ? fn_stream_next_unit(&m->st[a][FN_IMU_RW], m->normal_dtype)
+                        : 0.0;
         y[a] = fn_imu_axis_sample(&m->c[a], &m->gm[a], &m->rw[a], x[a], zw, zg, zr);
     }
     /* write after every read, so the outputs may alias the inputs */

@@ -114,6 +114,14 @@ void fn_stream_init(fn_stream *s, uint64_t key, uint64_t stream);
  * the cached block. */
 double fn_stream_next_f64(fn_stream *s);
 float fn_stream_next_f32(fn_stream *s);
+/* The next normal as a double, bit for bit what fn_normal_fill_* with mean 0 and
+ * stddev 1 writes for it (0 + 1 * z: a -0 becomes +0), drawn in `dtype`
+ * (FN_FLOAT32: the float32 normal, widened exactly). */
+static inline double fn_stream_next_unit(fn_stream *s, int dtype) {
+    if (dtype == FN_FLOAT32) return (double)(0.0f + 1.0f * fn_stream_next_f32(s));
+    return 0.0 + 1.0 * fn_stream_next_f64(s);
+}
+
 /* Take the next n normals; returns the index of the first one, so the caller may
  * fill them later (or on other threads) with fn_normal_fill_*. */
 uint64_t fn_stream_take(fn_stream *s, int dtype, uint64_t n);
