@@ -649,6 +649,12 @@ def test_config_range_warning_and_strict():
         dc.load_config({"dvl_altitude": {"bias": 2.5}}, strict=True)
 
 
+def test_from_config_warns_once_per_value_out_of_range():
+    with pytest.warns(dc.DvlRangeWarning) as record:
+        DvlSimulator.from_config({"dvl_altitude": {"bias": 2.5}, "seed": 1})
+    assert len([w for w in record if issubclass(w.category, dc.DvlRangeWarning)]) == 1
+
+
 @pytest.mark.parametrize("strict", ["no", 1, None])
 def test_strict_must_be_a_bool(strict):
     with pytest.raises(TypeError, match="strict"):

@@ -41,13 +41,19 @@ def model_tag(model: str) -> int:
     return int.from_bytes(digest[:4], "little") | 0x80000000
 
 
-def model_seed_sequence(ss: np.random.SeedSequence, model: str) -> np.random.SeedSequence:
-    """The sequence behind ``model``'s keys for a user's sequence ``ss``: its spawn key
-    gains the model's tag. So different models given the same seed draw independent
-    noise, while each stays a pure function of the user's seed."""
+def child_seed_sequence(ss: np.random.SeedSequence, index: int) -> np.random.SeedSequence:
+    """Child ``index`` of ``ss``, as ``ss.spawn`` would make it on a fresh sequence,
+    without changing ``ss``."""
     return np.random.SeedSequence(
-        ss.entropy, spawn_key=(*ss.spawn_key, model_tag(model)), pool_size=ss.pool_size
+        ss.entropy, spawn_key=(*ss.spawn_key, index), pool_size=ss.pool_size
     )
+
+
+def model_seed_sequence(ss: np.random.SeedSequence, model: str) -> np.random.SeedSequence:
+    """The sequence behind ``model``'s keys for a user's sequence ``ss``: the child
+    with the model's tag. So different models given the same seed draw independent
+    noise, while each stays a pure function of the user's seed."""
+    return child_seed_sequence(ss, model_tag(model))
 
 
 def model_key(ss: np.random.SeedSequence, model: str) -> int:

@@ -36,6 +36,7 @@ from fastnoise._buffers cimport recycled_empty
 from fastnoise import _threads, _validate
 from fastnoise._seeding import (
     as_seed_sequence,
+    child_seed_sequence,
     model_key,
     seed_sequence_from_state,
     seed_sequence_state,
@@ -105,13 +106,6 @@ def _strict_flag(strict):
     return bool(strict)
 
 
-def _sensor_seed(ss, int i):
-    """Seed sequence of sensor ``i``: child ``i`` of ``ss`` (as ``ss.spawn`` would
-    make on a fresh sequence), without changing ``ss``."""
-    return np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, i),
-                                  pool_size=ss.pool_size)
-
-
 cdef class AugmentedWhiteNoise:
     """Augmented white noise of one sensor (seed 000).
 
@@ -146,11 +140,11 @@ cdef class AugmentedWhiteNoise:
 
     def __init__(self, bias=0.0, noise_dev=0.0, anchor=0.0, anchor_probability=0.0, *,
                  seed=None, sensor=None, strict=False):
+        self._strict = _strict_flag(strict)
         b, sd, a, p = check_noise_params(bias, noise_dev, anchor, anchor_probability,
-                                         sensor=sensor, strict=_strict_flag(strict))
+                                         sensor=sensor, strict=self._strict)
         self._seed_seq = as_seed_sequence(seed)
         self._sensor = sensor
-        self._strict = _strict_flag(strict)
         fn_awn_init(&self.s, model_key(self._seed_seq, "dvl"))
         self.s.bias = b
         self.s.noise_dev = sd
@@ -484,7 +478,7 @@ cdef class DvlSimulator:
         cdef AugmentedWhiteNoise awn
         for i, name in enumerate(SENSOR_NAMES):
             params = _sensor_params(name, sensors.get(name, SensorNoise()))
-            awn = AugmentedWhiteNoise(**params, seed=_sensor_seed(self._seed_seq, i),
+            awn = AugmentedWhiteNoise(**params, seed=child_seed_sequence(self._seed_seq, i),
                                       sensor=name, strict=self._strict)
             self.ps[i] = &awn.s
             objs.append(awn)
@@ -494,10 +488,14 @@ cdef class DvlSimulator:
     def from_config(cls, config, *, seed=_UNSET, strict=False):
         """Build from a DvlConfig, a JSON path, an open JSON file or a dict in the JSON
         layout. ``seed`` overrides the configuration's seed."""
-        if not isinstance(config, DvlConfig):
-            config = load_config(config, strict=strict)
-        return cls(config.sensors, seed=config.seed if seed is _UNSET else seed,
-                   strict=strict)
+        loaded = not isinstance(config, DvlConfig)
+        if loaded:
+            config = load_config(config, strict=strict)  # it warns about each range...
+        with warnings.catch_warnings():
+            if loaded:  # ... so the sensors need not warn again
+                warnings.simplefilter("ignore", DvlRangeWarning)
+            return cls(config.sensors, seed=config.seed if seed is _UNSET else seed,
+                       strict=strict)
 
     def to_config(self):
         """The current parameters and seed as a DvlConfig (``save_config`` writes it).

@@ -17,7 +17,6 @@ values of the wrong type and non-finite values raise an error that names the key
 from __future__ import annotations
 
 import json
-import math
 import os
 import warnings
 from collections.abc import Mapping
@@ -181,7 +180,7 @@ class DvlConfig:
                         f"unknown field {key}.{fname} in DVL configuration: use one of "
                         f"{list(JSON_FIELDS)}"
                     )
-                params[JSON_FIELDS[fname]] = _check_number(f"{key}.{fname}", fvalue)
+                params[JSON_FIELDS[fname]] = fvalue
             b, sd, a, p = check_noise_params(
                 **params, sensor=key, strict=strict, prefix=key + ".", json_names=True
             )
@@ -195,17 +194,6 @@ class DvlConfig:
             s = self.sensors.get(name, SensorNoise())
             out[name] = {jname: getattr(s, pname) for jname, pname in JSON_FIELDS.items()}
         return out
-
-
-def _check_number(name: str, value: object) -> float:
-    # JSON booleans are Python ints: refuse them explicitly; NaN/Infinity literals and
-    # overflowing numbers (1e999 -> inf) are refused as non-finite.
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name}={value!r} is not allowed: it must be a number")
-    v = float(value)
-    if not math.isfinite(v):
-        raise ValueError(f"{name}={value!r} is not allowed: it must be finite (no NaN/Inf)")
-    return v
 
 
 def _check_seed(value: object) -> int | None:

@@ -39,13 +39,13 @@ from fastnoise._seeding import (
 
 cnp.import_array()
 
-if os.environ.get("FASTNOISE_SIMD", "") not in ("", "scalar", "avx2", "avx512"):
-    warnings.warn(
-        f"FASTNOISE_SIMD={os.environ['FASTNOISE_SIMD']!r} is not one of scalar, avx2, "
-        "avx512: it is ignored and the best path for this CPU is used",
-        RuntimeWarning, stacklevel=2)
+_SIMD_LEVELS = {"scalar": 0, "avx2": 1, "avx512": 2}  # the names dispatch.c reads
 
-_SIMD_LEVELS = {"scalar": 0, "avx2": 1, "avx512": 2}
+if os.environ.get("FASTNOISE_SIMD", "") not in ("", *_SIMD_LEVELS):
+    warnings.warn(
+        f"FASTNOISE_SIMD={os.environ['FASTNOISE_SIMD']!r} is not one of "
+        f"{', '.join(_SIMD_LEVELS)}: it is ignored and the best path for this CPU is used",
+        RuntimeWarning, stacklevel=2)
 _F64 = np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
 # Smallest split a threaded fill makes; below it threads cost more than they give.

@@ -485,15 +485,7 @@ cdef class ImuNoise:
 
 
 def _normal_dtype_code(value):
-    try:
-        dt = np.dtype(value)
-    except TypeError:
-        dt = None
-    if dt == _F64:
-        return FN_FLOAT64
-    if dt == np.dtype(np.float32):
-        return FN_FLOAT32
-    raise TypeError(f"normal_dtype={value!r} is not allowed: use 'float64' or 'float32'")
+    return FN_FLOAT64 if _validate.float_dtype("normal_dtype", value) == _F64 else FN_FLOAT32
 
 
 def _rebuild(gyro, accel, normal_dtype, state):
