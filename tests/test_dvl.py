@@ -503,6 +503,12 @@ def test_augmented_white_noise_alone():
     assert np.array_equal(bits(awn.measure_many(x)), bits(batch))
     frac = np.mean(batch == 99.0)
     assert abs(frac - 0.25) < 5 * np.sqrt(0.25 * 0.75 / 1001)
+    with pytest.raises(TypeError, match="position"):
+        awn.position = 1.5  # not silently truncated
+    with pytest.raises(ValueError, match="position"):
+        awn.position = -1
+    awn.position = 7
+    assert awn.position == 7
     again = pickle.loads(pickle.dumps(twin))
     assert again.measure(1.0) == twin.measure(1.0)
 

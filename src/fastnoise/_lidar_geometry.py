@@ -72,12 +72,7 @@ def rigid_pose(name: str, value: object) -> tuple[np.ndarray, np.ndarray]:
 
 def frame_index(name: str, value: object, limit: int = MAX_FRAME) -> int:
     """A frame or point index: an int in [0, limit]."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name}={value!r} is not allowed: it must be an int")
-    v = int(value)
-    if not 0 <= v <= limit:
-        raise ValueError(f"{name}={value!r} is not allowed: it must lie in [0, {limit}]")
-    return v
+    return _validate.integer(name, value, 0, limit + 1)
 
 
 def float_data(name: str, value: object) -> np.ndarray:

@@ -203,7 +203,7 @@ cdef class ImageNoise:
 
     @frame.setter
     def frame(self, value):
-        self._frame = _frame_index("frame", value)
+        self._frame = _validate.integer("frame", value, 0, 2**64)
 
     def reset(self):
         """Start the frame counter again at 0."""
@@ -243,7 +243,7 @@ cdef class ImageNoise:
         _check_image(image)
         cdef int nthreads = _threads.count(threads)
         if frame is not None:
-            f = _frame_index("frame", frame)
+            f = _validate.integer("frame", frame, 0, 2**64)
         if type(row_offset) is int and row_offset == 0:
             offset = 0  # the common case, without the checks
         else:
@@ -327,20 +327,10 @@ def _from_state(state):
     return noise
 
 
-def _frame_index(name, value):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name}={value!r} is not allowed: it must be an int in [0, 2**64)")
-    if not 0 <= int(value) < 2**64:
-        raise ValueError(f"{name}={value!r} is not allowed: it must lie in [0, 2**64)")
-    return int(value)
-
-
 def _row_offset(value, image):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"row_offset={value!r} is not allowed: it must be an int >= 0")
-    value = int(value)
+    value = _validate.integer("row_offset", value, 0, 2**64)
     # every normal index, (row_offset + H) * W * 3, must fit in 64 bits
-    if value < 0 or (value + image.shape[0]) * max(image.shape[1], 1) * 3 >= 2**64:
+    if (value + image.shape[0]) * max(image.shape[1], 1) * 3 >= 2**64:
         raise ValueError(
             f"row_offset={value!r} is not allowed: it must be >= 0 and small enough that "
             "pixel indices fit in 64 bits")

@@ -204,10 +204,7 @@ cdef class AugmentedWhiteNoise:
 
     @position.setter
     def position(self, value):
-        value = int(value)
-        if not 0 <= value < 2**64:
-            raise ValueError(f"position={value!r} is not allowed: it must lie in [0, 2**64)")
-        self.s.position = value
+        self.s.position = _validate.integer("position", value, 0, 2**64)
 
     @property
     def key(self):

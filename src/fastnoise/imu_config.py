@@ -32,7 +32,6 @@ misalignment or G-sensitivity (with them, 0 * inf may turn it into NaN).
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -181,11 +180,7 @@ class TriadNoise:
             )
         put(self, "full_scale", tuple(float(v) for v in fs))
         if self.bits is not None:
-            b = self.bits
-            if isinstance(b, (bool, np.bool_)) or not isinstance(b, numbers.Integral):
-                raise TypeError(f"bits={b!r} is not allowed: it must be an int in 1..32")
-            if not 1 <= int(b) <= 32:
-                raise ValueError(f"bits={b!r} is not allowed: it must lie in 1..32")
+            b = _validate.integer("bits", self.bits, 1, 33)
             if not all(math.isfinite(v) for v in self.full_scale):
                 raise ValueError(
                     f"bits={b!r} is not allowed with full_scale={self.full_scale!r}: "
