@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import scipy.signal
 
-from fastnoise.imu import ImuNoise
+from fastnoise.models.imu import ImuNoise
 
 N = 1_000_000
 DT = 0.01

@@ -1,4 +1,4 @@
-"""Recycled memory of large results (fastnoise._buffers): it is reused only after a
+"""Recycled memory of large results (fastnoise.core.buffers): it is reused only after a
 result and its views are gone, stays within its limits, and can be handed back."""
 
 from __future__ import annotations

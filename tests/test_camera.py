@@ -18,9 +18,9 @@ import pytest
 from scipy import stats
 
 import fastnoise
-from fastnoise._seeding import as_seed_sequence, model_key
-from fastnoise.camera import ImageNoise
-from fastnoise.generator import fill_normals
+from fastnoise.core.generator import fill_normals
+from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.models.camera import ImageNoise
 
 FULL = {np.uint8: 255, np.uint16: 65535}
 DTYPES = [np.uint8, np.uint16, np.float32, np.float64]
@@ -354,7 +354,7 @@ def test_copy_and_pickle_continue_identically():
 
 _SIMD_SCRIPT = """
 import hashlib, numpy as np
-from fastnoise.camera import ImageNoise
+from fastnoise.models.camera import ImageNoise
 rng = np.random.default_rng(0)
 h = hashlib.sha256()
 cases = [

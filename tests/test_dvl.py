@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from scipy import stats
 from scipy.spatial.transform import Rotation
 
-from fastnoise import dvl_config as dc
-from fastnoise import generator as fgen
-from fastnoise._seeding import model_key
-from fastnoise.dvl import (
+from fastnoise.core import generator as fgen
+from fastnoise.core.seeding import model_key
+from fastnoise.io import dvl_config as dc
+from fastnoise.models.dvl import (
     MESSAGE_DTYPE,
     TRUTH_DTYPE,
     AugmentedWhiteNoise,
@@ -362,9 +362,9 @@ def test_copy_reset_pickle_continue_identically():
 
 _SIMD_SCRIPT = """
 import hashlib, numpy as np
-from fastnoise import dvl_config as dc
-from fastnoise import generator as fgen
-from fastnoise.dvl import DvlSimulator, TRUTH_DTYPE
+from fastnoise.io import dvl_config as dc
+from fastnoise.core import generator as fgen
+from fastnoise.models.dvl import DvlSimulator, TRUTH_DTYPE
 rng = np.random.default_rng(0)
 t = np.zeros(1003, TRUTH_DTYPE)
 for f in dc.TRUTH_FIELDS:

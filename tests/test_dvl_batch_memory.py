@@ -9,8 +9,8 @@ import pickle
 import numpy as np
 
 import fastnoise
-from fastnoise import dvl_config as dc
-from fastnoise.dvl import MESSAGE_DTYPE, TRUTH_DTYPE, DvlSimulator
+from fastnoise.io import dvl_config as dc
+from fastnoise.models.dvl import MESSAGE_DTYPE, TRUTH_DTYPE, DvlSimulator
 
 # More than 8 MiB of messages: the streamed (non-temporal) output path.
 N = 90_001
@@ -144,7 +144,7 @@ def test_recycled_results_pickle_and_outlive_the_simulator():
 
 def test_blocks_over_the_recycling_cap():
     """Results over the cap are freed when dropped and leave the spare blocks alone."""
-    from fastnoise import _buffers
+    from fastnoise.core import buffers as _buffers
 
     fastnoise.release_spare_memory()  # no spare block that could serve the big batch
     t = truth_array(N, seed=11)

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fastnoise import GaussianNoiseGenerator
-from fastnoise.generator import fill_normals
+from fastnoise.core.generator import fill_normals
 
 F64, F32 = np.float64, np.float32
 
@@ -565,7 +565,7 @@ def _stub_names():
     import ast
     from pathlib import Path
 
-    stub = Path(__file__).resolve().parents[1] / "src" / "fastnoise" / "generator.pyi"
+    stub = Path(__file__).resolve().parents[1] / "src" / "fastnoise" / "core" / "generator.pyi"
     tree = ast.parse(stub.read_text())
     top = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef))
@@ -574,7 +574,7 @@ def _stub_names():
 
 
 def test_stub_lists_every_public_name():
-    import fastnoise.generator as mod
+    import fastnoise.core.generator as mod
 
     top, members = _stub_names()
     public = {

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import fastnoise
-from fastnoise.imu import ImuNoise
-from fastnoise.imu_config import (
+from fastnoise.models.imu import ImuNoise
+from fastnoise.models.imu_config import (
     TriadNoise,
     gauss_markov_stddev_from_gazebo,
     odometry_covariances,

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from fastnoise.imu import ImuNoise
+from fastnoise.models.imu import ImuNoise
 
 allantools = pytest.importorskip("allantools")
 

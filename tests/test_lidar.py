@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import fastnoise
-from fastnoise.generator import fill_normals
-from fastnoise.lidar import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
+from fastnoise.core.generator import fill_normals
+from fastnoise.models.lidar import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
 
 MEAN, STD, RISE = 0.1, 0.01, 0.001
 TOL = 0.002  # RGL's tolerance on sample mean and stddev

@@ -9,7 +9,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from fastnoise.generator import fill_normals
+from fastnoise.core.generator import fill_normals
 
 N = 1 << 22
 DIGEST = {

@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from fastnoise.imu import ImuNoise
-from fastnoise.sdf import from_sdf, imu_noise_params_from_sdf
+from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf
+from fastnoise.models.imu import ImuNoise
 
 
 def _axis(tag, body, ntype="gaussian"):

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import fastnoise as fn
-from fastnoise._seeding import as_seed_sequence, model_key, model_tag
-from fastnoise.generator import fill_normals
+from fastnoise.core.generator import fill_normals
+from fastnoise.core.seeding import as_seed_sequence, model_key, model_tag
 
 
 def test_model_key_is_the_documented_rule():

@@ -12,9 +12,9 @@ from scipy import stats
 
 import fastnoise
 from fastnoise import GaussianNoiseGenerator
-from fastnoise._seeding import model_seed_sequence
-from fastnoise.rigid_body import RigidBodySimulator
-from fastnoise.sensor_simulator import SensorSimulator
+from fastnoise.core.seeding import model_seed_sequence
+from fastnoise.models.rigid_body import RigidBodySimulator
+from fastnoise.models.sensor_simulator import SensorSimulator
 
 
 class AttrSource:

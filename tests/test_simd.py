@@ -13,7 +13,7 @@ import pytest
 
 import fastnoise
 from fastnoise import GaussianNoiseGenerator
-from fastnoise.generator import fill_normals
+from fastnoise.core.generator import fill_normals
 
 PATHS = fastnoise.simd_paths_available()
 

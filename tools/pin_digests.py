@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 import fastnoise as fn
+from fastnoise.models.dvl import TRUTH_DTYPE
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "model_digests.json"
 
@@ -178,7 +179,7 @@ def _dvl() -> Iterator[tuple[str, Callable[[], str]]]:
         def dvl(threads: int = threads) -> str:
             sim = fn.DvlSimulator.from_config(cfg, seed=11)
             n = 2500
-            truth = np.zeros(n, dtype=fn.dvl.TRUTH_DTYPE)
+            truth = np.zeros(n, dtype=TRUTH_DTYPE)
             for j, f in enumerate(truth.dtype.names):
                 truth[f] = np.linspace(-1.0, 1.0, n) * (j + 1)
             first = [tuple(sim.measure(truth[i])) for i in range(20)]

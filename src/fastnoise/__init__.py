@@ -4,28 +4,34 @@ Every random number is a pure function of (seed, stream, index), so results are 
 same across runs, copies, threads, chunkings and SIMD paths.
 """
 
-from fastnoise._buffers import release_spare_memory, spare_memory
-from fastnoise.camera import ImageNoise
-from fastnoise.dvl import AugmentedWhiteNoise, DvlMeasurement, DvlSimulator
-from fastnoise.dvl_config import DvlConfig, DvlRangeWarning, SensorNoise, load_config, save_config
-from fastnoise.generator import (
+from fastnoise.core.buffers import release_spare_memory, spare_memory
+from fastnoise.core.generator import (
     GaussianNoiseGenerator,
     set_simd_path,
     simd_path,
     simd_paths_available,
 )
-from fastnoise.imu import ImuNoise
-from fastnoise.imu_config import (
+from fastnoise.io.dvl_config import (
+    DvlConfig,
+    DvlRangeWarning,
+    SensorNoise,
+    load_config,
+    save_config,
+)
+from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf
+from fastnoise.models.camera import ImageNoise
+from fastnoise.models.dvl import AugmentedWhiteNoise, DvlMeasurement, DvlSimulator
+from fastnoise.models.imu import ImuNoise
+from fastnoise.models.imu_config import (
     TriadNoise,
     gauss_markov_stddev_from_gazebo,
     odometry_covariances,
     triad_covariance,
     wt901c,
 )
-from fastnoise.lidar import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
-from fastnoise.rigid_body import RigidBodySimulator
-from fastnoise.sdf import from_sdf, imu_noise_params_from_sdf
-from fastnoise.sensor_simulator import SensorSimulator
+from fastnoise.models.lidar import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
+from fastnoise.models.rigid_body import RigidBodySimulator
+from fastnoise.models.sensor_simulator import SensorSimulator
 
 __version__ = "0.1.0"
 

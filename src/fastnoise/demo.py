@@ -12,9 +12,9 @@ from typing import TextIO
 
 import numpy as np
 
-from fastnoise import _validate
-from fastnoise.rigid_body import RigidBodySimulator
-from fastnoise.sensor_simulator import SensorSimulator
+from fastnoise.core import validate as _validate
+from fastnoise.models.rigid_body import RigidBodySimulator
+from fastnoise.models.sensor_simulator import SensorSimulator
 
 DEFAULT_INERTIA = (10.0, 8.0, 12.0)  # kg m^2
 DEFAULT_TORQUE = (0.1, -0.05, 0.02)  # N m

@@ -30,18 +30,21 @@ cimport numpy as cnp
 from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport uint64_t
 
-from fastnoise._buffers cimport recycled_empty
+from fastnoise.core.buffers cimport recycled_empty
 
 
-from fastnoise import _threads, _validate
-from fastnoise._seeding import (
+from fastnoise.core import threads as _threads
+
+
+from fastnoise.core import validate as _validate
+from fastnoise.core.seeding import (
     as_seed_sequence,
     child_seed_sequence,
     model_key,
     seed_sequence_from_state,
     seed_sequence_state,
 )
-from fastnoise.dvl_config import (
+from fastnoise.io.dvl_config import (
     MESSAGE_FIELDS,
     SENSOR_NAMES,
     TRUTH_FIELDS,
@@ -123,7 +126,7 @@ cdef class AugmentedWhiteNoise:
     seed : int, numpy.random.SeedSequence or None
         Seeds the sensor's own streams (``None``: fresh entropy, kept in ``seed``).
     sensor : str or None
-        A name from the sensor table (``fastnoise.dvl_config.SENSOR_NAMES``): enables
+        A name from the sensor table (``fastnoise.io.dvl_config.SENSOR_NAMES``): enables
         the reasonable-range check of bias and noise_dev.
     strict : bool
         Out-of-range values raise ``ValueError`` instead of warning.
@@ -438,7 +441,7 @@ cdef class DvlSimulator:
     Parameters
     ----------
     sensors : mapping, optional
-        Sensor name (``fastnoise.dvl_config.SENSOR_NAMES``) -> parameters, as a
+        Sensor name (``fastnoise.io.dvl_config.SENSOR_NAMES``) -> parameters, as a
         ``SensorNoise`` or a dict with keys bias, noise_dev, anchor,
         anchor_probability. Sensors left out are perfect (all parameters 0).
     seed : int, numpy.random.SeedSequence or None

@@ -36,7 +36,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from fastnoise import _validate
+from fastnoise.core import validate as _validate
 
 __all__ = [
     "STANDARD_GRAVITY_WT901C",
@@ -257,7 +257,7 @@ class TriadNoise:
                 )
             return cls(**value)
         raise TypeError(
-            f"{name}={value!r} is not allowed: use a fastnoise.imu_config.TriadNoise, "
+            f"{name}={value!r} is not allowed: use a fastnoise.models.imu_config.TriadNoise, "
             "a dict of its fields, or None"
         )
 

@@ -1,9 +1,9 @@
-"""Type stubs for fastnoise.lidar (RGL lidar noise, Gazebo range noise)."""
+"""Type stubs for fastnoise.models.lidar (RGL lidar noise, Gazebo range noise)."""
 
 import numpy as np
 import numpy.typing as npt
 
-from fastnoise._lidar_geometry import NoisyPoints
+from fastnoise.models.lidar_geometry import NoisyPoints
 
 RAY_BASED: int
 HITPOINT_BASED: int

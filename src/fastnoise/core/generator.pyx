@@ -14,7 +14,7 @@ cimport numpy as cnp
 from libc.math cimport fma, fmaf, isfinite
 from libc.stdint cimport uint64_t
 
-from fastnoise._core cimport (
+from fastnoise.core.capi cimport (
     FN_FLOAT32,
     FN_FLOAT64,
     fn_normal_fill_f32,
@@ -29,8 +29,10 @@ from fastnoise._core cimport (
     fn_stream_take,
 )
 
-from fastnoise import _threads, _validate
-from fastnoise._seeding import (
+from fastnoise.core import threads as _threads
+
+from fastnoise.core import validate as _validate
+from fastnoise.core.seeding import (
     as_seed_sequence,
     key_from_seed_sequence,
     seed_sequence_from_state,

@@ -25,8 +25,8 @@ from importlib import resources
 from types import MappingProxyType
 from typing import IO, Any
 
-from fastnoise import _validate
-from fastnoise._seeding import as_seed_sequence
+from fastnoise.core import validate as _validate
+from fastnoise.core.seeding import as_seed_sequence
 
 
 class DvlRangeWarning(UserWarning):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from fastnoise import _validate
+from fastnoise.core import validate as _validate
 
 _executor: ThreadPoolExecutor | None = None
 

@@ -8,10 +8,10 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport M_PI, floor, isfinite
 
-from fastnoise._core cimport fn_sincos_f64
-from fastnoise._vec3 cimport read_vec3
+from fastnoise.core.capi cimport fn_sincos_f64
+from fastnoise.core.vec3 cimport read_vec3
 
-from fastnoise import _validate
+from fastnoise.core import validate as _validate
 
 cnp.import_array()
 

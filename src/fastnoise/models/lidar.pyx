@@ -1,7 +1,7 @@
 """Lidar noise: RGL's angular and distance noise (seed 001) and Gazebo's range noise
 (seed 003) for point clouds and scans, keyed per point.
 
-Randomness rule: with the lidar's key (``fastnoise._seeding.model_key(seed, "lidar")``,
+Randomness rule: with the lidar's key (``fastnoise.core.seeding.model_key(seed, "lidar")``,
 so other models given the same seed draw other noise), the standard normal z behind the noise of
 point (ray, beam) ``i`` of frame ``f`` is float32 normal ``i`` of stream ``4 f + kind``
 (kind 0 ray angular, 1 hitpoint angular, 2 distance, 3 range; ``csrc/normal.h``), and
@@ -21,8 +21,10 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint64_t
 
-from fastnoise import _threads, _validate
-from fastnoise._lidar_geometry import (
+from fastnoise.core import threads as _threads
+
+from fastnoise.core import validate as _validate
+from fastnoise.models.lidar_geometry import (
     MAX_FRAME,
     NoisyPoints,
     float_data,
@@ -30,8 +32,8 @@ from fastnoise._lidar_geometry import (
     rigid_pose,
     unit_axis,
 )
-from fastnoise._seeding import as_seed_sequence, model_key
-from fastnoise.generator import fill_normals
+from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core.generator import fill_normals
 
 cnp.import_array()
 

@@ -1,4 +1,4 @@
-"""Build an :class:`fastnoise.imu.ImuNoise` from Gazebo SDFormat ``<imu>`` noise elements.
+"""Build an :class:`fastnoise.models.imu.ImuNoise` from Gazebo SDFormat ``<imu>`` noise elements.
 
 Gazebo's meaning of each ``<noise>`` child (gz-sensors ``GaussianNoiseModel``), per axis:
 
@@ -29,7 +29,7 @@ import math
 import os
 import xml.etree.ElementTree as ET
 
-from fastnoise.imu_config import TriadNoise, gauss_markov_stddev_from_gazebo
+from fastnoise.models.imu_config import TriadNoise, gauss_markov_stddev_from_gazebo
 
 __all__ = ["from_sdf", "imu_noise_params_from_sdf"]
 
@@ -239,7 +239,7 @@ def from_sdf(
     """An ImuNoise with the Gazebo noise of the SDF ``<imu>`` element (see the module
     docstring for the meaning of each element). ``sdf`` is XML text or a file path;
     ``seed`` and ``normal_dtype`` are passed to ``ImuNoise``."""
-    from fastnoise.imu import ImuNoise
+    from fastnoise.models.imu import ImuNoise
 
     gyro, accel = imu_noise_params_from_sdf(sdf, name)
     return ImuNoise(gyro=gyro, accel=accel, seed=seed, normal_dtype=normal_dtype)

@@ -12,8 +12,10 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from fastnoise import _threads, _validate
-from fastnoise._seeding import (
+from fastnoise.core import threads as _threads
+
+from fastnoise.core import validate as _validate
+from fastnoise.core.seeding import (
     as_seed_sequence,
     model_key,
     seed_sequence_from_state,
@@ -126,7 +128,7 @@ cdef class ImageNoise:
     Which normal a pixel gets: pixel ``j = y * W + x`` (row-major over the H x W
     grid, whatever the array's strides; ``y`` counts from ``row_offset``) of frame
     ``f`` uses normal ``j`` of the canonical float32 stream ``f`` under the camera's
-    key (``fastnoise._seeding.model_key(seed, "camera")``: other models given the same
+    key (``fastnoise.core.seeding.model_key(seed, "camera")``: other models given the same
     seed draw other noise); with
     ``per_channel`` colour channel ``c`` uses normal ``j * nc + c`` (``nc`` = 1 for
     grey, 3 for RGB and RGBA). Both outputs of every Box-Muller pair are used (for
@@ -153,7 +155,7 @@ cdef class ImageNoise:
     Examples
     --------
     >>> import numpy as np
-    >>> from fastnoise.camera import ImageNoise
+    >>> from fastnoise.models.camera import ImageNoise
     >>> noise = ImageNoise(stddev=0.007, seed=42)
     >>> rgb = np.full((480, 640, 3), 128, np.uint8)
     >>> first = noise.apply(rgb)  # frame 0; the next call uses frame 1

@@ -2,7 +2,7 @@
 
 Gyroscope in rad/s, accelerometer in m/s^2, time in s. The terms, their order and the
 density convention (single-sided: sigma = N/sqrt(dt)) are described in
-``fastnoise.imu_config`` and ``csrc/imu.h``.
+``fastnoise.models.imu_config`` and ``csrc/imu.h``.
 """
 
 import dataclasses
@@ -14,18 +14,18 @@ cimport numpy as cnp
 from libc.math cimport isfinite, NAN
 from libc.stdint cimport uint64_t
 
-from fastnoise._buffers cimport recycled_empty
-from fastnoise._core cimport FN_FLOAT32, FN_FLOAT64, fn_stream
-from fastnoise._vec3 cimport out_vec3
+from fastnoise.core.buffers cimport recycled_empty
+from fastnoise.core.capi cimport FN_FLOAT32, FN_FLOAT64, fn_stream
+from fastnoise.core.vec3 cimport out_vec3
 
-from fastnoise import _validate
-from fastnoise._seeding import (
+from fastnoise.core import validate as _validate
+from fastnoise.core.seeding import (
     as_seed_sequence,
     model_key,
     seed_sequence_from_state,
     seed_sequence_state,
 )
-from fastnoise.imu_config import TriadNoise, triad_covariance
+from fastnoise.models.imu_config import TriadNoise, triad_covariance
 
 cnp.import_array()
 
@@ -104,7 +104,7 @@ def _split_keywords(kwargs):
         if triad not in parts or field not in _FIELDS:
             raise TypeError(
                 f"unknown keyword {k!r}: use gyro=/accel= or gyro_<field>=, accel_<field>= "
-                "with the fields of fastnoise.imu_config.TriadNoise"
+                "with the fields of fastnoise.models.imu_config.TriadNoise"
             )
         parts[triad][field] = v
     return parts
@@ -117,7 +117,7 @@ cdef class ImuNoise:
     ----------
     gyro, accel : TriadNoise, dict of its fields, or None
         Error terms of the gyroscope (rad/s) and the accelerometer (m/s^2); see
-        ``fastnoise.imu_config.TriadNoise`` for every field and its unit.
+        ``fastnoise.models.imu_config.TriadNoise`` for every field and its unit.
     seed : int, numpy.random.SeedSequence or None
         Fixes every random number (``None`` draws entropy, kept in ``seed``).
     normal_dtype : "float32" (default) or "float64"
@@ -134,8 +134,8 @@ cdef class ImuNoise:
 
     Examples
     --------
-    >>> from fastnoise.imu import ImuNoise
-    >>> from fastnoise.imu_config import wt901c
+    >>> from fastnoise.models.imu import ImuNoise
+    >>> from fastnoise.models.imu_config import wt901c
     >>> gyro, accel = wt901c()
     >>> imu = ImuNoise(gyro=gyro, accel=accel, seed=42)
     >>> w, a = imu.step([0.0, 0.0, 0.1], [0.0, 0.0, 9.81], dt=0.01)  # rad/s, m/s^2
@@ -152,7 +152,7 @@ cdef class ImuNoise:
     default is sqrt(2) larger). Each axis and term has its own random stream, so
     ``apply`` of N samples equals N calls of ``step`` bit for bit, on every SIMD path.
     Non-finite true values never disturb the noise state (NaN stays NaN; see
-    ``fastnoise.imu_config`` for +/-inf). Streams: normal k of stream
+    ``fastnoise.models.imu_config`` for +/-inf). Streams: normal k of stream
     ``0x494D55 << 40 | axis << 8 | term`` (axis 0-2 gyro, 3-5 accel; term 0 white, 1
     Gauss-Markov, 2 random walk, 3 start-up draws) under the seed's key.
     """

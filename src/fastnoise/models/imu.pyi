@@ -3,7 +3,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from fastnoise.imu_config import TriadNoise
+from fastnoise.models.imu_config import TriadNoise
 
 class ImuNoise:
     def __init__(

@@ -10,13 +10,13 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport isfinite
 
-from fastnoise._core cimport fn_stream_next_f64
-from fastnoise.generator cimport GaussianNoiseGenerator
-from fastnoise._vec3 cimport out_vec3, read_vec3
-from fastnoise.rigid_body cimport RigidBodySimulator
+from fastnoise.core.capi cimport fn_stream_next_f64
+from fastnoise.core.generator cimport GaussianNoiseGenerator
+from fastnoise.core.vec3 cimport out_vec3, read_vec3
+from fastnoise.models.rigid_body cimport RigidBodySimulator
 
-from fastnoise import _validate
-from fastnoise._seeding import as_seed_sequence, model_seed_sequence
+from fastnoise.core import validate as _validate
+from fastnoise.core.seeding import as_seed_sequence, model_seed_sequence
 
 cnp.import_array()
 

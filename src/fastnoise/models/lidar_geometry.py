@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from fastnoise import _validate
+from fastnoise.core import validate as _validate
 
 # Tolerance on R^T R = I, det R = 1, |axis| = 1 and the 4x4 bottom row.
 RIGID_TOL = 1e-6

@@ -1,4 +1,4 @@
-"""Type stubs for fastnoise.dvl (DVL sensor suite, seed 000). Units: angles deg, depth and
+"""Type stubs for fastnoise.models.dvl (DVL sensor suite, seed 000). Units: angles deg, depth and
 altitude m, velocities m/s, propeller speed rev/min."""
 
 from collections.abc import Iterator, Mapping, Sequence
@@ -8,7 +8,7 @@ from typing import IO, Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from fastnoise.dvl_config import DvlConfig, SensorNoise
+from fastnoise.io.dvl_config import DvlConfig, SensorNoise
 
 TRUTH_DTYPE: np.dtype[np.void]
 MESSAGE_DTYPE: np.dtype[np.void]

@@ -1,4 +1,4 @@
-"""Type stub for the compiled module fastnoise.generator (generator.pyx)."""
+"""Type stub for the compiled module fastnoise.core.generator (generator.pyx)."""
 
 from typing import Any, Literal, overload
 

@@ -1,4 +1,4 @@
-"""Type stubs for fastnoise.camera (Gazebo's per-pixel camera noise on the CPU)."""
+"""Type stubs for fastnoise.models.camera (Gazebo's per-pixel camera noise on the CPU)."""
 
 from typing import Literal, TypeVar
 

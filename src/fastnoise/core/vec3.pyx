@@ -6,7 +6,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport isfinite
 
-from fastnoise import _validate
+from fastnoise.core import validate as _validate
 
 cnp.import_array()
 

@@ -1,4 +1,4 @@
-from fastnoise._core cimport fn_stream
+from fastnoise.core.capi cimport fn_stream
 
 
 cdef class GaussianNoiseGenerator:

@@ -4,7 +4,7 @@ import numpy as np
 from numpy.random import SeedSequence
 from numpy.typing import ArrayLike, NDArray
 
-from fastnoise.rigid_body import RigidBodySimulator
+from fastnoise.models.rigid_body import RigidBodySimulator
 
 class MotionSource(Protocol):
     """What a source provides (each may also be a zero-argument method)."""

@@ -1,1 +1,0 @@
-# fastnoise._vec3 has only C-level (cdef) functions: nothing public.

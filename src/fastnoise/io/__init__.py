@@ -1,0 +1,2 @@
+"""Reading and writing configurations: SDFormat ``<noise>`` elements and the DVL JSON
+configuration."""
