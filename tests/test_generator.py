@@ -488,15 +488,22 @@ def test_negative_counts_are_rejected(n):
         GaussianNoiseGenerator(0).advance(n)
 
 
-def _state_with(**changes):
+def _state_with(path, value):
+    """A valid state with the entry at ``path`` (keys, outermost first) replaced."""
     state = GaussianNoiseGenerator(0).state
-    state.update(changes)
+    d = state
+    for k in path[:-1]:
+        d = d[k]
+    d[path[-1]] = value
     return state
 
 
-def _state_without(name):
+def _state_without(*path):
     state = GaussianNoiseGenerator(0).state
-    del state[name]
+    d = state
+    for k in path[:-1]:
+        d = d[k]
+    del d[path[-1]]
     return state
 
 
@@ -504,25 +511,27 @@ def _state_without(name):
     ("state", "error", "names"),
     [
         ([1, 2, 3], TypeError, "state"),
-        (_state_with(bit_generator="MT19937"), ValueError, "bit_generator"),
-        (_state_with(key=-1), ValueError, "key"),
-        (_state_with(key=2**64), ValueError, "key"),
-        (_state_with(stream=2**64), ValueError, "stream"),
-        (_state_with(position=-5), ValueError, "position"),
-        (_state_without("key"), ValueError, "key"),
-        (_state_without("position"), ValueError, "position"),
+        (_state_with(("model",), "imu"), ValueError, "model"),
+        (_state_with(("version",), 2), ValueError, "version"),
+        (_state_with(("params", "stream"), 2**64), ValueError, "stream"),
+        (_state_with(("position", "position"), -5), ValueError, "position"),
+        (_state_with(("position", "position"), 2**64), ValueError, "position"),
+        (_state_with(("seed_seq", "pool_size"), 10**6), ValueError, "pool_size"),
+        (_state_without("position", "position"), ValueError, "position"),
         (_state_without("seed_seq"), ValueError, "seed_seq"),
+        (_state_with(("position", "cache"), 1), ValueError, "cache"),
     ],
     ids=[
         "not-a-dict",
-        "bit_generator",
-        "negative-key",
-        "big-key",
+        "other-model",
+        "unknown-version",
         "big-stream",
         "negative-position",
-        "missing-key",
+        "position-2**64",
+        "huge-pool",
         "missing-position",
         "missing-seed_seq",
+        "extra-entry",
     ],
 )
 def test_bad_state_is_rejected_and_changes_nothing(state, error, names):
@@ -549,13 +558,18 @@ def test_non_integer_thread_count_is_rejected():
 
 
 @pytest.mark.parametrize(
-    ("changes", "names"),
-    [({"key": "abc"}, "key"), ({"position": 1.5}, "position"), ({"seed_seq": "x"}, "seed_seq")],
-    ids=["key-str", "position-float", "seed_seq-str"],
+    ("path", "value", "names"),
+    [
+        (("params", "stream"), "abc", "stream"),
+        (("position", "position"), 1.5, "position"),
+        (("seed_seq",), "x", "seed_seq"),
+        (("version",), True, "version"),
+    ],
+    ids=["stream-str", "position-float", "seed_seq-str", "version-bool"],
 )
-def test_state_entries_of_wrong_type_are_rejected_by_name(changes, names):
+def test_state_entries_of_wrong_type_are_rejected_by_name(path, value, names):
     with pytest.raises((TypeError, ValueError), match=names):
-        GaussianNoiseGenerator(0).state = _state_with(**changes)
+        GaussianNoiseGenerator(0).state = _state_with(path, value)
 
 
 # ---- the type stub covers the public API --------------------------------------------------
@@ -570,6 +584,15 @@ def _stub_names():
     top = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef))
     members = {n.name for n in cls.body if isinstance(n, ast.FunctionDef)}
+    base = ast.parse((stub.parent / "model.pyi").read_text())
+    model = next(n for n in base.body if isinstance(n, ast.ClassDef) and n.name == "Model")
+    members |= {n.name for n in model.body if isinstance(n, ast.FunctionDef)}
+    members |= {
+        n.target.id
+        for n in model.body
+        if isinstance(n, ast.AnnAssign | ast.Assign)
+        and isinstance(getattr(n, "target", None), ast.Name)
+    }
     return top, members
 
 

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from fastnoise import GaussianNoiseGenerator
+from fastnoise.core.generator import generator_at_key
 
 MASK32 = 0xFFFFFFFF
 M0, M1 = 0xD2511F53, 0xCD9E8D57  # round multipliers
@@ -159,11 +160,7 @@ def reference(key: int, stream: int, first: int, n: int, dtype: str = "float64")
 
 def generator_at(key: int, stream: int, position: int) -> GaussianNoiseGenerator:
     """A generator placed at any (key, stream, position) through its state."""
-    g = GaussianNoiseGenerator(0)
-    state = g.state
-    state.update(key=key, stream=stream, position=position)
-    g.state = state
-    return g
+    return generator_at_key(key, stream, position)
 
 
 # Tolerances. float64: the C log, sin and cos are within a few ulp, as is numpy's

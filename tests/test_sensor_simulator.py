@@ -207,7 +207,7 @@ def test_reset_zeroes_drifts_and_rates_keeps_stddev_and_rewinds_noise():
     for name in ("drift_omega", "drift_angles", "drift_rate", "angle_drift_rate"):
         np.testing.assert_array_equal(getattr(imu, name), 0.0)
     np.testing.assert_array_equal(imu.noise_stddev, [0.1, 0.2, 0.3])
-    assert imu.generator_state["position"] == 0
+    assert imu.generator_state["position"] == {"position": 0}
     imu.update(1.0)  # the rates are zero now
     np.testing.assert_array_equal(imu.drift_omega, 0.0)
     # same configuration, same calls, same readings (the body is rewound too)

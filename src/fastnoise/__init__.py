@@ -5,12 +5,8 @@ same across runs, copies, threads, chunkings and SIMD paths.
 """
 
 from fastnoise.core.buffers import release_spare_memory, spare_memory
-from fastnoise.core.generator import (
-    GaussianNoiseGenerator,
-    set_simd_path,
-    simd_path,
-    simd_paths_available,
-)
+from fastnoise.core.generator import GaussianNoiseGenerator
+from fastnoise.core.simd import set_simd_path, simd_path, simd_paths_available
 from fastnoise.io.dvl_config import (
     DvlConfig,
     DvlRangeWarning,

@@ -1,6 +1,6 @@
 from fastnoise.core.capi cimport fn_stream
+from fastnoise.core.model cimport Model
 
 
-cdef class GaussianNoiseGenerator:
+cdef class GaussianNoiseGenerator(Model):
     cdef fn_stream st
-    cdef object _seed_seq

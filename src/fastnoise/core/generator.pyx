@@ -5,24 +5,18 @@ canonical stream. The object holds only its position, so copies, pickles, resets
 multi-threaded fills all reproduce the same numbers.
 """
 
-import os
-import warnings
-
 import numpy as np
 
 cimport numpy as cnp
 from libc.math cimport fma, fmaf, isfinite
 from libc.stdint cimport uint64_t
 
+from fastnoise.core.model cimport Model
 from fastnoise.core.capi cimport (
     FN_FLOAT32,
     FN_FLOAT64,
     fn_normal_fill_f32,
     fn_normal_fill_f64,
-    fn_simd_detected,
-    fn_simd_level,
-    fn_simd_name,
-    fn_simd_set,
     fn_stream_init,
     fn_stream_next_f32,
     fn_stream_next_f64,
@@ -32,48 +26,15 @@ from fastnoise.core.capi cimport (
 from fastnoise.core import threads as _threads
 
 from fastnoise.core import validate as _validate
-from fastnoise.core.seeding import (
-    as_seed_sequence,
-    key_from_seed_sequence,
-    seed_sequence_from_state,
-    seed_sequence_state,
-)
+from fastnoise.core.model import register_model
+from fastnoise.core.seeding import as_seed_sequence, key_from_seed_sequence
 
 cnp.import_array()
 
-_SIMD_LEVELS = {"scalar": 0, "avx2": 1, "avx512": 2}  # the names dispatch.c reads
-
-if os.environ.get("FASTNOISE_SIMD", "") not in ("", *_SIMD_LEVELS):
-    warnings.warn(
-        f"FASTNOISE_SIMD={os.environ['FASTNOISE_SIMD']!r} is not one of "
-        f"{', '.join(_SIMD_LEVELS)}: it is ignored and the best path for this CPU is used",
-        RuntimeWarning, stacklevel=2)
 _F64 = np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
 # Smallest split a threaded fill makes; below it threads cost more than they give.
 _MIN_PER_THREAD = 1 << 16
-
-
-def simd_path():
-    """Name of the SIMD path the kernels use: "scalar", "avx2" or "avx512"."""
-    return fn_simd_name(fn_simd_level()).decode()
-
-
-def simd_paths_available():
-    """Every path this CPU can run, lowest first."""
-    return [n for n, lv in _SIMD_LEVELS.items() if lv <= fn_simd_detected()]
-
-
-def set_simd_path(name):
-    """Use a lower SIMD path (for tests and comparisons); returns the path in use.
-
-    The environment variable FASTNOISE_SIMD (scalar, avx2, avx512) does the same at
-    import. A path above what the CPU supports is capped. Every path gives the same
-    bits; only speed differs.
-    """
-    if name not in _SIMD_LEVELS:
-        raise ValueError(f"name={name!r} is not allowed: use one of {list(_SIMD_LEVELS)}")
-    return fn_simd_name(fn_simd_set(_SIMD_LEVELS[name])).decode()
 
 
 def _fill_part(uint64_t key, uint64_t stream, uint64_t first, Py_ssize_t start,
@@ -116,8 +77,11 @@ def fill_normals(uint64_t key, uint64_t stream, uint64_t first, cnp.ndarray flat
     _fill_split(key, stream, first, flat, mean, stddev, nthreads)
 
 
-cdef class GaussianNoiseGenerator:
-    """Gaussian noise from Philox4x32-10 and the Box-Muller transform.
+cdef class GaussianNoiseGenerator(Model):
+    """GaussianNoiseGenerator(seed=None, stream=0)
+--
+
+Gaussian noise from Philox4x32-10 and the Box-Muller transform.
 
     Parameters
     ----------
@@ -143,7 +107,7 @@ cdef class GaussianNoiseGenerator:
 
     def __init__(self, seed=None, stream=0):
         ss = as_seed_sequence(seed)
-        stream = _validate.integer("stream", stream, 0, 2**64)
+        stream = _validate.counter("stream", stream)
         self._seed_seq = ss
         fn_stream_init(&self.st, key_from_seed_sequence(ss), stream)
 
@@ -204,14 +168,11 @@ cdef class GaussianNoiseGenerator:
                     nthreads)
 
     # ---- position and state -----------------------------------------------------
-    @property
-    def seed(self):
-        """The numpy.random.SeedSequence the key came from."""
-        return self._seed_seq
+    model_name = "generator"
 
     @property
     def key(self):
-        """64-bit Philox key."""
+        """64-bit Philox key (from ``seed``)."""
         return self.st.key
 
     @property
@@ -224,50 +185,22 @@ cdef class GaussianNoiseGenerator:
         """Index of the next normal in the stream."""
         return self.st.position
 
-    @property
-    def state(self):
-        """The whole state as a dict (settable); integers only, so it is exact.
+    # ---- the model contract (fastnoise.core.model) ---------------------------------
+    def _params(self):
+        return {"stream": int(self.st.stream)}
 
-        ``key``, ``stream`` and ``position`` define the numbers; ``seed_seq`` records
-        where the key came from (``seed``). Setting a state with a key of your own (to
-        read another model's stream, say) is allowed; ``seed`` then reports the
-        recorded sequence, not one that makes that key.
-        """
-        return {
-            "bit_generator": "Philox4x32-10",
-            "transform": "box-muller",
-            "key": int(self.st.key),
-            "stream": int(self.st.stream),
-            "position": int(self.st.position),
-            "seed_seq": seed_sequence_state(self._seed_seq),
-        }
+    def _position(self):
+        return {"position": int(self.st.position)}
 
-    @state.setter
-    def state(self, value):
-        if not isinstance(value, dict):
-            raise TypeError(f"state must be a dict, got {type(value).__name__}")
-        if value.get("bit_generator") != "Philox4x32-10":
-            raise ValueError(
-                f"state['bit_generator']={value.get('bit_generator')!r} is not allowed: "
-                "it must be 'Philox4x32-10'")
-        missing = {"key", "stream", "position", "seed_seq"} - value.keys()
-        if missing:
-            raise ValueError(f"state is missing the entries {sorted(missing)}")
-        key = _validate.integer("state['key']", value["key"], 0, 2**64)
-        stream = _validate.integer("state['stream']", value["stream"], 0, 2**64)
-        position = _validate.integer("state['position']", value["position"], 0, 2**64)
-        if not isinstance(value["seed_seq"], dict):
-            raise TypeError(
-                f"state['seed_seq']={value['seed_seq']!r} is not allowed: it must be a dict "
-                "as the state property returns")
-        try:
-            ss = seed_sequence_from_state(value["seed_seq"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"state['seed_seq'] is not a valid seed sequence state: {exc}") \
-                from None
-        fn_stream_init(&self.st, key, stream)
-        self.st.position = position
-        self._seed_seq = ss
+    def _set_position(self, position):
+        _validate.fields("state['position']", position, ("position",))
+        self.st.position = _validate.counter("state['position']['position']",
+                                             position["position"])
+
+    def _take(self, other):
+        cdef GaussianNoiseGenerator g = other
+        self.st = g.st
+        self._seed_seq = g._seed_seq
 
     def _check_room(self, n):
         if self.st.position + n > 2**64:
@@ -303,37 +236,19 @@ cdef class GaussianNoiseGenerator:
                 return False
         return True
 
-    # ---- copies and pickling ------------------------------------------------------
-    def copy(self):
-        """An independent generator at the same position, cache included."""
-        cdef GaussianNoiseGenerator g = GaussianNoiseGenerator.__new__(
-            GaussianNoiseGenerator)
-        g.st = self.st
-        g._seed_seq = seed_sequence_from_state(seed_sequence_state(self._seed_seq))
-        return g
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
-    def __reduce__(self):
-        return (_from_state, (self.state,))
-
-    def __eq__(self, other):
-        if not isinstance(other, GaussianNoiseGenerator):
-            return NotImplemented
-        return self.state == other.state
-
-    __hash__ = None
-
     def __repr__(self):
         return (f"GaussianNoiseGenerator(key=0x{self.st.key:016x}, stream={self.st.stream}, "
                 f"position={self.st.position})")
 
 
-def _from_state(state):
-    cdef GaussianNoiseGenerator g = GaussianNoiseGenerator.__new__(GaussianNoiseGenerator)
-    g.state = state
+register_model(GaussianNoiseGenerator)
+
+
+def generator_at_key(key, stream, position):
+    """A generator reading (key, stream) from ``position``, for tools and tests that
+    address a stream by its raw Philox key (another model's stream, say). Its ``seed``
+    is a placeholder: the state of such a generator does not rebuild the key."""
+    cdef GaussianNoiseGenerator g = GaussianNoiseGenerator(0)
+    fn_stream_init(&g.st, _validate.counter("key", key), _validate.counter("stream", stream))
+    g.st.position = _validate.counter("position", position)
     return g

@@ -94,3 +94,67 @@ def output_array(name: str, out: object, shape: tuple, dtype: np.dtype) -> np.nd
     if not out.flags.writeable:
         raise ValueError(f"{name} must be writeable")
     return out
+
+
+def boolean(name: str, value: object) -> bool:
+    """True or False (numpy bools too); ints, strings and None are refused."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}={value!r} is not allowed: use True or False")
+    return bool(value)
+
+
+def choice(name: str, value: object, allowed: tuple) -> object:
+    """One of ``allowed`` (compared with ==, strings only where strings are listed)."""
+    if not isinstance(value, str | int | float) or isinstance(value, bool) or value not in allowed:
+        raise ValueError(f"{name}={value!r} is not allowed: use one of {list(allowed)}")
+    return value
+
+
+def counter(name: str, value: object) -> int:
+    """A stream position, frame or sample counter: an int in [0, 2**64)."""
+    return integer(name, value, 0, 2**64)
+
+
+def fields(name: str, value: object, required: tuple, optional: tuple = ()) -> dict:
+    """A dict with exactly the keys ``required`` (plus any of ``optional``)."""
+    if not isinstance(value, dict):
+        raise TypeError(f"{name}={value!r} is not allowed: it must be a dict")
+    missing = [k for k in required if k not in value]
+    if missing:
+        raise ValueError(f"{name} is missing the entries {missing}")
+    extra = [k for k in value if k not in required and k not in optional]
+    if extra:
+        raise ValueError(
+            f"{name} has unknown entries {extra}: allowed are {[*required, *optional]}"
+        )
+    return value
+
+
+#: SeedSequence pool sizes a state may carry: numpy's default is 4; a huge pool would
+#: make rebuilding the sequence take minutes.
+SEED_POOL_SIZES = (4, 256)
+
+
+def seed_sequence(name: str, value: object) -> np.random.SeedSequence:
+    """A ``numpy.random.SeedSequence`` rebuilt from its state dict (as
+    ``fastnoise.core.seeding.seed_sequence_state`` writes it), every field checked."""
+    d = fields(name, value, ("entropy", "spawn_key", "pool_size", "n_children_spawned"))
+    entropy = d["entropy"]
+    if isinstance(entropy, list | tuple):
+        if not entropy:
+            raise ValueError(f"{name}['entropy']=[] is not allowed: give at least one int")
+        entropy = [integer(f"{name}['entropy'][{i}]", e, 0, 2**128) for i, e in enumerate(entropy)]
+    else:
+        entropy = integer(f"{name}['entropy']", entropy, 0, 2**128)
+    keys = d["spawn_key"]
+    if not isinstance(keys, list | tuple):
+        raise TypeError(f"{name}['spawn_key']={keys!r} is not allowed: it must be a list of ints")
+    if len(keys) > 64:
+        raise ValueError(f"{name}['spawn_key'] has {len(keys)} entries: at most 64 are allowed")
+    keys = tuple(integer(f"{name}['spawn_key'][{i}]", k, 0, 2**32) for i, k in enumerate(keys))
+    lo, hi = SEED_POOL_SIZES
+    pool = integer(f"{name}['pool_size']", d["pool_size"], lo, hi + 1)
+    spawned = counter(f"{name}['n_children_spawned']", d["n_children_spawned"])
+    return np.random.SeedSequence(
+        entropy, spawn_key=keys, pool_size=pool, n_children_spawned=spawned
+    )

@@ -1,0 +1,220 @@
+"""The model contract: every model is built, validated, copied, pickled and keyed the
+same way.
+
+Every public model class derives from :class:`Model` and is registered with
+:func:`register_model`. The contract:
+
+* ``seed`` is the ``numpy.random.SeedSequence`` behind the model's keys, ``key`` its
+  64-bit Philox key, ``reset()`` rewinds to the state right after construction, and
+  ``repr()`` shows the parameters.
+* ``state`` is a plain dict of one shape for every model::
+
+      {"model": "imu", "version": 1, "params": {...}, "seed_seq": {...}, "position": {...}}
+
+  ``params`` are the constructor's keyword arguments (plain values), ``seed_seq`` the
+  seed sequence's state, ``position`` every counter and recurrent value that moves
+  as the model is used. ``version`` is the schema version of this dict (not of the
+  output streams, which the CHANGELOG versions); an unknown version is refused.
+* ``Model.from_state(state)`` and ``model.state = state`` build through the
+  constructor, so a state is validated exactly as constructor arguments are; setting
+  a state is all-or-nothing (a refused state changes nothing).
+* ``copy()``, ``copy.copy``, ``copy.deepcopy`` and pickling all go through
+  ``from_state``, so an unpickled object is validated like a new one and continues
+  the stream bit for bit.
+* C state is set up in ``__cinit__``, before ``__init__`` runs, so an object made with
+  ``cls.__new__(cls)`` or left by a failed ``__init__`` is unusable-but-safe, never
+  dangling.
+
+How the models differ, in one place:
+
+* ``RigidBodySimulator`` draws nothing: ``stochastic = False``, its ``seed`` is None,
+  it has no ``key``, and its ``state['seed_seq']`` is None.
+* ``LidarNoise`` and ``RangeNoise`` take the frame as an argument of every call: their
+  ``position`` is empty (``RangeNoise`` keeps its drawn bias there, as Gazebo draws it
+  once).
+* ``ImageNoise``'s frame counter is its position.
+* ``SensorSimulator`` reads a user's motion source, which is not part of its state:
+  ``from_state(state, source=...)``; ``copy()`` and ``copy.copy`` share the source on
+  purpose, ``copy.deepcopy`` and pickling copy it.
+* ``DvlSimulator`` is made of ``AugmentedWhiteNoise`` sensors whose params and
+  positions nest in its own state.
+"""
+
+import copy as _copy
+import threading
+
+from fastnoise.core import validate
+from fastnoise.core.seeding import seed_sequence_state
+
+#: Schema version of the ``state`` dict (not of the output streams).
+STATE_VERSION = 1
+STATE_KEYS = ("model", "version", "params", "seed_seq", "position")
+
+_MODELS = {}
+
+
+def register_model(cls):
+    """Register a model class under its ``model_name`` (the contract tests run over
+    every registered model, and check the registry against ``fastnoise.__all__``)."""
+    if not (isinstance(cls, type) and issubclass(cls, Model)):
+        raise TypeError(f"cls={cls!r} is not allowed: it must be a subclass of Model")
+    name = cls.model_name
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"{cls.__name__}.model_name={name!r}: it must be a non-empty str")
+    if _MODELS.get(name, cls) is not cls:
+        raise ValueError(f"model_name={name!r} is already registered by {_MODELS[name]!r}")
+    _MODELS[name] = cls
+    return cls
+
+
+def registered_models():
+    """``{model_name: class}`` of every registered model."""
+    return dict(_MODELS)
+
+
+def check_state(cls, state):
+    """Check the shape every model's state shares; return (params, seed_seq, position)
+    with the seed sequence rebuilt. The model's own fields are checked by its
+    constructor and ``_set_position``."""
+    if not isinstance(state, dict):
+        raise TypeError(f"state={state!r} is not allowed: it must be a dict as "
+                        f"{cls.__name__}.state returns")
+    validate.fields("state", state, STATE_KEYS)
+    if state["model"] != cls.model_name:
+        raise ValueError(f"state['model']={state['model']!r} is not allowed: this is a "
+                         f"{cls.__name__}, whose states have model={cls.model_name!r}")
+    version = validate.integer("state['version']", state["version"], 0, 2**31)
+    if version != STATE_VERSION:
+        raise ValueError(f"state['version']={version!r} is not allowed: this fastnoise "
+                         f"reads version {STATE_VERSION} only")
+    params = state["params"]
+    if not isinstance(params, dict):
+        raise TypeError(f"state['params']={params!r} is not allowed: it must be a dict")
+    for k in params:
+        if not isinstance(k, str) or k == "seed":
+            raise ValueError(f"state['params'] has the entry {k!r}, which is not a parameter")
+    if cls.stochastic:
+        ss = validate.seed_sequence("state['seed_seq']", state["seed_seq"])
+    elif state["seed_seq"] is not None:
+        raise ValueError(f"state['seed_seq']={state['seed_seq']!r} is not allowed: "
+                         f"{cls.__name__} draws no random numbers (use None)")
+    else:
+        ss = None
+    position = state["position"]
+    if not isinstance(position, dict):
+        raise TypeError(f"state['position']={position!r} is not allowed: it must be a dict")
+    return params, ss, position
+
+
+def _restore(cls, state, extras):
+    """Unpickle: the one path, through ``from_state``."""
+    if not (isinstance(cls, type) and issubclass(cls, Model)):
+        raise TypeError(f"cannot restore {cls!r}: it is not a fastnoise model")
+    return cls.from_state(state, **extras)
+
+
+def _seed_repr(ss):
+    if ss is None:
+        return None
+    if not ss.spawn_key and ss.pool_size == 4:
+        return repr(ss.entropy)
+    return repr(ss)
+
+
+cdef class Model:
+    """Base class of every fastnoise model (see :mod:`fastnoise.core.model`)."""
+
+    #: Name recorded in ``state['model']``; each model sets its own.
+    model_name = None
+    #: False for models that draw no random numbers (no seed, no key).
+    stochastic = True
+
+    def __cinit__(self, *args, **kwargs):
+        self._seed_seq = None
+        self._lock = threading.Lock()
+
+    # ---- what each model provides ---------------------------------------------------
+    def _params(self):
+        """The constructor's keyword arguments (plain values) that rebuild this model."""
+        raise NotImplementedError
+
+    def _position(self):
+        """Counters and recurrent values that move as the model is used (plain values)."""
+        return {}
+
+    def _set_position(self, position):
+        """Check and apply a position on a freshly built model (the default: none)."""
+        validate.fields("state['position']", position, ())
+
+    def _take(self, other):
+        """Become ``other``, a fully built model of the same class (cannot fail)."""
+        raise NotImplementedError
+
+    def _state_extras(self):
+        """Constructor arguments that are not part of the state (SensorSimulator's
+        source)."""
+        return {}
+
+    # ---- the shared contract ------------------------------------------------------------
+    @property
+    def seed(self):
+        """The numpy.random.SeedSequence behind the keys (None if the model draws
+        nothing)."""
+        return self._seed_seq
+
+    @property
+    def state(self):
+        """The whole state as a plain dict (settable): ``model``, ``version``,
+        ``params``, ``seed_seq``, ``position``; see :mod:`fastnoise.core.model`."""
+        return {
+            "model": self.model_name,
+            "version": STATE_VERSION,
+            "params": self._params(),
+            "seed_seq": None if self._seed_seq is None else seed_sequence_state(self._seed_seq),
+            "position": self._position(),
+        }
+
+    @state.setter
+    def state(self, value):
+        # built and validated in full first, so a refused state changes nothing
+        self._take(type(self).from_state(value, **self._state_extras()))
+
+    @classmethod
+    def from_state(cls, state, **extras):
+        """A new model from a ``state`` dict, validated as the constructor validates
+        its arguments. ``extras`` are the constructor arguments outside the state
+        (``source=`` for SensorSimulator)."""
+        params, ss, position = check_state(cls, state)
+        if cls.stochastic:
+            obj = cls(**params, **extras, seed=ss)
+        else:
+            obj = cls(**params, **extras)
+        obj._set_position(position)
+        return obj
+
+    def copy(self):
+        """An independent model in the same state; it continues the same stream."""
+        return type(self).from_state(self.state, **self._state_extras())
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        extras = {k: _copy.deepcopy(v, memo) for k, v in self._state_extras().items()}
+        return type(self).from_state(self.state, **extras)
+
+    def __reduce__(self):
+        return (_restore, (type(self), self.state, self._state_extras()))
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.state == other.state
+
+    __hash__ = None
+
+    def __repr__(self):
+        args = [f"{k}={v!r}" for k, v in self._params().items()]
+        if self.stochastic:
+            args.append(f"seed={_seed_repr(self._seed_seq)}")
+        return f"{type(self).__name__}({', '.join(args)})"

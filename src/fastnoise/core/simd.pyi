@@ -1,0 +1,9 @@
+"""Type stub for fastnoise.core.simd (run-time SIMD dispatch)."""
+
+from typing import Literal
+
+_SimdPath = Literal["scalar", "avx2", "avx512"]
+
+def simd_path() -> _SimdPath: ...
+def simd_paths_available() -> list[_SimdPath]: ...
+def set_simd_path(name: _SimdPath) -> _SimdPath: ...
