@@ -30,6 +30,8 @@
 #ifndef FN_DVL_H
 #define FN_DVL_H
 
+#include "streams.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,9 +56,9 @@ enum {
 /* Message fields: the ten sensors, then the composite. */
 enum { FN_DVL_VN = FN_DVL_NSENSORS, FN_DVL_VE, FN_DVL_VU, FN_DVL_NFIELDS };
 
-#define FN_AWN_NOISE_STREAM 0u
-#define FN_AWN_ANCHOR_STREAM 1u
-#define FN_AWN_TIE_STREAM 2u
+#define FN_AWN_NOISE_STREAM FN_STREAM_AWN_NOISE
+#define FN_AWN_ANCHOR_STREAM FN_STREAM_AWN_ANCHOR
+#define FN_AWN_TIE_STREAM FN_STREAM_AWN_TIE
 
 /* Angles (deg) from this size on are reduced exactly with fmod before the composite. */
 #define FN_DVL_HUGE_DEG 0x1p50

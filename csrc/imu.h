@@ -30,6 +30,8 @@
 #ifndef FN_IMU_H
 #define FN_IMU_H
 
+#include "streams.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,9 +42,15 @@
 
 #define FN_IMU_AXES 6
 #define FN_IMU_TERMS 3 /* per-sample random terms: white, Gauss-Markov, random walk */
-#define FN_IMU_STREAM_TAG 0x494D550000000000ull /* "IMU" */
+#define FN_IMU_STREAM_TAG FN_STREAM_IMU_TAG
 
-enum { FN_IMU_WHITE = 0, FN_IMU_GM = 1, FN_IMU_RW = 2, FN_IMU_INIT = 3, FN_IMU_SIGN = 4 };
+enum {
+    FN_IMU_WHITE = FN_STREAM_IMU_WHITE,
+    FN_IMU_GM = FN_STREAM_IMU_GAUSS_MARKOV,
+    FN_IMU_RW = FN_STREAM_IMU_RANDOM_WALK,
+    FN_IMU_INIT = FN_STREAM_IMU_STARTUP,
+    FN_IMU_SIGN = FN_STREAM_IMU_SIGN
+};
 
 /* Parameters of one axis (SI units of the axis). Zero disables a term. */
 typedef struct {

@@ -20,12 +20,13 @@
 #include <stdint.h>
 
 #include "simd.h"
+#include "streams.h"
 
 enum {
-    FN_LIDAR_RAY_ANGULAR = 0,      /* ray-based angular noise, rad */
-    FN_LIDAR_HITPOINT_ANGULAR = 1, /* hitpoint-based angular noise, rad */
-    FN_LIDAR_DISTANCE = 2,         /* distance noise, m */
-    FN_LIDAR_RANGE = 3             /* Gazebo per-beam range noise, m */
+    FN_LIDAR_RAY_ANGULAR = FN_STREAM_LIDAR_RAY_ANGULAR, /* angular noise of rays, rad */
+    FN_LIDAR_HITPOINT_ANGULAR = FN_STREAM_LIDAR_HITPOINT_ANGULAR, /* of hit points, rad */
+    FN_LIDAR_DISTANCE = FN_STREAM_LIDAR_DISTANCE,                 /* distance noise, m */
+    FN_LIDAR_RANGE = FN_STREAM_LIDAR_RANGE                        /* Gazebo beam noise, m */
 };
 
 /* The stream of one noise kind in one frame (frame < 2^62). */

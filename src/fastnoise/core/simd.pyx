@@ -39,5 +39,3 @@ def set_simd_path(name):
     if not isinstance(name, str) or name not in _SIMD_LEVELS:
         raise ValueError(f"name={name!r} is not allowed: use one of {list(_SIMD_LEVELS)}")
     return fn_simd_name(fn_simd_set(_SIMD_LEVELS[name])).decode()
-
-

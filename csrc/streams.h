@@ -1,0 +1,37 @@
+/* The stream registry: the Philox stream ids every model draws, in one place.
+ *
+ * Every random number is normal (or raw word) n of stream s under a key k. Each model
+ * has its own key, made from the user's seed and the model's tag
+ * (fastnoise.core.seeding.model_key), so two models never share a key; the ids below
+ * separate the streams inside one model. fastnoise/core/streams.py holds the same
+ * table with what each stream draws and its limits; tests/test_streams.py parses this
+ * header and checks that both say the same.
+ */
+#ifndef FN_STREAMS_H
+#define FN_STREAMS_H
+
+/* IMU (key tag "imu"): stream FN_STREAM_IMU_TAG | axis << 8 | term, axis 0..5
+ * (gyro x, y, z, accel x, y, z). */
+#define FN_STREAM_IMU_TAG 0x494D550000000000ull /* "IMU" in the top bytes */
+#define FN_STREAM_IMU_WHITE 0u                  /* per-sample white noise */
+#define FN_STREAM_IMU_GAUSS_MARKOV 1u           /* per-sample Gauss-Markov drive */
+#define FN_STREAM_IMU_RANDOM_WALK 2u            /* per-sample random-walk step */
+#define FN_STREAM_IMU_STARTUP 3u                /* n 0: turn-on bias, n 1: GM start */
+#define FN_STREAM_IMU_SIGN 4u                   /* raw word 0: turn-on bias sign */
+
+/* Augmented white noise / DVL sensors (key tag "dvl", one child seed per sensor). */
+#define FN_STREAM_AWN_NOISE 0u  /* float32 normal n: white noise of sample n */
+#define FN_STREAM_AWN_ANCHOR 1u /* 16-bit halves: the anchor decision of sample n */
+#define FN_STREAM_AWN_TIE 2u    /* raw word n: breaks a tie of the 16-bit decision */
+
+/* Lidar and range (key tag "lidar"): stream frame << 2 | kind, frame < 2^62; the last
+ * frame, 2^62 - 1, is reserved for the range model's once-drawn bias. */
+#define FN_STREAM_LIDAR_RAY_ANGULAR 0u
+#define FN_STREAM_LIDAR_HITPOINT_ANGULAR 1u
+#define FN_STREAM_LIDAR_DISTANCE 2u
+#define FN_STREAM_LIDAR_RANGE 3u
+#define FN_STREAM_LIDAR_FRAME_BITS 62u
+
+/* Camera (key tag "camera"): stream = frame, any frame < 2^64. */
+
+#endif

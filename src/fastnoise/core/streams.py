@@ -1,0 +1,183 @@
+"""The stream registry: which model draws which Philox stream, in which order.
+
+Every random number is a pure function of ``(key, stream, index)``. A model's key is
+``model_key(seed, tag)`` (``fastnoise.core.seeding``): the tag is what separates the
+models, so two models given the same seed draw independent noise. The stream ids
+separate the draws inside one model. ``csrc/streams.h`` holds the same ids for the C
+kernels; ``tests/test_streams.py`` parses it and checks both say the same, and
+``tools/pin_digests.py`` pins what each stream produces.
+
+Tags are reserved for the models still to come, so none of them can take a tag in use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Stream:
+    """One stream (or family of streams) of one model."""
+
+    model: str  #: the model's state name (``Model.model_name``)
+    key_tag: str | None  #: tag of ``model_key``; None: the key is the seed's own
+    stream: str  #: the stream id, or its formula
+    draws: str  #: what it draws, in which order
+    limit: str = ""  #: the counters' limits
+    c_names: tuple[tuple[str, int], ...] = ()  #: the matching constants in streams.h
+
+
+STREAMS: tuple[Stream, ...] = (
+    Stream(
+        "generator",
+        None,
+        "stream (constructor argument, < 2**64)",
+        "normal n of the canonical stream (16 per group of 4 Philox blocks)",
+        "position < 2**64",
+    ),
+    Stream(
+        "sensor_simulator",
+        "sensor_simulator",
+        "0",
+        "per read: 3 normals (x, y, z) of the rates or of the angles, in call order",
+        "position < 2**64",
+    ),
+    Stream(
+        "imu",
+        "imu",
+        "IMU_TAG | axis << 8 | WHITE",
+        "normal k: white noise of sample k on axis (gyro x, y, z, accel x, y, z)",
+        "sample count < 2**64",
+        (("IMU_TAG", 0x494D550000000000), ("IMU_WHITE", 0)),
+    ),
+    Stream(
+        "imu",
+        "imu",
+        "IMU_TAG | axis << 8 | GAUSS_MARKOV",
+        "normal k: Gauss-Markov drive of sample k (drawn only when sigma_b > 0)",
+        "sample count < 2**64",
+        (("IMU_GAUSS_MARKOV", 1),),
+    ),
+    Stream(
+        "imu",
+        "imu",
+        "IMU_TAG | axis << 8 | RANDOM_WALK",
+        "normal k: random-walk step of sample k (drawn only when K > 0)",
+        "sample count < 2**64",
+        (("IMU_RANDOM_WALK", 2),),
+    ),
+    Stream(
+        "imu",
+        "imu",
+        "IMU_TAG | axis << 8 | STARTUP",
+        "float64 normal 0: turn-on bias; normal 1: steady-state Gauss-Markov start",
+        "2 normals",
+        (("IMU_STARTUP", 3),),
+    ),
+    Stream(
+        "imu",
+        "imu",
+        "IMU_TAG | axis << 8 | SIGN",
+        "raw Philox word 0 of block 0: its top bit flips the turn-on bias",
+        "1 word",
+        (("IMU_SIGN", 4),),
+    ),
+    Stream(
+        "augmented_white_noise",
+        "dvl",
+        "NOISE",
+        "float32 normal n: white noise of sample n (drawn anchored or not)",
+        "position < 2**64",
+        (("AWN_NOISE", 0),),
+    ),
+    Stream(
+        "augmented_white_noise",
+        "dvl",
+        "ANCHOR",
+        "16-bit half n % 8 of block n / 8: the anchor decision of sample n",
+        "position < 2**64",
+        (("AWN_ANCHOR", 1),),
+    ),
+    Stream(
+        "augmented_white_noise",
+        "dvl",
+        "TIE",
+        "raw word n: refines a 16-bit decision that falls on the threshold",
+        "position < 2**64",
+        (("AWN_TIE", 2),),
+    ),
+    Stream(
+        "dvl_simulator",
+        "dvl",
+        "as augmented_white_noise, one key per sensor",
+        "sensor i (table order) keys with child i of the seed; then as above",
+        "position < 2**64",
+    ),
+    Stream(
+        "lidar",
+        "lidar",
+        "frame << 2 | RAY_ANGULAR",
+        "float32 normal i: angular noise of ray i",
+        "frame < 2**62 - 1",
+        (("LIDAR_RAY_ANGULAR", 0), ("LIDAR_FRAME_BITS", 62)),
+    ),
+    Stream(
+        "lidar",
+        "lidar",
+        "frame << 2 | HITPOINT_ANGULAR",
+        "float32 normal i: angular noise of point i",
+        "frame < 2**62 - 1",
+        (("LIDAR_HITPOINT_ANGULAR", 1),),
+    ),
+    Stream(
+        "lidar",
+        "lidar",
+        "frame << 2 | DISTANCE",
+        "float32 normal i: distance noise of point i",
+        "frame < 2**62 - 1",
+        (("LIDAR_DISTANCE", 2),),
+    ),
+    Stream(
+        "range",
+        "lidar",
+        "frame << 2 | RANGE",
+        "float32 normal i: noise of beam i; frame 2**62 - 1 (reserved): normal 0 the "
+        "bias, normal 1 its sign flip",
+        "frame < 2**62 - 1",
+        (("LIDAR_RANGE", 3),),
+    ),
+    Stream(
+        "camera",
+        "camera",
+        "frame",
+        "float32 normal j (pixel y * width + x; per channel j * channels + c)",
+        "frame < 2**64; pixel index < 2**64",
+    ),
+)
+
+#: Key tags of the models still to come (Gazebo's other sensors, CARLA's lidar):
+#: reserved so that no model in use takes one.
+RESERVED_TAGS: tuple[str, ...] = (
+    "magnetometer",
+    "altimeter",
+    "air_pressure",
+    "air_speed",
+    "navsat",
+    "force_torque",
+    "depth_camera",
+    "carla_lidar",
+    "suite",
+)
+
+
+def c_constants() -> dict[str, int]:
+    """``{name without FN_STREAM_: value}`` of every constant the table names."""
+    return {name: value for s in STREAMS for name, value in s.c_names}
+
+
+def table_markdown() -> str:
+    """The registry as a Markdown table (for the docs)."""
+    rows = ["| model | key tag | stream | draws | limits |", "| --- | --- | --- | --- | --- |"]
+    for s in STREAMS:
+        rows.append(f"| {s.model} | {s.key_tag or '(seed)'} | {s.stream} | {s.draws} | {s.limit} |")
+    return "\n".join(rows)
