@@ -94,8 +94,16 @@ def test_max_abs_value_within_documented_bound(sample):
     assert np.abs(z).max() > 4.0  # P(max |z| of 10**6 < 4) = (1 - 6.3e-5)**1e6 ~ e**-63
 
 
-def test_documented_bound_matches_the_formula():
-    assert 6.66 < Z_MAX < 6.661  # the docstring's "6.66" is 6.6604 rounded down
+def test_documented_bound_is_the_true_bound_rounded_down():
+    """The bound the user reads (the class docstring and the README) is the radius at
+    the smallest 32-bit uniform, rounded down to two decimals."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for text in (GaussianNoiseGenerator.__doc__, readme):
+        figures = {float(f) for f in re.findall(r"\|z\| <= (\d+\.\d+)", text)}
+        assert figures == {math.floor(Z_MAX * 100) / 100}, figures
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["float64", "float32"])
