@@ -31,7 +31,7 @@ def same_bits(a, b) -> bool:
 def test_n_generate_calls_equal_one_normal_call():
     g = GaussianNoiseGenerator(42)
     one_by_one = np.array([g.generate() for _ in range(1001)])
-    assert same_bits(one_by_one, GaussianNoiseGenerator(42).normal(1001))
+    assert same_bits(one_by_one, GaussianNoiseGenerator(42).normal(size=1001))
 
 
 def test_generate_then_normal_continues_the_same_stream():
@@ -39,8 +39,8 @@ def test_generate_then_normal_continues_the_same_stream():
     bulk call that follows must start with exactly that value."""
     g = GaussianNoiseGenerator(7)
     head = [g.generate() for _ in range(3)]
-    tail = g.normal(10)
-    assert same_bits(np.concatenate([head, tail]), GaussianNoiseGenerator(7).normal(13))
+    tail = g.normal(size=10)
+    assert same_bits(np.concatenate([head, tail]), GaussianNoiseGenerator(7).normal(size=13))
 
 
 def test_size_none_returns_a_python_float_for_float64():
@@ -53,13 +53,13 @@ def test_size_none_returns_a_python_float_for_float64():
 def test_size_none_returns_a_numpy_float32_for_float32():
     x = GaussianNoiseGenerator(3).normal(dtype=F32)
     assert isinstance(x, np.float32)
-    assert same_bits(x, GaussianNoiseGenerator(3).normal(1, dtype=F32)[0])
+    assert same_bits(x, GaussianNoiseGenerator(3).normal(size=1, dtype=F32)[0])
 
 
 def test_float32_single_draws_equal_one_fill():
     g = GaussianNoiseGenerator(11)
     singles = np.array([g.normal(dtype=F32) for _ in range(23)], dtype=F32)
-    assert same_bits(singles, GaussianNoiseGenerator(11).normal(23, dtype=F32))
+    assert same_bits(singles, GaussianNoiseGenerator(11).normal(size=23, dtype=F32))
 
 
 # ---- chunking, threads, shapes -----------------------------------------------------------
@@ -69,20 +69,20 @@ def test_float32_single_draws_equal_one_fill():
 def test_fill_split_into_chunks_equals_one_fill(dtype):
     # odd sizes, sizes below a block, and one larger than a 256-block kernel chunk
     chunks = [1, 2, 3, 5, 1, 7, 4, 1, 600, 13, 2, 1027, 3, 1]
-    whole = GaussianNoiseGenerator(2024).normal(sum(chunks), dtype=dtype)
+    whole = GaussianNoiseGenerator(2024).normal(size=sum(chunks), dtype=dtype)
     g = GaussianNoiseGenerator(2024)
-    parts = np.concatenate([g.normal(c, dtype=dtype) for c in chunks])
+    parts = np.concatenate([g.normal(size=c, dtype=dtype) for c in chunks])
     assert same_bits(parts, whole)
 
 
 @pytest.mark.parametrize("dtype", [F64, F32])
 def test_random_chunkings_equal_one_fill(dtype):
     rng = np.random.default_rng(5)  # only to choose chunk sizes
-    whole = GaussianNoiseGenerator(8).normal(5000, dtype=dtype)
+    whole = GaussianNoiseGenerator(8).normal(size=5000, dtype=dtype)
     for _ in range(5):
         cuts = np.sort(rng.choice(np.arange(1, 5000), size=30, replace=False))
         g = GaussianNoiseGenerator(8)
-        parts = [g.normal(int(n), dtype=dtype) for n in np.diff(np.r_[0, cuts, 5000])]
+        parts = [g.normal(size=int(n), dtype=dtype) for n in np.diff(np.r_[0, cuts, 5000])]
         assert same_bits(np.concatenate(parts), whole)
 
 
@@ -96,10 +96,10 @@ def test_any_chunking_at_any_position_equals_one_fill(chunks, offset, as_f32):
     dtype = F32 if as_f32 else F64
     whole = GaussianNoiseGenerator(3)
     whole.advance(offset)
-    expected = whole.normal(sum(chunks), dtype=dtype)
+    expected = whole.normal(size=sum(chunks), dtype=dtype)
     g = GaussianNoiseGenerator(3)
     g.advance(offset)
-    got = np.concatenate([g.normal(c, dtype=dtype) for c in chunks])
+    got = np.concatenate([g.normal(size=c, dtype=dtype) for c in chunks])
     assert same_bits(got, expected)
 
 
@@ -112,8 +112,8 @@ def test_thread_count_does_not_change_the_values(dtype, offset):
     results = []
     for threads in (1, 2, 4):
         g = GaussianNoiseGenerator(77)
-        g.normal(offset, dtype=dtype)
-        results.append(g.normal(n, dtype=dtype, threads=threads))
+        g.normal(size=offset, dtype=dtype)
+        results.append(g.normal(size=n, dtype=dtype, threads=threads))
         assert g.position == offset + n
     assert same_bits(results[0], results[1])
     assert same_bits(results[0], results[2])
@@ -133,8 +133,8 @@ def test_fill_normals_threads_and_offsets_agree():
 
 @pytest.mark.parametrize("dtype", [F64, F32])
 def test_shape_only_changes_layout(dtype):
-    a = GaussianNoiseGenerator(1).normal((3, 5, 7), dtype=dtype)
-    b = GaussianNoiseGenerator(1).normal(105, dtype=dtype)
+    a = GaussianNoiseGenerator(1).normal(size=(3, 5, 7), dtype=dtype)
+    b = GaussianNoiseGenerator(1).normal(size=105, dtype=dtype)
     assert a.shape == (3, 5, 7) and a.dtype == dtype
     assert same_bits(a.ravel(), b)
 
@@ -144,18 +144,18 @@ def test_out_is_filled_in_place_and_returned(dtype):
     out = np.full((4, 6), np.nan, dtype=dtype)
     res = GaussianNoiseGenerator(9).normal(out=out, dtype=dtype)
     assert res is out
-    assert same_bits(out.ravel(), GaussianNoiseGenerator(9).normal(24, dtype=dtype))
+    assert same_bits(out.ravel(), GaussianNoiseGenerator(9).normal(size=24, dtype=dtype))
 
 
 def test_out_with_matching_size_is_accepted():
     out = np.empty(10)
-    assert GaussianNoiseGenerator(9).normal(10, out=out) is out
+    assert GaussianNoiseGenerator(9).normal(size=10, out=out) is out
 
 
 def test_empty_size_draws_nothing():
     g = GaussianNoiseGenerator(9)
-    assert g.normal(0).shape == (0,)
-    assert same_bits(g.normal(4), GaussianNoiseGenerator(9).normal(4))
+    assert g.normal(size=0).shape == (0,)
+    assert same_bits(g.normal(size=4), GaussianNoiseGenerator(9).normal(size=4))
 
 
 # ---- mean and stddev ---------------------------------------------------------------------
@@ -169,8 +169,8 @@ def exact_fma(a: float, b: float, c: float) -> float:
 
 def test_mean_and_stddev_scale_exactly():
     """A draw is fma(stddev, z, mean), one rounding (csrc/normal.h)."""
-    z = GaussianNoiseGenerator(5).normal(999)
-    scaled = GaussianNoiseGenerator(5).normal(999, mean=-3.25, stddev=0.01)
+    z = GaussianNoiseGenerator(5).normal(size=999)
+    scaled = GaussianNoiseGenerator(5).normal(size=999, loc=-3.25, scale=0.01)
     assert same_bits(scaled, np.array([exact_fma(0.01, v, -3.25) for v in z]))
     g = GaussianNoiseGenerator(5)
     assert g.generate(2.0, 0.3) == exact_fma(0.3, z[0], 2.0)
@@ -179,15 +179,15 @@ def test_mean_and_stddev_scale_exactly():
 def test_mean_and_stddev_scale_exactly_in_float32():
     """With stddev a power of two, stddev * z is exact in float32, so
     fmaf(stddev, z, mean) is float32 mean + stddev * z with its one rounding."""
-    z = GaussianNoiseGenerator(5).normal(999, dtype=F32)
-    scaled = GaussianNoiseGenerator(5).normal(999, mean=-3.25, stddev=0.125, dtype=F32)
+    z = GaussianNoiseGenerator(5).normal(size=999, dtype=F32)
+    scaled = GaussianNoiseGenerator(5).normal(size=999, loc=-3.25, scale=0.125, dtype=F32)
     assert same_bits(scaled, F32(-3.25) + F32(0.125) * z)
 
 
 def test_zero_stddev_gives_the_mean_and_still_advances():
     g = GaussianNoiseGenerator(5)
-    assert np.all(g.normal(10, mean=4.5, stddev=0.0) == 4.5)
-    assert same_bits(g.normal(3), GaussianNoiseGenerator(5).normal(13)[10:])
+    assert np.all(g.normal(size=10, loc=4.5, scale=0.0) == 4.5)
+    assert same_bits(g.normal(size=3), GaussianNoiseGenerator(5).normal(size=13)[10:])
 
 
 # ---- mixing dtypes -----------------------------------------------------------------------
@@ -196,24 +196,24 @@ def test_zero_stddev_gives_the_mean_and_still_advances():
 def test_dtypes_share_one_position():
     """float64 and float32 read the same stream: value j is normal j in either dtype,
     so mixing them neither skips nor repeats an index (csrc/normal.h)."""
-    ref64 = GaussianNoiseGenerator(31).normal(40)
-    ref32 = GaussianNoiseGenerator(31).normal(40, dtype=F32)
+    ref64 = GaussianNoiseGenerator(31).normal(size=40)
+    ref32 = GaussianNoiseGenerator(31).normal(size=40, dtype=F32)
     g = GaussianNoiseGenerator(31)
-    assert same_bits(g.normal(3), ref64[:3])
-    assert same_bits(g.normal(1, dtype=F32), ref32[3:4])
+    assert same_bits(g.normal(size=3), ref64[:3])
+    assert same_bits(g.normal(size=1, dtype=F32), ref32[3:4])
     assert g.position == 4
-    assert same_bits(g.normal(2), ref64[4:6])
+    assert same_bits(g.normal(size=2), ref64[4:6])
     assert same_bits(g.generate(), ref64[6])
     assert same_bits(g.normal(dtype=F32), ref32[7])
-    assert same_bits(g.normal(20, dtype=F32), ref32[8:28])
-    assert same_bits(g.normal(5), ref64[28:33])
+    assert same_bits(g.normal(size=20, dtype=F32), ref32[8:28])
+    assert same_bits(g.normal(size=5), ref64[28:33])
     assert g.position == 33
 
 
 def test_dtype_follows_out_when_not_given():
     out = np.empty(7, dtype=F32)
     assert GaussianNoiseGenerator(4).normal(out=out) is out
-    assert same_bits(out, GaussianNoiseGenerator(4).normal(7, dtype=F32))
+    assert same_bits(out, GaussianNoiseGenerator(4).normal(size=7, dtype=F32))
 
 
 # ---- copies, pickles, state, reset -------------------------------------------------------
@@ -221,7 +221,7 @@ def test_dtype_follows_out_when_not_given():
 
 def advanced_generator() -> GaussianNoiseGenerator:
     g = GaussianNoiseGenerator(555, stream=3)
-    g.normal(10)
+    g.normal(size=10)
     g.generate()  # odd position: the second value of a pair is cached
     return g
 
@@ -242,20 +242,20 @@ def test_duplicates_continue_exactly_as_the_original(duplicate):
     d = duplicate(g)
     assert d is not g and d == g
     assert same_bits([d.generate() for _ in range(5)], [g.generate() for _ in range(5)])
-    assert same_bits(d.normal(77, dtype=F32), g.normal(77, dtype=F32))
-    assert same_bits(d.normal(33), g.normal(33))
+    assert same_bits(d.normal(size=77, dtype=F32), g.normal(size=77, dtype=F32))
+    assert same_bits(d.normal(size=33), g.normal(size=33))
     # and they are independent: drawing from one does not move the other
-    d.normal(5)
+    d.normal(size=5)
     assert d != g
 
 
 def test_state_round_trip_continues_exactly():
     g = advanced_generator()
     state = g.state
-    expected = g.normal(50)
+    expected = g.normal(size=50)
     other = GaussianNoiseGenerator(1)
     other.state = state
-    assert same_bits(other.normal(50), expected)
+    assert same_bits(other.normal(size=50), expected)
     assert other.key == g.key and other.stream == g.stream
 
 
@@ -270,20 +270,20 @@ def test_state_is_plain_data_and_setting_it_does_not_modify_it():
 
 def test_state_round_trip_across_a_dtype_switch():
     g = GaussianNoiseGenerator(2)
-    g.normal(5, dtype=F32)
+    g.normal(size=5, dtype=F32)
     h = GaussianNoiseGenerator(3)
     h.state = g.state
-    assert same_bits(h.normal(7), g.normal(7))
+    assert same_bits(h.normal(size=7), g.normal(size=7))
 
 
 def test_reset_reproduces_the_first_output():
     g = GaussianNoiseGenerator(19, stream=4)
-    first = g.normal(25)
+    first = g.normal(size=25)
     g.generate()
-    g.normal(8, dtype=F32)
+    g.normal(size=8, dtype=F32)
     g.reset()
     assert g.position == 0
-    assert same_bits(g.normal(25), first)
+    assert same_bits(g.normal(size=25), first)
     g.reset()
     assert g.generate() == first[0]
 
@@ -296,11 +296,11 @@ def test_reset_drops_the_cached_value():
 
 
 def test_advance_skips_values():
-    ref = GaussianNoiseGenerator(6).normal(40)
+    ref = GaussianNoiseGenerator(6).normal(size=40)
     g = GaussianNoiseGenerator(6)
     g.generate()
     g.advance(17)
-    assert same_bits(g.normal(5), ref[18:23])
+    assert same_bits(g.normal(size=5), ref[18:23])
 
 
 # ---- seeds, streams, spawning ------------------------------------------------------------
@@ -309,18 +309,18 @@ def test_advance_skips_values():
 def test_equal_seeds_give_equal_generators():
     a, b = GaussianNoiseGenerator(1234, stream=5), GaussianNoiseGenerator(1234, stream=5)
     assert a == b and a.key == b.key
-    assert same_bits(a.normal(100), b.normal(100))
+    assert same_bits(a.normal(size=100), b.normal(size=100))
 
 
 def test_seed_sequence_and_int_seed_agree():
     a = GaussianNoiseGenerator(np.random.SeedSequence(1234))
-    assert same_bits(a.normal(10), GaussianNoiseGenerator(1234).normal(10))
+    assert same_bits(a.normal(size=10), GaussianNoiseGenerator(1234).normal(size=10))
 
 
 @pytest.mark.parametrize(("seed_b", "stream_b"), [(1235, 0), (1234, 1), (0, 0)])
 def test_different_seeds_or_streams_differ(seed_b, stream_b):
-    a = GaussianNoiseGenerator(1234, stream=0).normal(100)
-    b = GaussianNoiseGenerator(seed_b, stream=stream_b).normal(100)
+    a = GaussianNoiseGenerator(1234, stream=0).normal(size=100)
+    b = GaussianNoiseGenerator(seed_b, stream=stream_b).normal(size=100)
     assert not np.any(a == b)  # 100 continuous values: a coincidence has probability ~0
 
 
@@ -330,7 +330,7 @@ def test_seed_none_records_entropy_that_reproduces_the_run():
     assert g.seed.entropy != h.seed.entropy  # fresh entropy each time
     again = GaussianNoiseGenerator(g.seed.entropy)
     assert again.key == g.key
-    assert same_bits(again.normal(20), g.normal(20))
+    assert same_bits(again.normal(size=20), g.normal(size=20))
 
 
 def test_spawn_children_are_distinct_and_reproducible():
@@ -338,9 +338,9 @@ def test_spawn_children_are_distinct_and_reproducible():
     again = GaussianNoiseGenerator(100).spawn(4)
     assert len(kids) == 4 and len({k.key for k in kids}) == 4
     assert GaussianNoiseGenerator(100).key not in {k.key for k in kids}
-    draws = [k.normal(50) for k in kids]
+    draws = [k.normal(size=50) for k in kids]
     for k, d in zip(again, draws, strict=True):
-        assert same_bits(k.normal(50), d)
+        assert same_bits(k.normal(size=50), d)
     for i in range(4):
         for j in range(i + 1, 4):
             assert not np.any(draws[i] == draws[j])
@@ -358,21 +358,21 @@ def test_spawn_twice_gives_new_children_and_copies_spawn_the_same():
 def test_spawn_does_not_move_the_parent():
     g = GaussianNoiseGenerator(100)
     g.spawn(3)
-    assert same_bits(g.normal(10), GaussianNoiseGenerator(100).normal(10))
+    assert same_bits(g.normal(size=10), GaussianNoiseGenerator(100).normal(size=10))
 
 
 def test_check_numerics_is_true_for_a_healthy_generator():
     g = GaussianNoiseGenerator(1)
     assert g.check_numerics()
     g.generate()
-    g.normal(3, dtype=F32)
+    g.normal(size=3, dtype=F32)
     assert g.check_numerics()
 
 
 def test_large_stream_ids_are_accepted():
     g = GaussianNoiseGenerator(1, stream=2**64 - 1)
     assert g.stream == 2**64 - 1
-    assert np.all(np.isfinite(g.normal(10)))
+    assert np.all(np.isfinite(g.normal(size=10)))
 
 
 # ---- bad input ---------------------------------------------------------------------------
@@ -380,8 +380,8 @@ def test_large_stream_ids_are_accepted():
 
 @pytest.mark.parametrize("stddev", [-1.0, -1e-300, np.nan, np.inf, -np.inf])
 def test_bad_stddev_is_rejected_by_normal(stddev):
-    with pytest.raises(ValueError, match="stddev"):
-        GaussianNoiseGenerator(0).normal(3, stddev=stddev)
+    with pytest.raises(ValueError, match="scale"):
+        GaussianNoiseGenerator(0).normal(size=3, scale=stddev)
 
 
 @pytest.mark.parametrize("stddev", [-1.0, np.nan, np.inf])
@@ -392,8 +392,8 @@ def test_bad_stddev_is_rejected_by_generate(stddev):
 
 @pytest.mark.parametrize("mean", [np.nan, np.inf, -np.inf])
 def test_non_finite_mean_is_rejected(mean):
-    with pytest.raises(ValueError, match="mean"):
-        GaussianNoiseGenerator(0).normal(3, mean=mean)
+    with pytest.raises(ValueError, match="loc"):
+        GaussianNoiseGenerator(0).normal(size=3, loc=mean)
     with pytest.raises(ValueError, match="mean"):
         GaussianNoiseGenerator(0).generate(mean, 1.0)
 
@@ -401,7 +401,7 @@ def test_non_finite_mean_is_rejected(mean):
 def test_bad_input_leaves_the_position_alone():
     g = GaussianNoiseGenerator(0)
     with pytest.raises(ValueError):
-        g.normal(3, stddev=-1.0)
+        g.normal(size=3, scale=-1.0)
     with pytest.raises(ValueError):
         g.generate(np.nan)
     assert g.position == 0
@@ -410,33 +410,33 @@ def test_bad_input_leaves_the_position_alone():
 @pytest.mark.parametrize("dtype", [np.int64, int, np.complex128, complex, np.float16, "bogus"])
 def test_wrong_dtype_is_rejected(dtype):
     with pytest.raises(TypeError, match="dtype"):
-        GaussianNoiseGenerator(0).normal(3, dtype=dtype)
+        GaussianNoiseGenerator(0).normal(size=3, dtype=dtype)
 
 
 def test_out_with_wrong_shape_is_rejected():
     with pytest.raises(ValueError, match="out"):
-        GaussianNoiseGenerator(0).normal(5, out=np.empty(4))
+        GaussianNoiseGenerator(0).normal(size=5, out=np.empty(4))
     with pytest.raises(ValueError, match="out"):
-        GaussianNoiseGenerator(0).normal((2, 3), out=np.empty((3, 2)))
+        GaussianNoiseGenerator(0).normal(size=(2, 3), out=np.empty((3, 2)))
 
 
 @pytest.mark.parametrize("dtype", [F32, F64])
 def test_out_with_a_dtype_other_than_requested_is_rejected(dtype):
     other = F64 if dtype == F32 else F32
     with pytest.raises(TypeError, match="out"):
-        GaussianNoiseGenerator(0).normal(4, dtype=dtype, out=np.empty(4, dtype=other))
+        GaussianNoiseGenerator(0).normal(size=4, dtype=dtype, out=np.empty(4, dtype=other))
 
 
 @pytest.mark.parametrize("bad_dtype", [np.int64, np.complex128, np.float16])
 def test_out_of_a_non_float_dtype_is_rejected(bad_dtype):
     with pytest.raises(TypeError, match="dtype"):
-        GaussianNoiseGenerator(0).normal(4, out=np.zeros(4, dtype=bad_dtype))
+        GaussianNoiseGenerator(0).normal(size=4, out=np.zeros(4, dtype=bad_dtype))
 
 
 def test_non_contiguous_out_is_rejected_and_untouched():
     base = np.zeros(10)
     with pytest.raises(ValueError, match="out"):
-        GaussianNoiseGenerator(0).normal(5, out=base[::2])
+        GaussianNoiseGenerator(0).normal(size=5, out=base[::2])
     assert np.all(base == 0.0)
     with pytest.raises(ValueError, match="out"):
         GaussianNoiseGenerator(0).normal(out=np.zeros((4, 4)).T)
@@ -446,12 +446,12 @@ def test_read_only_out_is_rejected():
     out = np.zeros(4)
     out.flags.writeable = False
     with pytest.raises(ValueError, match="out"):
-        GaussianNoiseGenerator(0).normal(4, out=out)
+        GaussianNoiseGenerator(0).normal(size=4, out=out)
 
 
 def test_out_that_is_not_an_array_is_rejected():
     with pytest.raises(TypeError, match="out"):
-        GaussianNoiseGenerator(0).normal(4, out=[0.0] * 4)
+        GaussianNoiseGenerator(0).normal(size=4, out=[0.0] * 4)
 
 
 @pytest.mark.parametrize("seed", [-1, -(2**70)])
@@ -475,7 +475,7 @@ def test_stream_out_of_range_is_rejected(stream):
 @pytest.mark.parametrize("threads", [0, -2])
 def test_bad_thread_count_is_rejected(threads):
     with pytest.raises(ValueError, match="threads"):
-        GaussianNoiseGenerator(0).normal(10, threads=threads)
+        GaussianNoiseGenerator(0).normal(size=10, threads=threads)
     with pytest.raises(ValueError, match="threads"):
         fill_normals(0, 0, 0, np.empty(10), 0.0, 1.0, threads)
 
@@ -540,7 +540,7 @@ def test_bad_state_is_rejected_and_changes_nothing(state, error, names):
     with pytest.raises(error, match=names):
         g.state = state
     assert g.state == before
-    assert same_bits(g.normal(5), advanced_generator().normal(5))
+    assert same_bits(g.normal(size=5), advanced_generator().normal(size=5))
 
 
 # ---- types are checked, not coerced -------------------------------------------------------
@@ -554,7 +554,7 @@ def test_non_integer_stream_is_rejected(stream):
 
 def test_non_integer_thread_count_is_rejected():
     with pytest.raises(TypeError, match="threads"):
-        GaussianNoiseGenerator(0).normal(10, threads=1.5)
+        GaussianNoiseGenerator(0).normal(size=10, threads=1.5)
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ Z_MAX = math.sqrt(64.0 * math.log(2.0))
 def sample(request):
     """10**6 standard normals, computed in float64 for the statistics."""
     dt = request.param
-    return dt, GaussianNoiseGenerator(20240917).normal(N, dtype=dt).astype(np.float64)
+    return dt, GaussianNoiseGenerator(20240917).normal(size=N, dtype=dt).astype(np.float64)
 
 
 def test_mean(sample):
@@ -126,7 +126,7 @@ def test_tail_frequencies(dtype):
 def test_spawned_streams_are_uncorrelated():
     n = 200_000
     kids = GaussianNoiseGenerator(4242).spawn(4)
-    draws = [k.normal(n) for k in kids]
+    draws = [k.normal(size=n) for k in kids]
     rho = np.corrcoef(np.vstack(draws))
     off = rho[~np.eye(4, dtype=bool)]
     assert np.all(np.abs(off) < K_SE / math.sqrt(n)), rho
@@ -135,7 +135,9 @@ def test_spawned_streams_are_uncorrelated():
 def test_stream_ids_are_uncorrelated():
     """Same key, neighbouring and distant stream ids (counter words 2, 3 differ)."""
     n = 200_000
-    draws = [GaussianNoiseGenerator(4242, stream=s).normal(n) for s in (0, 1, 2, 2**32, 2**64 - 1)]
+    draws = [
+        GaussianNoiseGenerator(4242, stream=s).normal(size=n) for s in (0, 1, 2, 2**32, 2**64 - 1)
+    ]
     rho = np.corrcoef(np.vstack(draws))
     off = rho[~np.eye(5, dtype=bool)]
     assert np.all(np.abs(off) < K_SE / math.sqrt(n)), rho
@@ -146,7 +148,7 @@ def test_mean_and_stddev_scaling(dtype):
     """normal(mean=m, stddev=s) has mean m (within 5 SE = 5 s / sqrt N) and standard
     deviation s (within 5 SE = 5 s / sqrt(2 N)), and standardizes to N(0, 1) (KS)."""
     m, s = 3.5, 0.02
-    x = GaussianNoiseGenerator(31337).normal(N, mean=m, stddev=s, dtype=dtype)
+    x = GaussianNoiseGenerator(31337).normal(size=N, loc=m, scale=s, dtype=dtype)
     x = x.astype(np.float64)
     assert abs(x.mean() - m) < K_SE * s / math.sqrt(N)
     assert abs(x.std() - s) < K_SE * s / math.sqrt(2.0 * N)

@@ -212,7 +212,7 @@ def assert_close_to_reference(z, ref, radius, tol):
 def test_normals_match_reference(seed, stream, dtype):
     g = GaussianNoiseGenerator(seed, stream=stream)
     n = 5003  # > 256 blocks (one kernel chunk) and not a multiple of 16
-    z = g.normal(n, dtype=dtype)
+    z = g.normal(size=n, dtype=dtype)
     ref, radius = reference(g.key, g.stream, 0, n, dtype)
     assert_close_to_reference(z, ref, radius, TOL[dtype])
 
@@ -235,7 +235,7 @@ def test_block_counter_carries_into_high_word(dtype):
     key, stream = 0x0123456789ABCDEF, 0xFEDCBA9876543210
     first = (2**32 - 100) * 4 + 5  # not group-aligned: partial groups at both ends
     n = 800
-    z = generator_at(key, stream, first).normal(n, dtype=dtype)
+    z = generator_at(key, stream, first).normal(size=n, dtype=dtype)
     ref, radius = reference(key, stream, first, n, dtype)
     assert_close_to_reference(z, ref, radius, TOL[dtype])
 
@@ -245,7 +245,7 @@ def test_last_blocks_a_position_reaches():
     reachable: the last of them are still the reference's blocks."""
     key, stream = 0xFFFFFFFFFFFFFFFF, 12
     first = 2**64 - 64
-    z = generator_at(key, stream, first).normal(63)
+    z = generator_at(key, stream, first).normal(size=63)
     ref, radius = reference(key, stream, first, 63)
     assert_close_to_reference(z, ref, radius, TOL["float64"])
 
@@ -256,8 +256,8 @@ def test_float32_and_float64_share_the_stream():
     (2**-24 relative at most, moving r**2 = -2 ln u1 by <= 2**-23 and r by
     <= 2**-24 / r, doubled here). Checked for u1 >= 1/4 (r <= 1.66); below, float32's
     u1 is coarser than documented: see test_float32_tail_follows_float64."""
-    z64 = GaussianNoiseGenerator(5).normal(20_000)
-    z32 = GaussianNoiseGenerator(5).normal(20_000, dtype=np.float32).astype(np.float64)
+    z64 = GaussianNoiseGenerator(5).normal(size=20_000)
+    z32 = GaussianNoiseGenerator(5).normal(size=20_000, dtype=np.float32).astype(np.float64)
     _, r = reference(GaussianNoiseGenerator(5).key, 0, 0, 20_000)
     bulk = r <= math.sqrt(-2.0 * math.log(0.25))
     err = np.abs(z32 - z64)[bulk]
@@ -282,7 +282,7 @@ def pair_normals(wa: int, wb: int, dtype: str) -> tuple[float, float]:
     block = c0 | (c1 << 32)
     pair = 2 * block  # words (w0, w1): the block's first pair
     first = 16 * (pair // 8) + pair % 8  # its r c; its r s is 8 values later
-    z = generator_at(key, c2 | (c3 << 32), first).normal(9, dtype=dtype)
+    z = generator_at(key, c2 | (c3 << 32), first).normal(size=9, dtype=dtype)
     return float(z[0]), float(z[8])
 
 

@@ -29,7 +29,7 @@ def test_model_tags_never_equal_spawn_indices():
 def _first_draws(seed):
     """The first standard normals each model draws for ``seed`` (noise scale 1)."""
     out = {}
-    out["generator"] = fn.GaussianNoiseGenerator(seed).normal(8)
+    out["generator"] = fn.GaussianNoiseGenerator(seed).normal(size=8)
     img = np.full((1, 8), 0.5)
     out["camera"] = (fn.ImageNoise(stddev=1e-3, seed=seed).apply(img, frame=0)[0] - 0.5) * 1e3
     rng = fn.RangeNoise(0.0, 1.0, 0.0, 1e9, seed=seed)

@@ -113,7 +113,7 @@ def test_draw_order_is_x_y_z_then_pitch_yaw_roll():
     imu = SensorSimulator(_body(), seed=42, noise_stddev=sigma)
     z = GaussianNoiseGenerator(
         model_seed_sequence(np.random.SeedSequence(42), "sensor_simulator")
-    ).normal(6)
+    ).normal(size=6)
     w = imu.read_angular_velocity()
     a = imu.read_orientation()
     np.testing.assert_allclose(w, np.array([1.0, -2.0, 0.5]) + sigma * z[:3], rtol=0, atol=1e-15)

@@ -31,12 +31,12 @@ def draw_everything(n: int) -> list[np.ndarray]:
     threaded fill and a fill across the 2**32 block boundary."""
     g = GaussianNoiseGenerator(2718, stream=9)
     out = [
-        g.normal(n),
+        g.normal(size=n),
         np.array([g.generate() for _ in range(5)]),
-        g.normal(n + 3, dtype=np.float32),
-        g.normal(n - 1, mean=1.5, stddev=0.25),
-        g.normal(n + 1, mean=-2.0, stddev=3.0, dtype=np.float32),
-        g.normal(300_001, threads=2),
+        g.normal(size=n + 3, dtype=np.float32),
+        g.normal(size=n - 1, loc=1.5, scale=0.25),
+        g.normal(size=n + 1, loc=-2.0, scale=3.0, dtype=np.float32),
+        g.normal(size=300_001, threads=2),
     ]
     for dt in (np.float64, np.float32):
         flat = np.empty(4000, dtype=dt)  # 4 normals per block: blocks 2**32 - 500 onwards
@@ -81,7 +81,7 @@ def test_environment_variable_forces_the_scalar_path():
     code = (
         "import sys, fastnoise, numpy as np\n"
         "g = fastnoise.GaussianNoiseGenerator(2718, stream=9)\n"
-        "a = np.concatenate([g.normal(10001), g.normal(10003, dtype=np.float32)])\n"
+        "a = np.concatenate([g.normal(size=10001), g.normal(size=10003, dtype=np.float32)])\n"
         "sys.stdout.write(fastnoise.simd_path() + ' ' + a.tobytes().hex())\n"
     )
     env = dict(os.environ, FASTNOISE_SIMD="scalar")
@@ -91,7 +91,7 @@ def test_environment_variable_forces_the_scalar_path():
     path, hexbits = res.stdout.split()
     assert path == "scalar"
     g = GaussianNoiseGenerator(2718, stream=9)
-    here = np.concatenate([g.normal(10001), g.normal(10003, dtype=np.float32)])
+    here = np.concatenate([g.normal(size=10001), g.normal(size=10003, dtype=np.float32)])
     assert bytes.fromhex(hexbits) == here.tobytes()
 
 

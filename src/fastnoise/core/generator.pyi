@@ -27,9 +27,10 @@ class GaussianNoiseGenerator(Model):
     @overload
     def normal(
         self,
+        loc: float = 0.0,
+        scale: float = 1.0,
         size: None = None,
-        mean: float = 0.0,
-        stddev: float = 1.0,
+        *,
         dtype: npt.DTypeLike | None = None,
         out: None = None,
         threads: int = 1,
@@ -37,22 +38,30 @@ class GaussianNoiseGenerator(Model):
     @overload
     def normal(
         self,
-        size: int | tuple[int, ...],
-        mean: float = 0.0,
-        stddev: float = 1.0,
+        loc: float | npt.ArrayLike = 0.0,
+        scale: float | npt.ArrayLike = 1.0,
+        size: int | tuple[int, ...] | None = None,
+        *,
         dtype: npt.DTypeLike | None = None,
         out: _FloatArray | None = None,
         threads: int = 1,
     ) -> _FloatArray: ...
     @overload
-    def normal(
+    def standard_normal(
         self,
-        size: _Size = None,
-        mean: float = 0.0,
-        stddev: float = 1.0,
-        dtype: npt.DTypeLike | None = None,
+        size: None = None,
         *,
-        out: _FloatArray,
+        dtype: npt.DTypeLike | None = None,
+        out: None = None,
+        threads: int = 1,
+    ) -> float | np.float32: ...
+    @overload
+    def standard_normal(
+        self,
+        size: int | tuple[int, ...] | None = None,
+        *,
+        dtype: npt.DTypeLike | None = None,
+        out: _FloatArray | None = None,
         threads: int = 1,
     ) -> _FloatArray: ...
     @property

@@ -5,6 +5,8 @@ canonical stream. The object holds only its position, so copies, pickles, resets
 multi-threaded fills all reproduce the same numbers.
 """
 
+import numbers
+
 import numpy as np
 
 cimport numpy as cnp
@@ -77,6 +79,35 @@ def fill_normals(uint64_t key, uint64_t stream, uint64_t first, cnp.ndarray flat
     _fill_split(key, stream, first, flat, mean, stddev, nthreads)
 
 
+_SCALE_DEFAULT = 1.0  # identity tells "scale not given" (the 0.1 normal(size) trap)
+
+
+def _real_array(name, value):
+    """A float64 array of finite real values (no bools, complex, strings or objects)."""
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name}={value!r} is not allowed: it must be real numbers "
+                        f"(got dtype {arr.dtype})")
+    arr = arr.astype(np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name}={value!r} is not allowed: every element must be finite")
+    return arr
+
+
+def _fma_f64(double[::1] z, const double[::1] scale, const double[::1] loc):
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(z.shape[0]):
+            z[i] = fma(scale[i], z[i], loc[i])
+
+
+def _fma_f32(float[::1] z, const float[::1] scale, const float[::1] loc):
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(z.shape[0]):
+            z[i] = fmaf(scale[i], z[i], loc[i])
+
+
 cdef class GaussianNoiseGenerator(Model):
     """GaussianNoiseGenerator(seed=None, stream=0)
 --
@@ -111,52 +142,111 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         self._seed_seq = ss
         fn_stream_init(&self.st, key_from_seed_sequence(ss), stream)
 
-    def generate(self, double mean=0.0, double stddev=1.0):
-        """One float64 draw ``fma(stddev, z, mean)`` (units of ``mean``)."""
-        if not (stddev >= 0.0 and isfinite(stddev)):
-            raise ValueError(
-                f"stddev={stddev!r} is not allowed: it must be finite and >= 0")
-        if not isfinite(mean):
-            raise ValueError(f"mean={mean!r} is not allowed: it must be finite")
-        return fma(stddev, fn_stream_next_f64(&self.st), mean)
+    def generate(self, mean=0.0, stddev=1.0):
+        """One float64 draw ``fma(stddev, z, mean)`` (units of ``mean``): the source
+        API; ``normal(loc, scale)`` is the numpy-shaped one."""
+        cdef double m, sd
+        if type(mean) is float and type(stddev) is float:  # the common case, no calls
+            m = mean
+            sd = stddev
+            if not (isfinite(m) and isfinite(sd) and sd >= 0.0):
+                _validate.finite("mean", mean)
+                _validate.nonnegative("stddev", stddev)
+        else:
+            m = _validate.finite("mean", mean)
+            sd = _validate.nonnegative("stddev", stddev)
+        return fma(sd, fn_stream_next_f64(&self.st), m)
 
-    def normal(self, size=None, mean=0.0, stddev=1.0, dtype=None, out=None, threads=1):
-        """Draw ``mean + stddev * z`` for the next normals of the stream.
+    def normal(self, loc=0.0, scale=_SCALE_DEFAULT, size=None, *, dtype=None, out=None,
+               threads=1):
+        """Draw ``fma(scale, z, loc)`` for the next normals of the stream, as
+        ``numpy.random.Generator.normal`` does.
 
         Parameters
         ----------
+        loc, scale : float or array_like of floats
+            Mean and standard deviation (same units as the result); ``scale >= 0``.
+            Arrays broadcast against each other and against ``size``, element by
+            element, in the order of the output.
         size : int, tuple of int or None
-            Output shape; ``None`` returns one float unless ``out`` is given.
-        mean, stddev : float
-            Location and scale (same units as the result); ``stddev >= 0``.
-        dtype : float64 or float32, optional
+            Output shape. ``None``: one value when ``loc`` and ``scale`` are scalars
+            (a float64 float or a numpy.float32), else their broadcast shape, or
+            ``out.shape`` when ``out`` is given.
+        dtype : float64 or float32, keyword only
             Default: ``out.dtype`` when ``out`` is given, else float64. float32 values
-            are computed in float32 arithmetic (about twice the throughput).
-        out : ndarray, optional
-            C-contiguous array of ``dtype`` (and of shape ``size`` if given) to fill.
-        threads : int
+            are computed in float32 arithmetic (about twice the throughput); a
+            deliberate extension beyond numpy's ``normal``.
+        out : ndarray, keyword only
+            C-contiguous, writeable array of ``dtype`` (and of shape ``size``) to fill.
+        threads : int, keyword only
             Fill on this many threads; the values do not depend on it.
+
+        Notes
+        -----
+        Before fastnoise 0.2.0 the first argument was ``size``: a lone integer
+        argument, ``normal(100)``, raises TypeError instead of silently drawing one
+        value of mean 100. Write ``normal(size=100)`` or ``standard_normal(100)``.
         """
-        mean = _validate.finite("mean", mean)
-        stddev = _validate.nonnegative("stddev", stddev)
-        if dtype is None and isinstance(out, np.ndarray):
+        if (scale is _SCALE_DEFAULT and size is None and out is None
+                and isinstance(loc, numbers.Integral) and not isinstance(loc, (bool, np.bool_))):
+            raise TypeError(
+                f"normal({loc!r}): since fastnoise 0.2.0 the first argument is loc, as in "
+                f"numpy (normal(loc, scale, size)); for {loc!r} values write "
+                f"normal(size={loc!r}) or standard_normal({loc!r}), for one value of "
+                f"mean {loc!r} write normal({float(loc)!r})")
+        if out is not None and not isinstance(out, np.ndarray):
+            raise TypeError(f"out={out!r} is not allowed: it must be a numpy.ndarray")
+        if dtype is None and out is not None:
             dt = _validate.float_dtype("out.dtype", out.dtype)
         else:
             dt = _validate.float_dtype("dtype", _F64 if dtype is None else dtype)
+        if size is not None:
+            size = _validate.shape("size", size)
+        if np.ndim(loc) == 0 and np.ndim(scale) == 0:
+            return self._normal_scalar(_validate.finite("loc", loc),
+                                       _validate.nonnegative("scale", scale), size, dt, out,
+                                       threads)
+        locs = _real_array("loc", loc)
+        scales = _real_array("scale", scale)
+        if np.any(scales < 0.0):
+            raise ValueError(f"scale={scale!r} is not allowed: every element must be >= 0")
+        try:
+            bshape = np.broadcast_shapes(locs.shape, scales.shape)
+            if size is None:
+                size = out.shape if isinstance(out, np.ndarray) else bshape
+            if np.broadcast_shapes(size, bshape) != tuple(size):
+                raise ValueError
+        except ValueError:
+            raise ValueError(
+                f"loc (shape {locs.shape}), scale (shape {scales.shape}) and size={size!r} "
+                "do not broadcast to the output shape") from None
+        arr = self._normal_scalar(0.0, 1.0, size, dt, out, threads)
+        flat = arr.reshape(-1)
+        lb = np.ascontiguousarray(np.broadcast_to(locs.astype(dt), arr.shape)).reshape(-1)
+        sb = np.ascontiguousarray(np.broadcast_to(scales.astype(dt), arr.shape)).reshape(-1)
+        if dt == _F64:
+            _fma_f64(flat, sb, lb)
+        else:
+            _fma_f32(flat, sb, lb)
+        return arr
+
+    def standard_normal(self, size=None, *, dtype=None, out=None, threads=1):
+        """The next standard normals (numpy's ``standard_normal``); see :meth:`normal`."""
+        return self.normal(0.0, 1.0, size, dtype=dtype, out=out, threads=threads)
+
+    def _normal_scalar(self, double loc, double scale, size, dt, out, threads):
         if out is None:
             if size is None:  # one value, as the fill would compute it
                 self._check_room(1)
                 if dt == _F64:
-                    return fma(stddev, fn_stream_next_f64(&self.st), mean)
-                return np.float32(fmaf(<float>stddev, fn_stream_next_f32(&self.st),
-                                       <float>mean))
+                    return fma(scale, fn_stream_next_f64(&self.st), loc)
+                return np.float32(fmaf(<float>scale, fn_stream_next_f32(&self.st),
+                                       <float>loc))
             arr = np.empty(size, dtype=dt)
         else:
             shape = out.shape if (size is None and isinstance(out, np.ndarray)) else size
-            if isinstance(shape, int):
-                shape = (shape,)
             arr = _validate.output_array("out", out, tuple(shape), dt)
-        self._fill(arr, mean, stddev, threads)
+        self._fill(arr, loc, scale, threads)
         return arr
 
     def _fill(self, cnp.ndarray arr, double mean, double stddev, threads):

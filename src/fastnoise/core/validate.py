@@ -158,3 +158,10 @@ def seed_sequence(name: str, value: object) -> np.random.SeedSequence:
     return np.random.SeedSequence(
         entropy, spawn_key=keys, pool_size=pool, n_children_spawned=spawned
     )
+
+
+def shape(name: str, value: object) -> tuple[int, ...]:
+    """An array shape: an int or a tuple of ints, each in [0, 2**63) (no bools, no
+    floats, no strings)."""
+    items = value if isinstance(value, tuple | list) else (value,)
+    return tuple(integer(name, v, 0, 2**63) for v in items)
