@@ -11,7 +11,7 @@ import numpy as np
 
 cimport numpy as cnp
 from libc.math cimport fma, fmaf, isfinite
-from libc.stdint cimport uint64_t
+from libc.stdint cimport UINT64_MAX, uint64_t
 
 from fastnoise.core.model cimport Model
 from fastnoise.core.capi cimport (
@@ -25,6 +25,7 @@ from fastnoise.core.capi cimport (
     fn_stream_take,
 )
 
+from fastnoise.core import arrays as _arrays
 from fastnoise.core import threads as _threads
 
 from fastnoise.core import validate as _validate
@@ -65,20 +66,30 @@ def _fill_split(uint64_t key, uint64_t stream, uint64_t first, cnp.ndarray flat,
         n, _threads.parts(n, threads, _MIN_PER_THREAD), align=16)
 
 
-def fill_normals(uint64_t key, uint64_t stream, uint64_t first, cnp.ndarray flat,
-                 double mean=0.0, double stddev=1.0, threads=1):
-    """Fill the C-contiguous float32/float64 array ``flat`` with normals
-    ``first, first + 1, ...`` of (key, stream), on up to ``threads`` threads.
+def fill_normals(key, stream, first, flat, mean=0.0, stddev=1.0, threads=1):
+    """Fill the float32/float64 array ``flat`` (C-contiguous, aligned, native-endian,
+    writeable) with normals ``first, first + 1, ...`` of (key, stream), scaled as
+    ``fma(stddev, z, mean)``, on up to ``threads`` threads.
 
     The values do not depend on ``threads``: each index has its own number.
     """
+    if not isinstance(flat, np.ndarray):
+        raise TypeError(f"flat={flat!r} is not allowed: it must be a numpy.ndarray")
+    dt = _validate.float_dtype("flat.dtype", flat.dtype)
+    _arrays.output("flat", flat, flat.shape, dt)
+    cdef uint64_t k = _validate.counter("key", key)
+    cdef uint64_t s = _validate.counter("stream", stream)
+    cdef uint64_t f = _validate.counter("first", first)
+    cdef double m = _validate.finite("mean", mean)
+    cdef double sd = _validate.nonnegative("stddev", stddev)
     cdef Py_ssize_t n = cnp.PyArray_SIZE(flat)
     cdef int nthreads = _threads.count(threads)
-    if n and first + <uint64_t>(n - 1) < first:
+    if n and f + <uint64_t>(n - 1) < f:
         raise OverflowError(f"first={first} + {n} values run past the end of the stream (2**64)")
-    _fill_split(key, stream, first, flat, mean, stddev, nthreads)
+    _fill_split(k, s, f, flat, m, sd, nthreads)
 
 
+_LAST_POSITION = 2**64 - 1  # the largest position a stream may reach
 _SCALE_DEFAULT = 1.0  # identity tells "scale not given" (the 0.1 normal(size) trap)
 
 
@@ -155,6 +166,8 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         else:
             m = _validate.finite("mean", mean)
             sd = _validate.nonnegative("stddev", stddev)
+        if self.st.position == UINT64_MAX:
+            self._check_room(1)
         return fma(sd, fn_stream_next_f64(&self.st), m)
 
     def normal(self, loc=0.0, scale=_SCALE_DEFAULT, size=None, *, dtype=None, out=None,
@@ -293,7 +306,9 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         self._seed_seq = g._seed_seq
 
     def _check_room(self, n):
-        if self.st.position + n > 2**64:
+        # the position must stay below 2**64: at 2**64 it would wrap to 0 and hand
+        # out the stream's first values again
+        if self.st.position + n > _LAST_POSITION:
             raise OverflowError(
                 f"{n} more values would run past the end of the stream (position "
                 f"{self.st.position}, length 2**64)")

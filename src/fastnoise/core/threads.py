@@ -6,12 +6,35 @@ is keyed by its indices, so the result never depends on the split.
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from fastnoise.core import validate as _validate
 
 _executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _forget_pool_in_child() -> None:
+    # A forked child inherits the pool object but not its threads (and maybe a lock
+    # held by one of them): it starts a pool of its own when it first needs one.
+    global _executor, _executor_lock
+    _executor = None
+    _executor_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(thread_name_prefix="fastnoise")
+        return _executor
 
 
 def count(threads: object) -> int:
@@ -33,10 +56,8 @@ def run_split(func: Callable[[int, int], object], n: int, nparts: int, align: in
         return
     per = -(-n // nparts)
     per = -(-per // align) * align
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(thread_name_prefix="fastnoise")
-    futures = [_executor.submit(func, s, min(per, n - s)) for s in range(per, n, per)]
+    pool = _pool()
+    futures = [pool.submit(func, s, min(per, n - s)) for s in range(per, n, per)]
     try:
         func(0, min(per, n))
     finally:  # the parts share the caller's buffers: wait for all of them

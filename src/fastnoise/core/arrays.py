@@ -1,0 +1,86 @@
+"""The one array-intake path of every kernel entry.
+
+Kernels read raw memory, so what reaches them is checked here once: inputs become
+native-endian, aligned, C-contiguous arrays of the kernel's dtype (copied when they
+are not; never modified), and outputs (``out=``) must already be exactly that, and
+writeable, or they are refused. An output that overlaps an input other than as the
+very same array (in place) is refused: a partial overlap would read values the call
+has already overwritten.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# dtype kinds a numeric input may have: bool, complex, str, bytes, object, datetime,
+# timedelta and void are refused rather than reinterpreted.
+_REAL_KINDS = "iuf"
+
+
+def intake(
+    name: str,
+    value: object,
+    dtype: np.dtype | type,
+    *,
+    ndim: int | None = None,
+    last_dim: int | None = None,
+) -> np.ndarray:
+    """``value`` as a native-endian, aligned, C-contiguous array of ``dtype``.
+
+    Refuses non-real dtypes (TypeError naming ``name``); checks ``ndim`` and the size
+    of the last axis when given. The result is the input itself when it already
+    qualifies, else a copy: the caller must not write to it.
+    """
+    arr = np.asarray(value)
+    if arr.dtype.kind not in _REAL_KINDS:
+        raise TypeError(f"{name} has dtype {arr.dtype}: it must hold real numbers (int or float)")
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} has shape {arr.shape}: it must have {ndim} dimensions")
+    if last_dim is not None and (arr.ndim == 0 or arr.shape[-1] != last_dim):
+        raise ValueError(f"{name} has shape {arr.shape}: its last axis must have {last_dim}")
+    want = np.dtype(dtype).newbyteorder("=")
+    if arr.dtype == want and arr.flags.c_contiguous and arr.flags.aligned:
+        return arr
+    return np.require(arr, dtype=want, requirements="CA")
+
+
+def output(name: str, out: object, shape: tuple[int, ...], dtype: np.dtype | type) -> np.ndarray:
+    """Check a caller's ``out``: an ndarray of exactly ``shape`` and native ``dtype``,
+    C-contiguous, aligned and writeable (nothing is converted: the caller reads it)."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{name}={out!r} is not allowed: it must be a numpy.ndarray")
+    want = np.dtype(dtype)
+    if out.dtype != want or not out.dtype.isnative:
+        raise TypeError(f"{name} has dtype {out.dtype.str}: it must be {want.name}, native-endian")
+    if tuple(out.shape) != tuple(shape):
+        raise ValueError(f"{name} has shape {out.shape}: it must be {tuple(shape)}")
+    if not out.flags.c_contiguous or not out.flags.aligned:
+        raise ValueError(f"{name} must be C-contiguous and aligned")
+    if not out.flags.writeable:
+        raise ValueError(f"{name} is read-only: it must be writeable")
+    return out
+
+
+def _same_view(a: np.ndarray, b: np.ndarray) -> bool:
+    return (
+        a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+        and a.strides == b.strides
+        and a.shape == b.shape
+        and a.dtype == b.dtype
+    )
+
+
+def no_partial_overlap(
+    outputs: dict[str, np.ndarray | None], inputs: dict[str, np.ndarray | None]
+) -> None:
+    """Refuse an output that shares memory with an input (or another output) unless
+    it is the very same view (the in-place case every kernel supports)."""
+    outs = [(k, v) for k, v in outputs.items() if v is not None]
+    ins = [(k, v) for k, v in inputs.items() if v is not None]
+    for i, (ko, o) in enumerate(outs):
+        for kx, x in ins + outs[i + 1 :]:
+            if np.may_share_memory(o, x) and not (_same_view(o, x) and (kx, x) in ins):
+                raise ValueError(
+                    f"{ko} overlaps {kx}: pass separate arrays (or the very same array "
+                    f"for an in-place call where {kx} is an input)"
+                )
