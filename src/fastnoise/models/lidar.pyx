@@ -40,9 +40,11 @@ from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.lidar_geometry import (
     MIN_PER_THREAD,
     NoisyPoints,
-    float_data,
+    cloud_inputs,
+    copy_into_output,
     frame_index,
     output_or_new,
+    ray_poses_input,
     rigid_pose,
     unaliased,
     unit_axis,
@@ -203,16 +205,10 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
         """The parameters of RGL's ``rgl_lidar_set_gaussian_noise_params``, in its
         order: ``angular_noise_type`` is ``RAY_BASED`` (0) or ``HITPOINT_BASED`` (1);
         angles in rad, lengths in m."""
-        angular_noise_type = _validate.choice(
-            "angular_noise_type", angular_noise_type, (RAY_BASED, HITPOINT_BASED))
-        if angular_noise_type == RAY_BASED:
-            ang = {"ray_angular_noise_mean": angular_noise_mean,
-                   "ray_angular_noise_stddev": angular_noise_stddev}
-        elif angular_noise_type == HITPOINT_BASED:
-            ang = {"hitpoint_angular_noise_mean": angular_noise_mean,
-                   "hitpoint_angular_noise_stddev": angular_noise_stddev}
-        else:  # pragma: no cover - refused by the choice above
-            raise AssertionError(angular_noise_type)
+        kind = "ray" if _validate.choice("angular_noise_type", angular_noise_type,
+                                         (RAY_BASED, HITPOINT_BASED)) == RAY_BASED else "hitpoint"
+        ang = {f"{kind}_angular_noise_mean": angular_noise_mean,
+               f"{kind}_angular_noise_stddev": angular_noise_stddev}
         return cls(distance_noise_mean=distance_noise_mean,
                    distance_noise_stddev_base=distance_noise_stddev_base,
                    distance_noise_stddev_rise_per_meter=distance_noise_stddev_rise_per_meter,
@@ -301,23 +297,13 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
         bottom row of 4x4 poses is copied unchanged.
         """
         self._check_built()
-        poses = float_data("ray_poses", ray_poses)
-        if poses.ndim != 3 or poses.shape[1:] not in ((3, 4), (4, 4)):
-            raise ValueError(
-                f"ray_poses has shape {poses.shape}: it must be (N, 3, 4) or (N, 4, 4)")
+        poses = ray_poses_input(ray_poses)
         cdef uint64_t fr = frame_index("frame", frame)
         # the indices first .. first + N - 1 must all exist
         cdef uint64_t first = frame_index(
             "first_index", first_index, 2**64 - max(poses.shape[0], 1))
         kw, t, _ = self._frame_geometry(lidar_pose)
-        if out is None:
-            res = poses.copy()
-        else:
-            res = _validate.output_array("out", out, poses.shape, poses.dtype)
-            if res is not poses and not np.shares_memory(res, poses):
-                np.copyto(res, poses)
-            elif res is not poses:
-                res[...] = poses.copy()
+        res = copy_into_output("out", poses, out)
         cdef cnp.ndarray[double, ndim=1] kv = np.ascontiguousarray(kw, dtype=np.float64)
         cdef cnp.ndarray[double, ndim=1] tv = np.ascontiguousarray(t, dtype=np.float64)
         cdef size_t n = <size_t>poses.shape[0]
@@ -388,27 +374,9 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
         direction and is left in place (eps = 0).
         """
         self._check_built()
-        pts = float_data("points", points)
-        if pts.ndim != 2 or pts.shape[1] != 3:
-            raise ValueError(f"points has shape {pts.shape}: it must be (N, 3)")
+        pts, dist_in, mask_in = cloud_inputs(points, distances, hit_mask)
         dt = pts.dtype
         cdef Py_ssize_t n = pts.shape[0]
-        dist_in = None
-        if distances is not None:
-            dist_in = float_data("distances", distances)
-            if dist_in.shape != (n,):
-                raise ValueError(
-                    f"distances has shape {dist_in.shape}: it must be ({n},) like points")
-            dist_in = np.ascontiguousarray(dist_in, dtype=dt)
-        mask_in = None
-        if hit_mask is not None:
-            mask_in = np.asarray(hit_mask)
-            if mask_in.dtype != np.bool_:
-                raise TypeError(f"hit_mask has dtype {mask_in.dtype}: it must be bool")
-            if mask_in.shape != (n,):
-                raise ValueError(
-                    f"hit_mask has shape {mask_in.shape}: it must be ({n},) like points")
-            mask_in = np.ascontiguousarray(mask_in).view(np.uint8)
         fr = frame_index("frame", frame)
         first = frame_index("first_index", first_index, 2**64 - max(n, 1))
         nthreads = _threads.count(threads)

@@ -119,3 +119,51 @@ def unaliased(inp: np.ndarray, outputs: tuple) -> np.ndarray:
         ):
             return inp.copy()
     return inp
+
+
+def cloud_inputs(
+    points: object, distances: object, hit_mask: object
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """``LidarNoise.apply``'s inputs checked: (N, 3) points (float32 or float64), the
+    optional (N,) distances in the points' dtype and the optional (N,) bool hit mask
+    as uint8, all C-contiguous."""
+    pts = float_data("points", points)
+    if pts.ndim != 2 or pts.shape[1] != 3:
+        raise ValueError(f"points has shape {pts.shape}: it must be (N, 3)")
+    n = pts.shape[0]
+    dist_in = None
+    if distances is not None:
+        dist_in = float_data("distances", distances)
+        if dist_in.shape != (n,):
+            raise ValueError(f"distances has shape {dist_in.shape}: it must be ({n},) like points")
+        dist_in = np.ascontiguousarray(dist_in, dtype=pts.dtype)
+    mask_in = None
+    if hit_mask is not None:
+        mask_in = np.asarray(hit_mask)
+        if mask_in.dtype != np.bool_:
+            raise TypeError(f"hit_mask has dtype {mask_in.dtype}: it must be bool")
+        if mask_in.shape != (n,):
+            raise ValueError(f"hit_mask has shape {mask_in.shape}: it must be ({n},) like points")
+        mask_in = np.ascontiguousarray(mask_in).view(np.uint8)
+    return pts, dist_in, mask_in
+
+
+def ray_poses_input(ray_poses: object) -> np.ndarray:
+    """``LidarNoise.perturb_rays``' poses checked: (N, 3, 4) or (N, 4, 4) floats."""
+    poses = float_data("ray_poses", ray_poses)
+    if poses.ndim != 3 or poses.shape[1:] not in ((3, 4), (4, 4)):
+        raise ValueError(f"ray_poses has shape {poses.shape}: it must be (N, 3, 4) or (N, 4, 4)")
+    return poses
+
+
+def copy_into_output(name: str, arr: np.ndarray, out: object) -> np.ndarray:
+    """A copy of ``arr`` in the caller's ``out`` (checked; may be ``arr`` itself or
+    overlap it), or in a new array."""
+    if out is None:
+        return arr.copy()
+    res = _validate.output_array(name, out, arr.shape, arr.dtype)
+    if res is not arr and not np.shares_memory(res, arr):
+        np.copyto(res, arr)
+    elif res is not arr:
+        res[...] = arr.copy()
+    return res
