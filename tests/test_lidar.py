@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 import pickle
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -437,16 +439,178 @@ def test_inputs_are_not_modified_unless_out():
     np.testing.assert_array_equal(noise.apply(strided).points, res.points)
 
 
-def test_pickle_and_copy_reproduce_the_noise():
+def test_pickle_copy_and_state_reproduce_the_noise():
+    """Every rebuild (pickle, copies, from_state, the state setter) goes through the
+    constructor and gives the same key, axis and noise, rays and points alike."""
     pts = _cloud(50)
+    rays = np.tile(np.eye(4)[:3], (20, 1, 1))
+    rays[:, :, 3] = pts[:20]
     noise = _all_noise(seed=8, axis=(0.0, 0.0, 1.0))
-    gz = RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, flip_bias_sign=True, seed=2)
-    for clone in (pickle.loads(pickle.dumps(noise)), copy.deepcopy(noise)):
-        np.testing.assert_array_equal(clone.apply(pts).points, noise.apply(pts).points)
+    other = _all_noise(seed=9)
+    other.state = noise.state
+    clones = (
+        pickle.loads(pickle.dumps(noise)),
+        copy.deepcopy(noise),
+        copy.copy(noise),
+        noise.copy(),
+        LidarNoise.from_state(noise.state),
+        other,
+    )
+    for clone in clones:
+        assert clone is not noise and clone == noise and clone.key == noise.key
+        np.testing.assert_array_equal(
+            clone.apply(pts, frame=4).points, noise.apply(pts, frame=4).points
+        )
+        np.testing.assert_array_equal(
+            clone.perturb_rays(rays, frame=4), noise.perturb_rays(rays, frame=4)
+        )
         np.testing.assert_array_equal(clone.axis, noise.axis)
-    g2 = pickle.loads(pickle.dumps(gz))
-    assert g2.bias == gz.bias and g2.flip_bias_sign
-    np.testing.assert_array_equal(g2.apply(pts[:, 2]), gz.apply(pts[:, 2]))
+
+
+def test_lidar_state_is_the_constructor_arguments_and_no_position():
+    axis = (0.0, 1.0 + 4e-7, 0.0)  # within the unit tolerance: renormalized, kept as given
+    noise = LidarNoise(distance_noise_stddev_base=1, axis=axis, seed=3)
+    s = noise.state
+    assert s["position"] == {}
+    assert s["params"]["axis"] == list(axis) and noise.axis.tolist() == [0.0, 1.0, 0.0]
+    assert s["params"]["distance_noise_stddev_base"] == 1.0
+    assert isinstance(s["params"]["distance_noise_stddev_base"], float)
+    assert LidarNoise(**s["params"], seed=3) == noise
+    assert repr(noise).startswith("LidarNoise(ray_angular_noise_mean=0.0, ")
+
+
+def test_range_bias_is_a_function_of_the_seed_and_survives_every_rebuild():
+    gz = RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, flip_bias_sign=True, seed=2)
+    scan = np.linspace(1.0, 90.0, 40)
+    assert gz.state["position"] == {}  # the bias is recomputed, not stored
+    assert gz.state["params"]["flip_bias_sign"] is True
+    other = RangeNoise(0.0, 0.0, 0.0, 1.0, seed=7)
+    other.state = gz.state
+    for g2 in (pickle.loads(pickle.dumps(gz)), copy.deepcopy(gz), gz.copy(), other):
+        assert g2.bias == gz.bias and g2.flip_bias_sign and g2.key == gz.key
+        np.testing.assert_array_equal(g2.apply(scan, frame=5), gz.apply(scan, frame=5))
+        assert g2.apply_one(3.0, 5, 7) == gz.apply_one(3.0, 5, 7)
+    # the same seed and parameters draw the same bias; another seed another one
+    assert (
+        RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, flip_bias_sign=True, seed=2).bias
+        == gz.bias
+    )
+    assert RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, seed=3).bias != gz.bias
+
+
+@pytest.mark.parametrize("cls", ["lidar", "range"])
+def test_reset_is_a_no_op_for_frame_keyed_models(cls):
+    m = (
+        _all_noise()
+        if cls == "lidar"
+        else RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, seed=2)
+    )
+    data = _cloud(30) if cls == "lidar" else np.linspace(1.0, 90.0, 30)
+    run = (
+        (lambda: m.apply(data, frame=2).points)
+        if cls == "lidar"
+        else (lambda: m.apply(data, frame=2))
+    )
+    before, state = run(), m.state
+    m.reset()
+    assert m.state == state
+    np.testing.assert_array_equal(run(), before)
+
+
+def test_a_refused_reinit_changes_nothing():
+    noise = _all_noise(seed=4)
+    before = noise.state
+    with pytest.raises(ValueError, match="axis"):
+        noise.__init__(distance_noise_mean=0.5, axis=(0.0, 2.0, 0.0), seed=1)
+    assert noise.state == before
+    gz = RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, seed=2)
+    before = gz.state
+    with pytest.raises(TypeError, match="flip_bias_sign"):
+        gz.__init__(1.0, 0.2, 0.0, 50.0, flip_bias_sign="yes", seed=3)
+    assert gz.state == before
+
+
+def test_objects_never_initialised_refuse_to_run():
+    for obj, call in (
+        (LidarNoise.__new__(LidarNoise), lambda o: o.apply(np.zeros((3, 3)))),
+        (LidarNoise.__new__(LidarNoise), lambda o: o.perturb_rays(np.zeros((2, 3, 4)))),
+        (RangeNoise.__new__(RangeNoise), lambda o: o.apply(np.zeros(3))),
+        (RangeNoise.__new__(RangeNoise), lambda o: o.apply_one(1.0)),
+    ):
+        with pytest.raises(RuntimeError, match="never initialised"):
+            call(obj)
+
+
+_INTERNALS_PROBE = """
+import copy, pickle
+import numpy as np
+from fastnoise.models.lidar import _PointsCall
+from fastnoise.models.range_noise import _RangeCall
+
+for cls in (_PointsCall, _RangeCall):
+    for make in (lambda: cls(), lambda: cls.__new__(cls), lambda: cls(None), lambda: cls(object())):
+        try:
+            obj = make()
+        except TypeError as exc:
+            assert "internal" in str(exc), exc
+        else:
+            raise SystemExit(f"{cls.__name__} was constructed")
+    try:
+        obj = cls.__new__(cls, object())
+    except TypeError:
+        pass
+    else:
+        raise SystemExit(f"{cls.__name__} was constructed")
+print("done")
+"""
+
+
+def test_internal_call_objects_cannot_be_made_from_python():
+    """_PointsCall and _RangeCall hold raw pointers' owners: from Python they cannot be
+    made (so their run() can never read a NULL or stale array). In a child, so a crash
+    fails only this test."""
+    r = subprocess.run(
+        [sys.executable, "-c", _INTERNALS_PROBE], capture_output=True, text=True, timeout=120
+    )
+    assert r.returncode == 0, f"child died ({r.returncode}): {r.stdout[-500:]} {r.stderr[-2000:]}"
+    assert r.stdout.strip() == "done"
+
+
+def test_bools_are_refused_where_numbers_are_expected():
+    gz = RangeNoise(0.0, 1.0, 0.0, 100.0, seed=1)
+    for kw in ({"range_m": True}, {"frame": True}, {"index": False}):
+        args = {"range_m": 5.0, **kw}
+        with pytest.raises(TypeError, match=next(iter(kw))):
+            gz.apply_one(**args)
+    with pytest.raises(TypeError, match="flip_bias_sign"):
+        RangeNoise(0.0, 1.0, 0.0, 100.0, flip_bias_sign=1)
+    with pytest.raises(TypeError, match="stddev"):
+        RangeNoise(0.0, True, 0.0, 100.0)
+    with pytest.raises(TypeError, match="distance_noise_mean"):
+        LidarNoise(distance_noise_mean=True)
+    with pytest.raises(TypeError, match="axis"):
+        LidarNoise(axis=(False, True, False))
+    with pytest.raises(ValueError, match="angular_noise_type"):
+        LidarNoise.from_rgl(True, 0.1, 0.0, 0.0, 0.0, 0.0)
+    noise = _all_noise()
+    with pytest.raises(TypeError, match="return_local"):
+        noise.apply(_cloud(3), return_local=1)
+    with pytest.raises(TypeError, match="frame"):
+        noise.apply(_cloud(3), frame=True)
+
+
+def test_apply_one_accepts_every_real_type_alike():
+    gz = RangeNoise(0.0, 1.0, 0.5, 100.0, seed=1)
+    ref = gz.apply_one(5.0, 3, 9)
+    for r in (5, np.float64(5.0), np.float32(5.0), np.int64(5)):
+        assert gz.apply_one(r, np.int64(3), np.uint64(9)) == ref
+    assert gz.apply_one(np.float32(np.inf)) == np.inf
+    assert gz.apply_one(-np.inf) == -np.inf
+    assert gz.apply_one(np.float32(np.nan)) == 100.0
+    with pytest.raises(ValueError, match="frame"):
+        gz.apply_one(5.0, frame=2**62 - 1)  # the reserved bias frame
+    with pytest.raises(ValueError, match="index"):
+        gz.apply_one(5.0, index=2**64)
 
 
 def test_caller_buffers_in_place_and_overlapping():

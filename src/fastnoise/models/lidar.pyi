@@ -1,16 +1,24 @@
-"""Type stubs for fastnoise.models.lidar (RGL lidar noise, Gazebo range noise)."""
+"""Type stubs for fastnoise.models.lidar (RGL lidar noise; Gazebo range noise is
+re-exported from fastnoise.models.range_noise)."""
+
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from fastnoise.core.model import Model
 from fastnoise.models.lidar_geometry import NoisyPoints
+from fastnoise.models.range_noise import RangeNoise as RangeNoise
+
+__all__ = ["HITPOINT_BASED", "RAY_BASED", "LidarNoise", "RangeNoise"]
 
 RAY_BASED: int
 HITPOINT_BASED: int
 
 _Seed = int | np.random.SeedSequence | None
 
-class LidarNoise:
+class LidarNoise(Model):
+    model_name: ClassVar[str]
     ray_angular_noise_mean: float  # rad
     ray_angular_noise_stddev: float  # rad
     hitpoint_angular_noise_mean: float  # rad
@@ -18,7 +26,6 @@ class LidarNoise:
     distance_noise_mean: float  # m
     distance_noise_stddev_base: float  # m
     distance_noise_stddev_rise_per_meter: float  # m per m
-    key: int
     def __init__(
         self,
         *,
@@ -48,7 +55,8 @@ class LidarNoise:
     @property
     def axis(self) -> np.ndarray: ...
     @property
-    def seed(self) -> np.random.SeedSequence: ...
+    def key(self) -> int: ...
+    def reset(self) -> None: ...
     def perturb_rays(
         self,
         ray_poses: npt.ArrayLike,
@@ -72,40 +80,3 @@ class LidarNoise:
         distances_out: np.ndarray | None = None,
         hit_mask_out: np.ndarray | None = None,
     ) -> NoisyPoints: ...
-
-class RangeNoise:
-    mean: float  # m
-    stddev: float  # m
-    min_range: float  # m
-    max_range: float  # m
-    bias_mean: float  # m
-    bias_stddev: float  # m
-    precision: float  # m
-    bias: float  # m, drawn once
-    flip_bias_sign: bool
-    def __init__(
-        self,
-        mean: float,
-        stddev: float,
-        min_range: float,
-        max_range: float,
-        bias_mean: float = 0.0,
-        bias_stddev: float = 0.0,
-        precision: float = 0.0,
-        *,
-        flip_bias_sign: bool = False,
-        seed: _Seed = None,
-    ) -> None: ...
-    @property
-    def seed(self) -> np.random.SeedSequence: ...
-    @property
-    def key(self) -> int: ...
-    def apply_one(self, range_m: float, frame: int = 0, index: int = 0) -> float: ...
-    def apply(
-        self,
-        ranges: npt.ArrayLike,
-        frame: int = 0,
-        first_index: int = 0,
-        out: np.ndarray | None = None,
-        threads: int = 1,
-    ) -> np.ndarray: ...

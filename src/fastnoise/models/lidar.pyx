@@ -1,5 +1,6 @@
 """Lidar noise: RGL's angular and distance noise (seed 001) and Gazebo's range noise
-(seed 003) for point clouds and scans, keyed per point.
+(seed 003) for point clouds and scans, keyed per point. ``RangeNoise`` lives in
+``fastnoise.models.range_noise`` and is re-exported here.
 
 Randomness rule: with the lidar's key (``fastnoise.core.seeding.model_key(seed, "lidar")``,
 so other models given the same seed draw other noise), the standard normal z behind the noise of
@@ -16,127 +17,78 @@ accuracy (|z| <= 6.66 in both), far below any lidar's noise.
 """
 
 
-import numpy as np
-
+cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint64_t
+
+from fastnoise.core.model cimport Model
+from fastnoise.models.lidar_capi cimport (
+    fn_lidar_points_f32,
+    fn_lidar_points_f64,
+    fn_lidar_points_params,
+    fn_lidar_rays_f32,
+    fn_lidar_rays_f64,
+)
+
+import numpy as np
 
 from fastnoise.core import threads as _threads
 
 from fastnoise.core import validate as _validate
+from fastnoise.core.model import register_model
+from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.lidar_geometry import (
-    MAX_FRAME,
+    MIN_PER_THREAD,
     NoisyPoints,
-    float_data,
+    cloud_inputs,
+    copy_into_output,
     frame_index,
+    output_or_new,
+    ray_poses_input,
     rigid_pose,
+    unaliased,
     unit_axis,
 )
-from fastnoise.core.seeding import as_seed_sequence, model_key
-from fastnoise.core.generator import fill_normals
+from fastnoise.models.range_noise import RangeNoise
 
 cnp.import_array()
 
-
-cdef extern from "lidar.h" nogil:
-    int FN_LIDAR_RAY_ANGULAR
-    int FN_LIDAR_HITPOINT_ANGULAR
-    int FN_LIDAR_DISTANCE
-    int FN_LIDAR_RANGE
-    uint64_t fn_lidar_stream(uint64_t frame, int kind)
-
-    ctypedef struct fn_lidar_points_params:
-        uint64_t key
-        uint64_t frame
-        double axis[3]
-        double origin[3]
-        double to_local[9]
-        int angular
-        double angular_mean
-        double angular_stddev
-        int distance
-        double distance_mean
-        double distance_base
-        double distance_rise
-
-    void fn_lidar_points_f64(const fn_lidar_points_params *p, uint64_t first_index,
-                             size_t n, const double *points, const double *dist_in,
-                             const uint8_t *mask_in, double *points_out, double *dist_out,
-                             uint8_t *mask_out, double *local_out)
-    void fn_lidar_points_f32(const fn_lidar_points_params *p, uint64_t first_index,
-                             size_t n, const float *points, const float *dist_in,
-                             const uint8_t *mask_in, float *points_out, float *dist_out,
-                             uint8_t *mask_out, float *local_out)
-    void fn_lidar_rays_f64(uint64_t key, uint64_t frame, const double *axis,
-                           const double *origin, double mean, double stddev,
-                           uint64_t first_index, size_t n, size_t stride, double *rays)
-    void fn_lidar_rays_f32(uint64_t key, uint64_t frame, const double *axis,
-                           const double *origin, double mean, double stddev,
-                           uint64_t first_index, size_t n, size_t stride, float *rays)
-
-    ctypedef struct fn_range_params:
-        uint64_t key
-        uint64_t frame
-        double bias
-        double mean
-        double stddev
-        double precision
-        double min_range
-        double max_range
-
-    void fn_range_noise_f64(const fn_range_params *p, uint64_t first_index, size_t n,
-                            const double *inp, double *out)
-    void fn_range_noise_f32(const fn_range_params *p, uint64_t first_index, size_t n,
-                            const float *inp, float *out)
-
-
-# Smallest piece a threaded call hands to one thread.
-_MIN_PER_THREAD = 1 << 14
+__all__ = ["HITPOINT_BASED", "RAY_BASED", "LidarNoise", "RangeNoise"]
 
 RAY_BASED = 0
 HITPOINT_BASED = 1
 # Largest angular mean or stddev accepted, rad.
 _MAX_ANGLE = 1.0e3
+# Only this module makes _PointsCall objects (see _PointsCall.__cinit__).
+_TOKEN = object()
 
 
-def _rebuild(cls, kwargs):
-    """Unpickle: the objects are fully defined by their parameters and seed."""
-    return cls(**kwargs)
-
-
-def _output(name, arr, shape, dtype):
-    """A caller's output array (checked), or a new one."""
-    if arr is None:
-        return np.empty(shape, dtype=dtype)
-    return _validate.output_array(name, arr, shape, dtype)
-
-
-def _unaliased(inp, outputs):
-    """``inp``, or a copy of it if it overlaps an output without being that very array
-    (the kernel reads each element before writing it, so exact aliasing is fine)."""
-    for o in outputs:
-        if np.shares_memory(inp, o) and not (
-            inp.__array_interface__["data"][0] == o.__array_interface__["data"][0]
-            and inp.strides == o.strides and inp.dtype.itemsize == o.dtype.itemsize
-        ):
-            return inp.copy()
-    return inp
-
-
-cdef inline const void *_ptr_or_null(object arr):
+cdef inline const void *_ptr_or_null(cnp.ndarray arr):
     if arr is None:
         return NULL
-    return cnp.PyArray_DATA(<cnp.ndarray>arr)
+    return cnp.PyArray_DATA(arr)
 
 
+@cython.auto_pickle(False)
 cdef class _PointsCall:
-    """One apply() call's arrays and parameters, so pieces can run on threads."""
+    """One apply() call's arrays and parameters, so pieces can run on threads. Internal:
+    made by LidarNoise.apply only (constructing one from Python raises)."""
     cdef fn_lidar_points_params prm
     cdef uint64_t first_index
     cdef bint f32
-    cdef object points, dist_in, mask_in, points_out, dist_out, mask_out, local_out
+    cdef cnp.ndarray points, dist_in, mask_in, points_out, dist_out, mask_out, local_out
+
+    def __cinit__(self, token=None):
+        if token is not _TOKEN:
+            raise TypeError("_PointsCall is internal to LidarNoise.apply and cannot be "
+                            "constructed")
 
     def run(self, Py_ssize_t start, Py_ssize_t count):
+        if self.points is None or self.points_out is None or self.dist_out is None \
+                or self.mask_out is None:
+            raise RuntimeError("_PointsCall has no arrays")
+        if start < 0 or count < 0 or start + count > cnp.PyArray_DIM(self.points, 0):
+            raise ValueError(f"start={start}, count={count} lie outside the arrays")
         cdef char *pts = <char *>cnp.PyArray_DATA(self.points)
         cdef char *pout = <char *>cnp.PyArray_DATA(self.points_out)
         cdef char *dout = <char *>cnp.PyArray_DATA(self.dist_out)
@@ -164,8 +116,14 @@ cdef class _PointsCall:
                     (<double *>lout) + 3 * start if lout != NULL else NULL)
 
 
-cdef class LidarNoise:
-    """RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
+cdef class LidarNoise(Model):
+    """LidarNoise(*, ray_angular_noise_mean=0.0, ray_angular_noise_stddev=0.0,
+    hitpoint_angular_noise_mean=0.0, hitpoint_angular_noise_stddev=0.0,
+    distance_noise_mean=0.0, distance_noise_stddev_base=0.0,
+    distance_noise_stddev_rise_per_meter=0.0, axis=(0.0, 1.0, 0.0), seed=None)
+--
+
+RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
 
     Parameters (all keyword-only; angles in rad, |angle| <= 1000; lengths in m)
     ----------
@@ -188,37 +146,57 @@ cdef class LidarNoise:
     ``apply`` the order is hitpoint angular noise, then distance noise (RGL's pipeline
     order). Noise of point i of frame f depends only on (seed, f, i): see the module
     docstring for the streams.
+
+    The frame is an argument of every call, so the model has no position:
+    ``state['position']`` is empty and ``reset()`` does nothing.
     """
+
+    model_name = "lidar"
 
     cdef readonly double ray_angular_noise_mean, ray_angular_noise_stddev
     cdef readonly double hitpoint_angular_noise_mean, hitpoint_angular_noise_stddev
     cdef readonly double distance_noise_mean, distance_noise_stddev_base
     cdef readonly double distance_noise_stddev_rise_per_meter
-    cdef readonly uint64_t key
-    cdef object _axis, _seed_seq
+    cdef uint64_t _key
+    cdef object _axis       # unit axis (float64 array), renormalized
+    cdef object _axis_arg   # the axis as given (list of 3 floats), for params
 
     def __init__(self, *, ray_angular_noise_mean=0.0, ray_angular_noise_stddev=0.0,
                  hitpoint_angular_noise_mean=0.0, hitpoint_angular_noise_stddev=0.0,
                  distance_noise_mean=0.0, distance_noise_stddev_base=0.0,
                  distance_noise_stddev_rise_per_meter=0.0, axis=(0.0, 1.0, 0.0),
                  seed=None):
+        # everything is checked before anything is set: a refused call changes nothing;
         # angles beyond _MAX_ANGLE would leave the range where the sine is accurate
-        self.ray_angular_noise_mean = _validate.in_range(
+        ray_mean = _validate.in_range(
             "ray_angular_noise_mean", ray_angular_noise_mean, -_MAX_ANGLE, _MAX_ANGLE)
-        self.ray_angular_noise_stddev = _validate.in_range(
+        ray_sd = _validate.in_range(
             "ray_angular_noise_stddev", ray_angular_noise_stddev, 0.0, _MAX_ANGLE)
-        self.hitpoint_angular_noise_mean = _validate.in_range(
+        hit_mean = _validate.in_range(
             "hitpoint_angular_noise_mean", hitpoint_angular_noise_mean, -_MAX_ANGLE, _MAX_ANGLE)
-        self.hitpoint_angular_noise_stddev = _validate.in_range(
+        hit_sd = _validate.in_range(
             "hitpoint_angular_noise_stddev", hitpoint_angular_noise_stddev, 0.0, _MAX_ANGLE)
-        self.distance_noise_mean = _validate.finite("distance_noise_mean", distance_noise_mean)
-        self.distance_noise_stddev_base = _validate.nonnegative(
+        dist_mean = _validate.finite("distance_noise_mean", distance_noise_mean)
+        dist_base = _validate.nonnegative(
             "distance_noise_stddev_base", distance_noise_stddev_base)
-        self.distance_noise_stddev_rise_per_meter = _validate.nonnegative(
+        dist_rise = _validate.nonnegative(
             "distance_noise_stddev_rise_per_meter", distance_noise_stddev_rise_per_meter)
-        self._axis = unit_axis("axis", axis)
-        self._seed_seq = as_seed_sequence(seed)
-        self.key = model_key(self._seed_seq, "lidar")
+        k = unit_axis("axis", axis)
+        k_arg = [float(v) for v in _validate.vector3("axis", axis)]
+        ss = as_seed_sequence(seed)
+        key = model_key(ss, "lidar")
+        # nothing below can fail
+        self.ray_angular_noise_mean = ray_mean
+        self.ray_angular_noise_stddev = ray_sd
+        self.hitpoint_angular_noise_mean = hit_mean
+        self.hitpoint_angular_noise_stddev = hit_sd
+        self.distance_noise_mean = dist_mean
+        self.distance_noise_stddev_base = dist_base
+        self.distance_noise_stddev_rise_per_meter = dist_rise
+        self._axis = k
+        self._axis_arg = k_arg
+        self._seed_seq = ss
+        self._key = key
 
     @classmethod
     def from_rgl(cls, angular_noise_type, angular_noise_stddev, angular_noise_mean,
@@ -227,43 +205,35 @@ cdef class LidarNoise:
         """The parameters of RGL's ``rgl_lidar_set_gaussian_noise_params``, in its
         order: ``angular_noise_type`` is ``RAY_BASED`` (0) or ``HITPOINT_BASED`` (1);
         angles in rad, lengths in m."""
-        if angular_noise_type == RAY_BASED:
-            ang = {"ray_angular_noise_mean": angular_noise_mean,
-                   "ray_angular_noise_stddev": angular_noise_stddev}
-        elif angular_noise_type == HITPOINT_BASED:
-            ang = {"hitpoint_angular_noise_mean": angular_noise_mean,
-                   "hitpoint_angular_noise_stddev": angular_noise_stddev}
-        else:
-            raise ValueError(
-                f"angular_noise_type={angular_noise_type!r} is not allowed: use "
-                "RAY_BASED (0) or HITPOINT_BASED (1)")
+        kind = "ray" if _validate.choice("angular_noise_type", angular_noise_type,
+                                         (RAY_BASED, HITPOINT_BASED)) == RAY_BASED else "hitpoint"
+        ang = {f"{kind}_angular_noise_mean": angular_noise_mean,
+               f"{kind}_angular_noise_stddev": angular_noise_stddev}
         return cls(distance_noise_mean=distance_noise_mean,
                    distance_noise_stddev_base=distance_noise_stddev_base,
                    distance_noise_stddev_rise_per_meter=distance_noise_stddev_rise_per_meter,
                    axis=axis, seed=seed, **ang)
 
+    cdef inline int _check_built(self) except -1:
+        if self._axis is None:
+            raise RuntimeError("this LidarNoise was never initialised (made with __new__ or "
+                               "by a failed __init__)")
+        return 0
+
     @property
     def axis(self):
         """Unit rotation axis in the lidar frame (copy)."""
+        self._check_built()
         return self._axis.copy()
 
     @property
-    def seed(self):
-        """The numpy.random.SeedSequence the key came from."""
-        return self._seed_seq
+    def key(self):
+        """64-bit Philox key (the lidar key of ``seed``)."""
+        return self._key
 
-    def __repr__(self):
-        return (
-            f"LidarNoise(ray_angular_noise_mean={self.ray_angular_noise_mean!r}, "
-            f"ray_angular_noise_stddev={self.ray_angular_noise_stddev!r}, "
-            f"hitpoint_angular_noise_mean={self.hitpoint_angular_noise_mean!r}, "
-            f"hitpoint_angular_noise_stddev={self.hitpoint_angular_noise_stddev!r}, "
-            f"distance_noise_mean={self.distance_noise_mean!r}, "
-            f"distance_noise_stddev_base={self.distance_noise_stddev_base!r}, "
-            f"distance_noise_stddev_rise_per_meter="
-            f"{self.distance_noise_stddev_rise_per_meter!r}, axis={self._axis.tolist()!r})")
-
+    # ---- the model contract (fastnoise.core.model) ---------------------------------
     def _params(self):
+        self._check_built()
         return {
             "ray_angular_noise_mean": self.ray_angular_noise_mean,
             "ray_angular_noise_stddev": self.ray_angular_noise_stddev,
@@ -272,15 +242,32 @@ cdef class LidarNoise:
             "distance_noise_mean": self.distance_noise_mean,
             "distance_noise_stddev_base": self.distance_noise_stddev_base,
             "distance_noise_stddev_rise_per_meter": self.distance_noise_stddev_rise_per_meter,
-            "axis": tuple(self._axis.tolist()),
-            "seed": self._seed_seq,
+            "axis": list(self._axis_arg),
         }
 
-    def __reduce__(self):
-        return _rebuild, (LidarNoise, self._params())
+    def _take(self, other):
+        cdef LidarNoise o = other
+        self.ray_angular_noise_mean = o.ray_angular_noise_mean
+        self.ray_angular_noise_stddev = o.ray_angular_noise_stddev
+        self.hitpoint_angular_noise_mean = o.hitpoint_angular_noise_mean
+        self.hitpoint_angular_noise_stddev = o.hitpoint_angular_noise_stddev
+        self.distance_noise_mean = o.distance_noise_mean
+        self.distance_noise_stddev_base = o.distance_noise_stddev_base
+        self.distance_noise_stddev_rise_per_meter = o.distance_noise_stddev_rise_per_meter
+        self._axis = o._axis
+        self._axis_arg = o._axis_arg
+        self._seed_seq = o._seed_seq
+        self._key = o._key
 
+    def reset(self):
+        """Does nothing: the noise is keyed by the frame passed to every call, so there
+        is no position to rewind (kept for the model contract)."""
+        self._check_built()
+
+    # ---- noise -----------------------------------------------------------------------
     def _frame_geometry(self, lidar_pose):
         """(world axis, lidar origin, caller -> lidar rotation or None)."""
+        self._check_built()
         if lidar_pose is None:
             return self._axis, np.zeros(3), None
         rot, t = rigid_pose("lidar_pose", lidar_pose)
@@ -309,30 +296,21 @@ cdef class LidarNoise:
         Returns the noised poses (same shape; float32 stays float32, else float64). The
         bottom row of 4x4 poses is copied unchanged.
         """
-        poses = float_data("ray_poses", ray_poses)
-        if poses.ndim != 3 or poses.shape[1:] not in ((3, 4), (4, 4)):
-            raise ValueError(
-                f"ray_poses has shape {poses.shape}: it must be (N, 3, 4) or (N, 4, 4)")
+        self._check_built()
+        poses = ray_poses_input(ray_poses)
         cdef uint64_t fr = frame_index("frame", frame)
         # the indices first .. first + N - 1 must all exist
         cdef uint64_t first = frame_index(
             "first_index", first_index, 2**64 - max(poses.shape[0], 1))
         kw, t, _ = self._frame_geometry(lidar_pose)
-        if out is None:
-            res = poses.copy()
-        else:
-            res = _validate.output_array("out", out, poses.shape, poses.dtype)
-            if res is not poses and not np.shares_memory(res, poses):
-                np.copyto(res, poses)
-            elif res is not poses:
-                res[...] = poses.copy()
+        res = copy_into_output("out", poses, out)
         cdef cnp.ndarray[double, ndim=1] kv = np.ascontiguousarray(kw, dtype=np.float64)
         cdef cnp.ndarray[double, ndim=1] tv = np.ascontiguousarray(t, dtype=np.float64)
         cdef size_t n = <size_t>poses.shape[0]
         cdef size_t stride = 4 * <size_t>poses.shape[1]
         cdef double mean = self.ray_angular_noise_mean
         cdef double sd = self.ray_angular_noise_stddev
-        cdef uint64_t key = self.key
+        cdef uint64_t key = self._key
         cdef void *data = cnp.PyArray_DATA(<cnp.ndarray>res)
         if mean == 0.0 and sd == 0.0:
             return res
@@ -395,46 +373,31 @@ cdef class LidarNoise:
         ``d' = d + eps``. Non-hits are copied unchanged. A hit at the lidar origin has no
         direction and is left in place (eps = 0).
         """
-        pts = float_data("points", points)
-        if pts.ndim != 2 or pts.shape[1] != 3:
-            raise ValueError(f"points has shape {pts.shape}: it must be (N, 3)")
+        self._check_built()
+        pts, dist_in, mask_in = cloud_inputs(points, distances, hit_mask)
         dt = pts.dtype
         cdef Py_ssize_t n = pts.shape[0]
-        dist_in = None
-        if distances is not None:
-            dist_in = float_data("distances", distances)
-            if dist_in.shape != (n,):
-                raise ValueError(
-                    f"distances has shape {dist_in.shape}: it must be ({n},) like points")
-            dist_in = np.ascontiguousarray(dist_in, dtype=dt)
-        mask_in = None
-        if hit_mask is not None:
-            mask_in = np.asarray(hit_mask)
-            if mask_in.dtype != np.bool_:
-                raise TypeError(f"hit_mask has dtype {mask_in.dtype}: it must be bool")
-            if mask_in.shape != (n,):
-                raise ValueError(
-                    f"hit_mask has shape {mask_in.shape}: it must be ({n},) like points")
-            mask_in = np.ascontiguousarray(mask_in).view(np.uint8)
         fr = frame_index("frame", frame)
         first = frame_index("first_index", first_index, 2**64 - max(n, 1))
         nthreads = _threads.count(threads)
+        return_local = _validate.boolean("return_local", return_local)
+        drop_non_hits = _validate.boolean("drop_non_hits", drop_non_hits)
         kw, t, to_local = self._frame_geometry(lidar_pose)
 
-        pout = _output("out", out, (n, 3), dt)
-        dout = _output("distances_out", distances_out, (n,), dt)
-        mout = _output("hit_mask_out", hit_mask_out, (n,), np.dtype(np.bool_))
+        pout = output_or_new("out", out, (n, 3), dt)
+        dout = output_or_new("distances_out", distances_out, (n,), dt)
+        mout = output_or_new("hit_mask_out", hit_mask_out, (n,), np.dtype(np.bool_))
         # an output that partly overlaps an input would be read after being written
-        pts = _unaliased(pts, (pout, dout, mout))
+        pts = unaliased(pts, (pout, dout, mout))
         if dist_in is not None:
-            dist_in = _unaliased(dist_in, (pout, dout, mout))
+            dist_in = unaliased(dist_in, (pout, dout, mout))
         if mask_in is not None:
-            mask_in = _unaliased(mask_in, (pout, dout, mout.view(np.uint8)))
+            mask_in = unaliased(mask_in, (pout, dout, mout.view(np.uint8)))
         lout = np.empty((n, 3), dtype=dt) if (return_local and to_local is not None) else None
 
-        cdef _PointsCall call = _PointsCall()
+        cdef _PointsCall call = _PointsCall(_TOKEN)
         cdef int i
-        call.prm.key = self.key
+        call.prm.key = self._key
         call.prm.frame = fr
         for i in range(3):
             call.prm.axis[i] = kw[i]
@@ -461,7 +424,7 @@ cdef class LidarNoise:
         call.dist_out = dout
         call.mask_out = mout.view(np.uint8)
         call.local_out = lout
-        _threads.run_split(call.run, n, _threads.parts(n, nthreads, _MIN_PER_THREAD))
+        _threads.run_split(call.run, n, _threads.parts(n, nthreads, MIN_PER_THREAD))
 
         if return_local and lout is None:
             lout = pout
@@ -472,144 +435,4 @@ cdef class LidarNoise:
         return NoisyPoints(pout, dout, mout, lout)
 
 
-cdef class RangeNoise:
-    """Gazebo's Gaussian range noise for scans (seed 003, gz-sensors' rules).
-
-    Parameters (m)
-    ----------
-    mean, stddev : float
-        Per-beam white noise N(mean, stddev) m, drawn independently for each beam.
-    min_range, max_range : float
-        Clamp limits (m), 0 <= min_range < max_range, finite.
-    bias_mean, bias_stddev : float
-        A bias drawn once per RangeNoise from N(bias_mean, bias_stddev) m and added to
-        every finite range.
-    precision : float
-        If > 0, results are rounded to a multiple of it (half away from zero), m.
-    flip_bias_sign : bool
-        Gazebo's GaussianNoiseModel negates the drawn bias with probability 1/2; set
-        True to do the same (default False: the bias is N(bias_mean, bias_stddev)).
-    seed : int, numpy.random.SeedSequence or None
-
-    Per beam: finite r -> r + bias + N(mean, stddev), rounded to ``precision``, then
-    clamped to [min_range, max_range]; +inf and -inf pass through; NaN becomes
-    max_range. Beam i of frame f uses normal i of stream 4 f + 3 (0 <= f < 2**62 - 1);
-    the bias is normal 0 of stream 2**64 - 1 (the reserved last frame), the flip is
-    taken when normal 1 of that stream is negative.
-    """
-
-    cdef fn_range_params prm
-    cdef object _seed_seq
-    cdef readonly double mean, stddev, min_range, max_range
-    cdef readonly double bias_mean, bias_stddev, precision, bias
-    cdef readonly bint flip_bias_sign
-
-    def __init__(self, mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
-                 precision=0.0, *, flip_bias_sign=False, seed=None):
-        self.mean = _validate.finite("mean", mean)
-        self.stddev = _validate.nonnegative("stddev", stddev)
-        self.min_range = _validate.nonnegative("min_range", min_range)
-        self.max_range = _validate.finite("max_range", max_range)
-        if not self.max_range > self.min_range:
-            raise ValueError(
-                f"max_range={max_range!r} is not allowed: it must be > min_range={min_range!r}")
-        self.bias_mean = _validate.finite("bias_mean", bias_mean)
-        self.bias_stddev = _validate.nonnegative("bias_stddev", bias_stddev)
-        self.precision = _validate.nonnegative("precision", precision)
-        self.flip_bias_sign = bool(flip_bias_sign)
-        self._seed_seq = as_seed_sequence(seed)
-        key = model_key(self._seed_seq, "lidar")
-        z = np.empty(2, dtype=np.float64)
-        fill_normals(key, fn_lidar_stream(MAX_FRAME, FN_LIDAR_RANGE), 0, z)
-        b = self.bias_mean + self.bias_stddev * float(z[0])
-        if self.flip_bias_sign and z[1] < 0:
-            b = -b
-        self.bias = b
-        self.prm.key = key
-        self.prm.bias = b
-        self.prm.mean = self.mean
-        self.prm.stddev = self.stddev
-        self.prm.precision = self.precision
-        self.prm.min_range = self.min_range
-        self.prm.max_range = self.max_range
-
-    @property
-    def seed(self):
-        """The numpy.random.SeedSequence the key came from."""
-        return self._seed_seq
-
-    @property
-    def key(self):
-        """64-bit Philox key."""
-        return self.prm.key
-
-    def __reduce__(self):
-        return _rebuild, (RangeNoise, {
-            "mean": self.mean, "stddev": self.stddev, "min_range": self.min_range,
-            "max_range": self.max_range, "bias_mean": self.bias_mean,
-            "bias_stddev": self.bias_stddev, "precision": self.precision,
-            "flip_bias_sign": self.flip_bias_sign, "seed": self._seed_seq})
-
-    def __repr__(self):
-        return (f"RangeNoise(mean={self.mean!r}, stddev={self.stddev!r}, "
-                f"min_range={self.min_range!r}, max_range={self.max_range!r}, "
-                f"bias_mean={self.bias_mean!r}, bias_stddev={self.bias_stddev!r}, "
-                f"precision={self.precision!r}, flip_bias_sign={self.flip_bias_sign!r}); "
-                f"bias={self.bias!r}")
-
-    def apply_one(self, double range_m, frame=0, index=0):
-        """One noised range (m): beam ``index`` of ``frame``, the same value ``apply``
-        gives for that beam of a float64 scan. For per-beam loops (Gazebo's
-        ``Noise::Apply``)."""
-        cdef fn_range_params prm = self.prm
-        cdef double out
-        prm.frame = frame_index("frame", frame, MAX_FRAME - 1)
-        index = frame_index("index", index, 2**64 - 1)
-        fn_range_noise_f64(&prm, index, 1, &range_m, &out)
-        return out
-
-    def apply(self, ranges, frame=0, first_index=0, out=None, threads=1):
-        """Noised ranges (m) of one scan, any shape; beam i is ``ranges.flat[i]``.
-
-        float32 stays float32; other real types become float64. ``first_index`` is the
-        index of the first beam in the frame's full scan (for pieces); ``out`` (same
-        shape and dtype, may be ``ranges`` itself) receives the result.
-        """
-        arr = float_data("ranges", ranges)
-        fr = frame_index("frame", frame, MAX_FRAME - 1)
-        first = frame_index("first_index", first_index, 2**64 - max(arr.size, 1))
-        nthreads = _threads.count(threads)
-        if out is None:
-            res = np.empty(arr.shape, dtype=arr.dtype)
-        else:
-            res = _validate.output_array("out", out, arr.shape, arr.dtype)
-            if res is not arr and np.shares_memory(res, arr):
-                arr = arr.copy()
-        call = _RangeCall()
-        call.prm = self.prm
-        call.prm.frame = fr
-        call.first_index = first
-        call.inp = arr.reshape(-1)
-        call.out = res.reshape(-1)
-        _threads.run_split(call.run, arr.size,
-                           _threads.parts(arr.size, nthreads, _MIN_PER_THREAD))
-        return res
-
-
-cdef class _RangeCall:
-    cdef fn_range_params prm
-    cdef uint64_t first_index
-    cdef object inp, out
-
-    def run(self, Py_ssize_t start, Py_ssize_t count):
-        cdef char *src = <char *>cnp.PyArray_DATA(self.inp)
-        cdef char *dst = <char *>cnp.PyArray_DATA(self.out)
-        cdef uint64_t first = self.first_index + <uint64_t>start
-        if cnp.PyArray_TYPE(self.inp) == cnp.NPY_FLOAT32:
-            with nogil:
-                fn_range_noise_f32(&self.prm, first, <size_t>count, (<float *>src) + start,
-                                   (<float *>dst) + start)
-        else:
-            with nogil:
-                fn_range_noise_f64(&self.prm, first, <size_t>count, (<double *>src) + start,
-                                   (<double *>dst) + start)
+register_model(LidarNoise)

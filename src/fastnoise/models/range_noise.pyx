@@ -1,0 +1,271 @@
+"""Gazebo's Gaussian range noise for scans (seed 003, gz-sensors' rules), keyed per beam.
+
+Randomness rule: with the lidar's key (``fastnoise.core.seeding.model_key(seed,
+"lidar")``; ``LidarNoise`` and ``RangeNoise`` share it and use different streams), the
+standard normal behind beam ``i`` of frame ``f`` is normal ``i`` of stream ``4 f + 3``
+(``csrc/lidar.h``; see ``fastnoise.models.lidar``).
+
+The bias Gazebo draws once per sensor is normal 0 of stream ``4 (2**62 - 1) + 3`` (the
+reserved last frame), flipped when normal 1 of that stream is negative and
+``flip_bias_sign`` is set. It is therefore a pure function of the seed and the
+parameters: the model's ``state['position']`` is empty and ``from_state``, ``copy`` and
+pickling recompute the same bias, bit for bit.
+"""
+
+cimport cython
+cimport numpy as cnp
+from libc.stdint cimport uint64_t
+
+from fastnoise.core.model cimport Model
+from fastnoise.models.lidar_capi cimport (
+    FN_LIDAR_RANGE,
+    fn_lidar_stream,
+    fn_range_noise_f32,
+    fn_range_noise_f64,
+    fn_range_params,
+)
+
+import numpy as np
+
+from fastnoise.core import threads as _threads
+
+from fastnoise.core import validate as _validate
+from fastnoise.core.generator import fill_normals
+from fastnoise.core.model import register_model
+from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.models.lidar_geometry import (
+    MAX_FRAME,
+    MIN_PER_THREAD,
+    float_data,
+    frame_index,
+)
+
+cnp.import_array()
+
+# Only this module makes _RangeCall objects (see _RangeCall.__cinit__).
+_TOKEN = object()
+# apply_one's fast path takes ints in these bounds without further checks.
+_LAST_FRAME = MAX_FRAME - 1
+_LAST_INDEX = 2**64 - 1
+
+
+@cython.auto_pickle(False)
+cdef class _RangeCall:
+    """One apply() call's arrays and parameters, so pieces can run on threads. Internal:
+    made by RangeNoise.apply only (constructing one from Python raises)."""
+    cdef fn_range_params prm
+    cdef uint64_t first_index
+    cdef cnp.ndarray inp, out
+
+    def __cinit__(self, token=None):
+        if token is not _TOKEN:
+            raise TypeError("_RangeCall is internal to RangeNoise.apply and cannot be "
+                            "constructed")
+
+    def run(self, Py_ssize_t start, Py_ssize_t count):
+        if self.inp is None or self.out is None:
+            raise RuntimeError("_RangeCall has no arrays")
+        if (start < 0 or count < 0 or start + count > cnp.PyArray_SIZE(self.inp)
+                or start + count > cnp.PyArray_SIZE(self.out)):
+            raise ValueError(f"start={start}, count={count} lie outside the arrays")
+        cdef char *src = <char *>cnp.PyArray_DATA(self.inp)
+        cdef char *dst = <char *>cnp.PyArray_DATA(self.out)
+        cdef uint64_t first = self.first_index + <uint64_t>start
+        if cnp.PyArray_TYPE(self.inp) == cnp.NPY_FLOAT32:
+            with nogil:
+                fn_range_noise_f32(&self.prm, first, <size_t>count, (<float *>src) + start,
+                                   (<float *>dst) + start)
+        else:
+            with nogil:
+                fn_range_noise_f64(&self.prm, first, <size_t>count, (<double *>src) + start,
+                                   (<double *>dst) + start)
+
+
+cdef class RangeNoise(Model):
+    """RangeNoise(mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
+    precision=0.0, *, flip_bias_sign=False, seed=None)
+--
+
+Gazebo's Gaussian range noise for scans (seed 003, gz-sensors' rules).
+
+    Parameters (m)
+    ----------
+    mean, stddev : float
+        Per-beam white noise N(mean, stddev) m, drawn independently for each beam.
+    min_range, max_range : float
+        Clamp limits (m), 0 <= min_range < max_range, finite.
+    bias_mean, bias_stddev : float
+        A bias drawn once per RangeNoise from N(bias_mean, bias_stddev) m and added to
+        every finite range.
+    precision : float
+        If > 0, results are rounded to a multiple of it (half away from zero), m.
+    flip_bias_sign : bool
+        Gazebo's GaussianNoiseModel negates the drawn bias with probability 1/2; set
+        True to do the same (default False: the bias is N(bias_mean, bias_stddev)).
+    seed : int, numpy.random.SeedSequence or None
+
+    Per beam: finite r -> r + bias + N(mean, stddev), rounded to ``precision``, then
+    clamped to [min_range, max_range]; +inf and -inf pass through; NaN becomes
+    max_range. Beam i of frame f uses normal i of stream 4 f + 3 (0 <= f < 2**62 - 1);
+    the bias is normal 0 of stream 2**64 - 1 (the reserved last frame), the flip is
+    taken when normal 1 of that stream is negative.
+
+    The frame is an argument of every call, and the bias is a pure function of the
+    seed and the parameters, so the model has no position: ``state['position']`` is
+    empty, ``reset()`` does nothing, and a rebuilt model draws the same bias.
+    """
+
+    model_name = "range"
+
+    cdef fn_range_params prm
+    cdef bint _built
+    cdef readonly double mean, stddev, min_range, max_range
+    cdef readonly double bias_mean, bias_stddev, precision, bias
+    cdef readonly bint flip_bias_sign
+
+    def __init__(self, mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
+                 precision=0.0, *, flip_bias_sign=False, seed=None):
+        # everything is checked before anything is set: a refused call changes nothing
+        mean = _validate.finite("mean", mean)
+        stddev = _validate.nonnegative("stddev", stddev)
+        min_range = _validate.nonnegative("min_range", min_range)
+        max_range = _validate.finite("max_range", max_range)
+        if not max_range > min_range:
+            raise ValueError(
+                f"max_range={max_range!r} is not allowed: it must be > min_range={min_range!r}")
+        bias_mean = _validate.finite("bias_mean", bias_mean)
+        bias_stddev = _validate.nonnegative("bias_stddev", bias_stddev)
+        precision = _validate.nonnegative("precision", precision)
+        flip_bias_sign = _validate.boolean("flip_bias_sign", flip_bias_sign)
+        ss = as_seed_sequence(seed)
+        key = model_key(ss, "lidar")
+        z = np.empty(2, dtype=np.float64)
+        fill_normals(key, fn_lidar_stream(MAX_FRAME, FN_LIDAR_RANGE), 0, z)
+        b = bias_mean + bias_stddev * float(z[0])
+        if flip_bias_sign and z[1] < 0:
+            b = -b
+        # nothing below can fail
+        self.mean = mean
+        self.stddev = stddev
+        self.min_range = min_range
+        self.max_range = max_range
+        self.bias_mean = bias_mean
+        self.bias_stddev = bias_stddev
+        self.precision = precision
+        self.flip_bias_sign = flip_bias_sign
+        self.bias = b
+        self._seed_seq = ss
+        self.prm.key = key
+        self.prm.frame = 0
+        self.prm.bias = b
+        self.prm.mean = mean
+        self.prm.stddev = stddev
+        self.prm.precision = precision
+        self.prm.min_range = min_range
+        self.prm.max_range = max_range
+        self._built = True
+
+    cdef inline int _check_built(self) except -1:
+        if not self._built:
+            raise RuntimeError("this RangeNoise was never initialised (made with __new__ or "
+                               "by a failed __init__)")
+        return 0
+
+    @property
+    def key(self):
+        """64-bit Philox key (the lidar key of ``seed``)."""
+        return self.prm.key
+
+    # ---- the model contract (fastnoise.core.model) ---------------------------------
+    def _params(self):
+        return {
+            "mean": self.mean,
+            "stddev": self.stddev,
+            "min_range": self.min_range,
+            "max_range": self.max_range,
+            "bias_mean": self.bias_mean,
+            "bias_stddev": self.bias_stddev,
+            "precision": self.precision,
+            "flip_bias_sign": bool(self.flip_bias_sign),
+        }
+
+    def _take(self, other):
+        cdef RangeNoise o = other
+        self.mean = o.mean
+        self.stddev = o.stddev
+        self.min_range = o.min_range
+        self.max_range = o.max_range
+        self.bias_mean = o.bias_mean
+        self.bias_stddev = o.bias_stddev
+        self.precision = o.precision
+        self.flip_bias_sign = o.flip_bias_sign
+        self.bias = o.bias
+        self.prm = o.prm
+        self._seed_seq = o._seed_seq
+        self._built = o._built
+
+    def reset(self):
+        """Does nothing: the noise is keyed by the frame passed to every call and the
+        bias is fixed by the seed, so there is no position to rewind (kept for the
+        model contract)."""
+        self._check_built()
+
+    # ---- noise -----------------------------------------------------------------------
+    def apply_one(self, range_m, frame=0, index=0):
+        """One noised range (m): beam ``index`` of ``frame``, the same value ``apply``
+        gives for that beam of a float64 scan. For per-beam loops (Gazebo's
+        ``Noise::Apply``). ``range_m`` is a real number (bools are refused; inf and
+        nan are special values, see the class docstring)."""
+        cdef fn_range_params prm
+        cdef double r, out
+        cdef uint64_t idx
+        self._check_built()
+        # fast path: a float and in-range ints; anything else is checked by name
+        if type(range_m) is float:
+            r = range_m
+        elif isinstance(range_m, (float, np.floating)):
+            r = float(range_m)
+        else:
+            r = _validate.finite("range_m", range_m)
+        prm = self.prm
+        if type(frame) is int and 0 <= frame <= _LAST_FRAME:
+            prm.frame = frame
+        else:
+            prm.frame = frame_index("frame", frame, _LAST_FRAME)
+        if type(index) is int and 0 <= index <= _LAST_INDEX:
+            idx = index
+        else:
+            idx = frame_index("index", index, _LAST_INDEX)
+        fn_range_noise_f64(&prm, idx, 1, &r, &out)
+        return out
+
+    def apply(self, ranges, frame=0, first_index=0, out=None, threads=1):
+        """Noised ranges (m) of one scan, any shape; beam i is ``ranges.flat[i]``.
+
+        float32 stays float32; other real types become float64. ``first_index`` is the
+        index of the first beam in the frame's full scan (for pieces); ``out`` (same
+        shape and dtype, may be ``ranges`` itself) receives the result.
+        """
+        self._check_built()
+        arr = float_data("ranges", ranges)
+        fr = frame_index("frame", frame, _LAST_FRAME)
+        first = frame_index("first_index", first_index, 2**64 - max(arr.size, 1))
+        nthreads = _threads.count(threads)
+        if out is None:
+            res = np.empty(arr.shape, dtype=arr.dtype)
+        else:
+            res = _validate.output_array("out", out, arr.shape, arr.dtype)
+            if res is not arr and np.shares_memory(res, arr):
+                arr = arr.copy()
+        cdef _RangeCall call = _RangeCall(_TOKEN)
+        call.prm = self.prm
+        call.prm.frame = fr
+        call.first_index = first
+        call.inp = arr.reshape(-1)
+        call.out = res.reshape(-1)
+        _threads.run_split(call.run, arr.size,
+                           _threads.parts(arr.size, nthreads, MIN_PER_THREAD))
+        return res
+
+
+register_model(RangeNoise)
