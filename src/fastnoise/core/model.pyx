@@ -30,8 +30,9 @@ How the models differ, in one place:
 * ``RigidBodySimulator`` draws nothing: ``stochastic = False``, its ``seed`` is None,
   it has no ``key``, and its ``state['seed_seq']`` is None.
 * ``LidarNoise`` and ``RangeNoise`` take the frame as an argument of every call: their
-  ``position`` is empty (``RangeNoise`` keeps its drawn bias there, as Gazebo draws it
-  once).
+  ``position`` is empty. ``RangeNoise``'s once-drawn bias (Gazebo draws it once) is a
+  pure function of the seed and the parameters, so it is drawn again, identically,
+  on every rebuild; ``reset()`` of both is a no-op.
 * ``ImageNoise``'s frame counter is its position.
 * ``SensorSimulator`` reads a user's motion source, which is not part of its state:
   ``from_state(state, source=...)``; ``copy()`` and ``copy.copy`` share the source on
