@@ -627,3 +627,38 @@ def test_float32_normals_by_default_same_streams_to_float32_precision_apply_equa
     assert np.array_equal(p.apply(omega, accel, 0.01)[0], m32.apply(omega, accel, 0.01)[0])
     with pytest.raises(TypeError, match="normal_dtype"):
         ImuNoise(normal_dtype="int8")
+
+
+def test_bools_and_strings_are_not_numbers():
+    m = ImuNoise(seed=0)
+    for bad in (True, "0.01"):
+        with pytest.raises(TypeError, match="dt"):
+            m.step([0, 0, 0], [0, 0, 0], bad)
+        with pytest.raises(TypeError, match="dt"):
+            m.apply(np.zeros((3, 3)), np.zeros((3, 3)), bad)
+    with pytest.raises(TypeError, match="dt"):
+        m.apply(np.zeros((3, 3)), np.zeros((3, 3)), [True] * 3)
+    with pytest.raises(TypeError, match="omega"):
+        m.step(np.ones(3, bool), [0, 0, 0], 0.01)
+    with pytest.raises(TypeError, match="normal_dtype"):
+        ImuNoise(normal_dtype=None)
+    assert m.sample_count == 0
+    # numpy floats and ints are real numbers
+    m.step([0, 0, 0], [0, 0, 0], np.float64(0.01))
+    m.step([0, 0, 0], [0, 0, 0], 1)
+    assert m.sample_count == 2
+
+
+def test_failed_reinit_changes_nothing_and_new_objects_are_safe():
+    m = _full_model()
+    m.apply(*_motion(10), 0.01)
+    before = m.state
+    for kw in ({"no_such_parameter": 1}, {"gyro": {"bits": 0, "full_scale": 1.0}}):
+        with pytest.raises((TypeError, ValueError)):
+            m.__init__(**kw)
+        assert m.state == before
+    blank = ImuNoise.__new__(ImuNoise)
+    w, a = blank.step([0.1, 0.2, 0.3], [0.0, 0.0, 9.81], 0.01)  # no noise at all
+    assert w.tolist() == [0.1, 0.2, 0.3] and a.tolist() == [0.0, 0.0, 9.81]
+    with pytest.raises(RuntimeError, match="initialized"):
+        blank.copy()
