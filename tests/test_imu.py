@@ -2,6 +2,7 @@
 with fixed seeds, Gazebo turn-on semantics, covariances, presets and bad input."""
 
 import copy
+import json
 import math
 import pickle
 
@@ -174,13 +175,121 @@ def test_reset_copy_pickle_state_reproduce_the_stream():
 
 def test_state_records_the_precision_of_the_draws():
     m = _full_model()
-    assert m.state["normal_dtype"] == m.normal_dtype
+    assert m.state["params"]["normal_dtype"] == m.normal_dtype
     other = "float64" if m.normal_dtype == "float32" else "float32"
     gyro = TriadNoise(noise_density=1e-2)
+    # the precision is a parameter of the state: setting a state of the other
+    # precision makes the model draw that way (it continues that model's stream)
+    src = ImuNoise(gyro=gyro, seed=1)
+    src.apply(np.zeros((5, 3)), np.zeros((5, 3)), 0.01)
     mismatched = ImuNoise(gyro=gyro, seed=1, normal_dtype=other)
-    state = ImuNoise(gyro=gyro, seed=1).state
-    with pytest.raises(ValueError, match="normal_dtype"):
-        mismatched.state = state
+    mismatched.state = src.state
+    assert mismatched.normal_dtype == src.normal_dtype
+    zeros = np.zeros((7, 3))
+    assert np.array_equal(mismatched.apply(zeros, zeros, 0.01)[0], src.apply(zeros, zeros, 0.01)[0])
+    # a precision that is not float32/float64 is refused by name and changes nothing
+    target = ImuNoise(gyro=gyro, seed=1, normal_dtype=other)
+    before = target.state
+    for bad in ("float16", "int8", None, 32):
+        state = src.state
+        state["params"]["normal_dtype"] = bad
+        with pytest.raises((TypeError, ValueError), match="normal_dtype"):
+            target.state = state
+        assert target.state == before
+
+
+def test_state_has_the_contract_shape_and_round_trips():
+    m = _full_model()
+    omega, accel = _motion(50)
+    m.apply(omega, accel, timestamps=np.arange(50) * 0.01)
+    s = m.state
+    assert s["model"] == "imu" and s["version"] == 1
+    assert set(s["params"]) == {"gyro", "accel", "normal_dtype"}
+    assert s["params"]["gyro"] == m.gyro.to_dict()
+    assert TriadNoise(**s["params"]["accel"]) == m.accel
+    p = s["position"]
+    assert set(p) == {
+        "stream_positions",
+        "gauss_markov",
+        "random_walk",
+        "sample_count",
+        "last_time",
+    }
+    assert p["sample_count"] == 50 and p["last_time"] == 0.49
+    assert np.array_equal(p["gauss_markov"], m.gauss_markov_bias)
+    assert np.array_equal(p["random_walk"], m.random_walk_bias)
+    # the state is plain data: a JSON round trip rebuilds the same model
+    c = ImuNoise.from_state(json.loads(json.dumps(s)))
+    assert c.state == s and c.key == m.key
+    # the last timestamp travels: the next timestamped call continues both alike
+    t = 0.5 + np.arange(10) * 0.01
+    got = c.apply(omega[:10], accel[:10], timestamps=t)
+    want = m.apply(omega[:10], accel[:10], timestamps=t)
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def _with(state, where, value):
+    s = copy.deepcopy(state)
+    d = s["position"]
+    for k in where[:-1]:
+        d = d[k]
+    d[where[-1]] = value
+    return s
+
+
+@pytest.mark.parametrize(
+    "where, value, exc, name",
+    [
+        (("sample_count",), 1.5, TypeError, "sample_count"),
+        (("sample_count",), "7", TypeError, "sample_count"),
+        (("sample_count",), True, TypeError, "sample_count"),
+        (("sample_count",), -1, ValueError, "sample_count"),
+        (("sample_count",), 2**64, ValueError, "sample_count"),
+        (("stream_positions", 2, 1), 1.5, TypeError, "['stream_positions'][2][1]"),
+        (("stream_positions", 2, 1), "7", TypeError, "['stream_positions'][2][1]"),
+        (("stream_positions", 5), [0, 0], ValueError, "['stream_positions'][5]"),
+        (("stream_positions", 5), [0, 0, 0, 0], ValueError, "['stream_positions'][5]"),
+        (("stream_positions",), [[0, 0, 0]] * 5, ValueError, "['stream_positions']"),
+        (("stream_positions",), [[0, 0, 0]] * 7, ValueError, "['stream_positions']"),
+        (("gauss_markov", 0, 2), math.nan, ValueError, "['gauss_markov'][0][2]"),
+        (("gauss_markov", 1, 0), math.inf, ValueError, "['gauss_markov'][1][0]"),
+        (("gauss_markov", 1, 0), "0.1", TypeError, "['gauss_markov'][1][0]"),
+        (("gauss_markov", 1), [0.0, 0.0], ValueError, "['gauss_markov'][1]"),
+        (("random_walk", 0, 0), None, TypeError, "['random_walk'][0][0]"),
+        (("random_walk", 0, 0), False, TypeError, "['random_walk'][0][0]"),
+        (("random_walk",), [[0.0] * 3] * 3, ValueError, "['random_walk']"),
+        (("last_time",), math.nan, ValueError, "last_time"),
+        (("last_time",), "1.0", TypeError, "last_time"),
+    ],
+)
+def test_bad_state_entries_are_refused_by_name_and_change_nothing(where, value, exc, name):
+    m = _full_model()
+    m.apply(*_motion(20), 0.01)
+    before = m.state
+    with pytest.raises(exc) as info:
+        m.state = _with(before, where, value)
+    assert name in str(info.value)
+    assert m.state == before
+    with pytest.raises(exc):
+        ImuNoise.from_state(_with(before, where, value))
+
+
+def test_bad_parameters_in_a_state_are_refused_by_name():
+    m = _full_model()
+    before = m.state
+    for triad, field, value in [
+        ("gyro", "noise_stddev", [0.1, "x", 0.1]),
+        ("gyro", "bias", [True, 0.0, 0.0]),
+        ("accel", "full_scale", [40.0, math.nan, 40.0]),
+        ("accel", "misalignment", [[0, 1e-3, "y"], [0, 0, 0], [0, 0, 0]]),
+        ("gyro", "bits", 12.0),
+        ("gyro", "bias_steady_state", "yes"),
+    ]:
+        s = copy.deepcopy(before)
+        s["params"][triad][field] = value
+        with pytest.raises((TypeError, ValueError), match=field):
+            m.state = s
+        assert m.state == before
 
 
 def test_seeds_and_axes_are_independent_streams():
@@ -518,3 +627,38 @@ def test_float32_normals_by_default_same_streams_to_float32_precision_apply_equa
     assert np.array_equal(p.apply(omega, accel, 0.01)[0], m32.apply(omega, accel, 0.01)[0])
     with pytest.raises(TypeError, match="normal_dtype"):
         ImuNoise(normal_dtype="int8")
+
+
+def test_bools_and_strings_are_not_numbers():
+    m = ImuNoise(seed=0)
+    for bad in (True, "0.01"):
+        with pytest.raises(TypeError, match="dt"):
+            m.step([0, 0, 0], [0, 0, 0], bad)
+        with pytest.raises(TypeError, match="dt"):
+            m.apply(np.zeros((3, 3)), np.zeros((3, 3)), bad)
+    with pytest.raises(TypeError, match="dt"):
+        m.apply(np.zeros((3, 3)), np.zeros((3, 3)), [True] * 3)
+    with pytest.raises(TypeError, match="omega"):
+        m.step(np.ones(3, bool), [0, 0, 0], 0.01)
+    with pytest.raises(TypeError, match="normal_dtype"):
+        ImuNoise(normal_dtype=None)
+    assert m.sample_count == 0
+    # numpy floats and ints are real numbers
+    m.step([0, 0, 0], [0, 0, 0], np.float64(0.01))
+    m.step([0, 0, 0], [0, 0, 0], 1)
+    assert m.sample_count == 2
+
+
+def test_failed_reinit_changes_nothing_and_new_objects_are_safe():
+    m = _full_model()
+    m.apply(*_motion(10), 0.01)
+    before = m.state
+    for kw in ({"no_such_parameter": 1}, {"gyro": {"bits": 0, "full_scale": 1.0}}):
+        with pytest.raises((TypeError, ValueError)):
+            m.__init__(**kw)
+        assert m.state == before
+    blank = ImuNoise.__new__(ImuNoise)
+    w, a = blank.step([0.1, 0.2, 0.3], [0.0, 0.0, 9.81], 0.01)  # no noise at all
+    assert w.tolist() == [0.1, 0.2, 0.3] and a.tolist() == [0.0, 0.0, 9.81]
+    with pytest.raises(RuntimeError, match="initialized"):
+        blank.copy()

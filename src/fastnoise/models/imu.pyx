@@ -5,26 +5,24 @@ density convention (single-sided: sigma = N/sqrt(dt)) are described in
 ``fastnoise.models.imu_config`` and ``csrc/imu.h``.
 """
 
-import dataclasses
 import math
 
 import numpy as np
 
 cimport numpy as cnp
-from libc.math cimport isfinite, NAN
+from libc.math cimport isfinite, INFINITY, NAN
 from libc.stdint cimport uint64_t
+from libc.string cimport memset
 
 from fastnoise.core.buffers cimport recycled_empty
 from fastnoise.core.capi cimport FN_FLOAT32, FN_FLOAT64, fn_stream
+from fastnoise.core.model cimport Model
 from fastnoise.core.vec3 cimport out_vec3
 
 from fastnoise.core import validate as _validate
-from fastnoise.core.seeding import (
-    as_seed_sequence,
-    model_key,
-    seed_sequence_from_state,
-    seed_sequence_state,
-)
+from fastnoise.core.model import register_model
+from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.models import imu_checks as _checks
 from fastnoise.models.imu_config import TriadNoise, triad_covariance
 
 cnp.import_array()
@@ -71,9 +69,6 @@ cdef extern from "imu.h" nogil:
 
 
 _F64 = np.dtype(np.float64)
-_FIELDS = frozenset(f.name for f in dataclasses.fields(TriadNoise))
-
-
 cdef inline bint _is_vec3(object x):
     """x is a C-contiguous float64 ndarray of shape (3,) (the fast path of step)."""
     cdef cnp.ndarray a
@@ -87,31 +82,14 @@ cdef inline bint _is_vec3(object x):
 cdef cnp.ndarray _vec3_in(str name, object x):
     if _is_vec3(x):
         return <cnp.ndarray>x
-    try:
-        a = np.ascontiguousarray(x, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name}={x!r} is not allowed: it must be 3 real numbers") from exc
-    if a.shape != (3,):
-        raise ValueError(f"{name} has shape {a.shape}: it must be (3,)")
-    return a
+    return _checks.vec3_in(name, x)
 
 
-def _split_keywords(kwargs):
-    """{'gyro_noise_density': 1} -> {'gyro': {'noise_density': 1}, 'accel': {}}"""
-    parts = {"gyro": {}, "accel": {}}
-    for k, v in kwargs.items():
-        triad, _, field = k.partition("_")
-        if triad not in parts or field not in _FIELDS:
-            raise TypeError(
-                f"unknown keyword {k!r}: use gyro=/accel= or gyro_<field>=, accel_<field>= "
-                "with the fields of fastnoise.models.imu_config.TriadNoise"
-            )
-        parts[triad][field] = v
-    return parts
+cdef class ImuNoise(Model):
+    """ImuNoise(gyro=None, accel=None, seed=None, normal_dtype='float32', **keywords)
+--
 
-
-cdef class ImuNoise:
-    """Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
+Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 
     Parameters
     ----------
@@ -158,13 +136,27 @@ cdef class ImuNoise:
     """
 
     cdef fn_imu m
-    cdef object _gyro
+    cdef object _gyro      # TriadNoise, None until __init__ has run
     cdef object _accel
-    cdef object _seed_seq
     cdef double _last_time
 
+    def __cinit__(self, *args, **kwargs):
+        # a valid model before __init__ runs (and after a failed one): no noise, no
+        # saturation, key 0, so cls.__new__(cls) is safe to call
+        cdef int i
+        for i in range(FN_IMU_AXES):
+            self.m.p[i].full_scale = INFINITY
+        for i in range(3):
+            self.m.lin[0][i][i] = 1.0
+            self.m.lin[1][i][i] = 1.0
+        fn_imu_init(&self.m)
+        self._last_time = NAN
+
     def __init__(self, gyro=None, accel=None, seed=None, normal_dtype="float32", **keywords):
-        parts = _split_keywords(keywords)
+        # everything is checked and built before self changes: a failed __init__
+        # leaves the object as it was
+        cdef fn_imu built
+        parts = _checks.split_keywords(keywords)
         g = TriadNoise.from_value("gyro", gyro)
         a = TriadNoise.from_value("accel", accel)
         if parts["gyro"]:
@@ -175,41 +167,14 @@ cdef class ImuNoise:
             raise ValueError(
                 f"accel.g_sensitivity={a.g_sensitivity!r} is not allowed: G-sensitivity "
                 "is a gyroscope term (leave it 0 for the accelerometer)")
-        self._setup(g, a, as_seed_sequence(seed), _normal_dtype_code(normal_dtype))
-
-    cdef _setup(self, gyro, accel, ss, int dtype_code):
-        cdef int s, i, j, axis
-        cdef fn_imu_axis_params *p
-        self._gyro = gyro
-        self._accel = accel
+        code = _normal_dtype_code(normal_dtype)
+        ss = as_seed_sequence(seed)
+        _fill(&built, g, a, model_key(ss, "imu"), code)
+        self.m = built
+        self._gyro = g
+        self._accel = a
         self._seed_seq = ss
         self._last_time = NAN
-        self.m.key = model_key(ss, "imu")
-        self.m.normal_dtype = dtype_code
-        for s, t in enumerate((gyro, accel)):
-            lin = t.linear_map
-            lsb = t.lsb
-            for i in range(3):
-                for j in range(3):
-                    self.m.lin[s][i][j] = lin[i, j]
-                axis = 3 * s + i
-                p = &self.m.p[axis]
-                p.noise_stddev = t.noise_stddev[i]
-                p.noise_density = t.noise_density[i]
-                p.bias = t.bias[i]
-                p.turn_on_mean = t.turn_on_bias_mean[i]
-                p.turn_on_stddev = t.turn_on_bias_stddev[i]
-                p.gm_stddev = t.bias_stddev[i]
-                p.gm_tau = 0.0 if t.bias_correlation_time is None else t.bias_correlation_time[i]
-                p.rw_density = t.random_walk_density[i]
-                p.full_scale = t.full_scale[i]
-                p.lsb = lsb[i]
-                p.gm_steady_state = t.bias_steady_state
-                p.turn_on_in_gm = t.turn_on_bias_decays
-        for i in range(3):
-            for j in range(3):
-                self.m.gsens[i][j] = gyro.g_sensitivity[i][j]
-        fn_imu_init(&self.m)
 
     # ---- per sample -------------------------------------------------------------
     def step(self, omega, accel, dt, out_omega=None, out_accel=None):
@@ -220,12 +185,12 @@ cdef class ImuNoise:
         written into ``out_omega`` / ``out_accel`` when given (they may be the inputs).
         """
         cdef double d
-        try:
+        if type(dt) is float:  # fast path; anything else (bools too) is checked in full
             d = dt
-        except TypeError:
-            raise TypeError(f"dt={dt!r} is not allowed: it must be a real number (s)") from None
-        if not (d > 0.0 and isfinite(d)):
-            raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 s")
+            if not (d > 0.0 and isfinite(d)):
+                raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 s")
+        else:
+            d = _validate.positive("dt", dt)
         cdef cnp.ndarray w = _vec3_in("omega", omega)
         cdef cnp.ndarray a = _vec3_in("accel", accel)
         cdef cnp.ndarray wo = out_vec3("out_omega", out_omega)
@@ -252,8 +217,8 @@ cdef class ImuNoise:
         results (4 MiB or more) take the memory of dropped ones, which spares the kernel
         zeroing fresh pages (``fastnoise.release_spare_memory()`` hands it back).
         """
-        w = self._rec_in("omega", omega)
-        a = self._rec_in("accel", accel)
+        w = _checks.rec_in("omega", omega)
+        a = _checks.rec_in("accel", accel)
         cdef Py_ssize_t n = w.shape[0]
         if a.shape[0] != n:
             raise ValueError(
@@ -262,9 +227,9 @@ cdef class ImuNoise:
         if (dt is None) == (timestamps is None):
             raise TypeError("give exactly one of dt= (s) and timestamps= (s)")
         if timestamps is not None:
-            steps, last = self._steps_from_times(timestamps, n)
+            steps, last = _checks.steps_from_times(timestamps, n, self._last_time)
         else:
-            steps = self._steps(dt, n)
+            steps = _checks.steps(dt, n)
         wo = self._rec_out("out_omega", out_omega, n)
         ao = self._rec_out("out_accel", out_accel, n)
         cdef double[::1] sv = steps
@@ -280,64 +245,10 @@ cdef class ImuNoise:
         return wo, ao
 
     @staticmethod
-    def _rec_in(name, x):
-        try:
-            arr = np.ascontiguousarray(x, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"{name} must be an (N, 3) array of real numbers") from exc
-        if arr.ndim != 2 or arr.shape[1] != 3:
-            raise ValueError(f"{name} has shape {arr.shape}: it must be (N, 3)")
-        return arr
-
-    @staticmethod
     def _rec_out(name, out, n):
         if out is None:  # large results reuse the memory of dropped ones
             return recycled_empty((n, 3), np.float64)
         return _validate.output_array(name, out, (n, 3), _F64)
-
-    @staticmethod
-    def _steps(dt, n):
-        try:
-            if isinstance(dt, (str, bytes)):
-                raise TypeError
-            arr = np.asarray(dt, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"dt={dt!r} is not allowed: it must be real numbers (s)") from None
-        if arr.ndim == 0:
-            _validate.positive("dt", float(arr))
-            return arr.reshape(1).copy()
-        if arr.shape != (n,):
-            raise ValueError(f"dt has shape {arr.shape}: it must be a scalar or ({n},)")
-        ok = np.isfinite(arr) & (arr > 0.0)
-        if not np.all(ok):
-            raise ValueError(
-                f"dt contains {arr[~ok][0]!r}: every step must be finite and > 0 s")
-        return np.ascontiguousarray(arr) if n > 1 else arr.reshape(1).copy()
-
-    def _steps_from_times(self, timestamps, n):
-        t = np.asarray(timestamps, dtype=np.float64)
-        if t.shape != (n,):
-            raise ValueError(f"timestamps has shape {t.shape}: it must be ({n},)")
-        if not np.all(np.isfinite(t)):
-            raise ValueError("timestamps must be finite (s)")
-        if n == 0:
-            return np.ones(1), self._last_time
-        if isfinite(self._last_time):
-            first = t[0] - self._last_time
-        elif n >= 2:
-            first = t[1] - t[0]
-        else:
-            raise ValueError(
-                "timestamps with one sample need a previous apply(timestamps=...) call "
-                "to give its step; use dt= instead")
-        steps = np.empty(n)
-        steps[0] = first
-        steps[1:] = np.diff(t)
-        if not np.all(steps > 0.0):
-            raise ValueError(
-                "timestamps must be strictly increasing (also after the previous call's "
-                f"last timestamp {self._last_time!r})")
-        return steps, float(t[-1])
 
     # ---- parameters and derived values ------------------------------------------
     @property
@@ -351,12 +262,8 @@ cdef class ImuNoise:
         return self._accel
 
     @property
-    def seed(self):
-        """The numpy.random.SeedSequence the key came from."""
-        return self._seed_seq
-
-    @property
     def key(self):
+        """64-bit Philox key (from ``seed``)."""
         return int(self.m.key)
 
     @property
@@ -395,102 +302,89 @@ cdef class ImuNoise:
         self._last_time = NAN
 
     @property
-    def state(self):
-        """Position of every stream, the bias states and the precision of the draws,
-        as a dict (settable on a model with the same normal_dtype)."""
-        cdef int i, t
-        return {
-            "model": "fastnoise.ImuNoise",
-            "key": int(self.m.key),
-            "normal_dtype": self.normal_dtype,
-            "positions": [[int(self.m.st[i][t].position) for t in range(3)]
-                          for i in range(6)],
-            "gauss_markov": [float(self.m.gm[i]) for i in range(6)],
-            "random_walk": [float(self.m.rw[i]) for i in range(6)],
-            "count": int(self.m.count),
-            "last_time": float(self._last_time) if isfinite(self._last_time) else None,
-            "seed_seq": seed_sequence_state(self._seed_seq),
-        }
-
-    @state.setter
-    def state(self, value):
-        cdef int i, t
-        if not isinstance(value, dict):
-            raise TypeError(f"state must be a dict, got {type(value).__name__}")
-        if value.get("model") != "fastnoise.ImuNoise":
-            raise ValueError(
-                f"state['model']={value.get('model')!r} is not allowed: it must be "
-                "'fastnoise.ImuNoise'")
-        try:
-            key = int(value["key"])
-            pos = np.asarray(value["positions"], dtype=np.uint64)
-            gm = np.asarray(value["gauss_markov"], dtype=np.float64)
-            rw = np.asarray(value["random_walk"], dtype=np.float64)
-            count = int(value["count"])
-            last = value["last_time"]
-            last = NAN if last is None else float(last)
-            ss = seed_sequence_from_state(value["seed_seq"])
-        except KeyError as exc:
-            raise ValueError(f"state is missing the entry {exc.args[0]!r}") from None
-        if pos.shape != (6, 3) or gm.shape != (6,) or rw.shape != (6,):
-            raise ValueError("state['positions'] must be 6x3, 'gauss_markov' and "
-                             "'random_walk' 6 values each")
-        if not 0 <= key < 2**64:
-            raise ValueError(f"state['key']={key!r} is not allowed: it must lie in [0, 2**64)")
-        # the draws' precision is part of the stream: a state continues only a model
-        # that draws the same way
-        if value.get("normal_dtype", self.normal_dtype) != self.normal_dtype:
-            raise ValueError(
-                f"state['normal_dtype']={value['normal_dtype']!r} is not allowed: this "
-                f"model draws {self.normal_dtype!r} normals (set normal_dtype= when "
-                "constructing it)")
-        self.m.key = key
-        fn_imu_reset(&self.m)
-        for i in range(6):
-            for t in range(3):
-                self.m.st[i][t].position = pos[i, t]
-            self.m.gm[i] = gm[i]
-            self.m.rw[i] = rw[i]
-        self.m.count = count
-        self._last_time = last
-        self._seed_seq = ss
-
-    def copy(self):
-        """An independent model at the same point: it continues identically."""
-        cdef ImuNoise c = ImuNoise.__new__(ImuNoise)
-        c.m = self.m
-        c._gyro = self._gyro
-        c._accel = self._accel
-        c._seed_seq = seed_sequence_from_state(seed_sequence_state(self._seed_seq))
-        c._last_time = self._last_time
-        return c
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
-    @property
     def normal_dtype(self):
         """Precision of the unit normal draws: "float64" or "float32"."""
         return "float32" if self.m.normal_dtype == FN_FLOAT32 else "float64"
 
-    def __reduce__(self):
-        return (_rebuild, (self._gyro, self._accel, self.normal_dtype, self.state))
+    # ---- the model contract (fastnoise.core.model) ---------------------------------
+    model_name = "imu"
 
-    def __repr__(self):
-        return (f"ImuNoise(gyro={self._gyro!r}, accel={self._accel!r}, "
-                f"key=0x{self.m.key:016x}, sample_count={self.m.count})")
+    def _params(self):
+        if self._gyro is None:
+            raise RuntimeError("this ImuNoise was never initialized (call ImuNoise(...))")
+        return {"gyro": self._gyro.to_dict(), "accel": self._accel.to_dict(),
+                "normal_dtype": self.normal_dtype}
+
+    def _position(self):
+        cdef int i, t
+        return {
+            "stream_positions": [[int(self.m.st[i][t].position) for t in range(3)]
+                                 for i in range(6)],
+            "gauss_markov": [[float(self.m.gm[3 * i + t]) for t in range(3)] for i in range(2)],
+            "random_walk": [[float(self.m.rw[3 * i + t]) for t in range(3)] for i in range(2)],
+            "sample_count": int(self.m.count),
+            "last_time": float(self._last_time) if isfinite(self._last_time) else None,
+        }
+
+    def _set_position(self, position):
+        cdef int i, t
+        st, gm, rw, count, last = _checks.check_position(position)  # all checked first
+        fn_imu_reset(&self.m)  # streams at their start, caches dropped, turn-on drawn
+        for i in range(6):
+            for t in range(3):
+                self.m.st[i][t].position = <uint64_t>st[i][t]
+            self.m.gm[i] = gm[i // 3][i % 3]
+            self.m.rw[i] = rw[i // 3][i % 3]
+        self.m.count = <uint64_t>count
+        self._last_time = last
+
+    def _take(self, other):
+        cdef ImuNoise o = other
+        self.m = o.m
+        self._gyro = o._gyro
+        self._accel = o._accel
+        self._seed_seq = o._seed_seq
+        self._last_time = o._last_time
+
+
+register_model(ImuNoise)
+
+
+cdef int _fill(fn_imu *m, gyro, accel, uint64_t key, int dtype_code) except -1:
+    """Set up ``m`` from the parameters, key and precision of the draws, from zero."""
+    cdef int s, i, j, axis
+    cdef fn_imu_axis_params *p
+    memset(m, 0, sizeof(fn_imu))
+    m.key = key
+    m.normal_dtype = dtype_code
+    for s, t in enumerate((gyro, accel)):
+        lin = t.linear_map
+        lsb = t.lsb
+        for i in range(3):
+            for j in range(3):
+                m.lin[s][i][j] = lin[i, j]
+            axis = 3 * s + i
+            p = &m.p[axis]
+            p.noise_stddev = t.noise_stddev[i]
+            p.noise_density = t.noise_density[i]
+            p.bias = t.bias[i]
+            p.turn_on_mean = t.turn_on_bias_mean[i]
+            p.turn_on_stddev = t.turn_on_bias_stddev[i]
+            p.gm_stddev = t.bias_stddev[i]
+            p.gm_tau = 0.0 if t.bias_correlation_time is None else t.bias_correlation_time[i]
+            p.rw_density = t.random_walk_density[i]
+            p.full_scale = t.full_scale[i]
+            p.lsb = lsb[i]
+            p.gm_steady_state = t.bias_steady_state
+            p.turn_on_in_gm = t.turn_on_bias_decays
+    for i in range(3):
+        for j in range(3):
+            m.gsens[i][j] = gyro.g_sensitivity[i][j]
+    fn_imu_init(m)
+    return 0
 
 
 def _normal_dtype_code(value):
+    if value is None:  # np.dtype(None) is float64: no silent default here
+        raise TypeError("normal_dtype=None is not allowed: use 'float32' or 'float64'")
     return FN_FLOAT64 if _validate.float_dtype("normal_dtype", value) == _F64 else FN_FLOAT32
-
-
-def _rebuild(gyro, accel, normal_dtype, state):
-    cdef ImuNoise m = ImuNoise.__new__(ImuNoise)
-    m._setup(gyro, accel, seed_sequence_from_state(state["seed_seq"]),
-             _normal_dtype_code(normal_dtype))
-    m.state = state
-    return m

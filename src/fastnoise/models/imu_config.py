@@ -32,6 +32,7 @@ misalignment or G-sensitivity (with them, 0 * inf may turn it into NaN).
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -50,26 +51,67 @@ __all__ = [
 #: The value of g that seed 002 uses for the WT901C figures (m/s^2).
 STANDARD_GRAVITY_WT901C = 9.81
 
-_Vec3 = tuple  # tuple of 3 floats
+#: A per-axis field: one value for all three axes, or (x, y, z). Stored as a 3-tuple.
+_Vec3 = float | tuple[float, float, float]
+#: A 3x3 field: a scalar s (s*I), a diagonal (x, y, z) or three rows. Stored as 3x3 tuples.
+_Mat3 = float | tuple[float, float, float] | tuple[tuple[float, float, float], ...]
 
 
-def _vec(name: str, value: object, *, nonneg: bool = False) -> tuple:
-    return tuple(float(v) for v in _validate.vector3(name, value, nonneg=nonneg))
+def _real(name: str, value: object, *, allow_inf: bool = False) -> float:
+    """One real number (not a bool or a string), finite unless ``allow_inf``."""
+    if allow_inf and isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        v = float(value)
+        if math.isnan(v):
+            raise ValueError(f"{name}={value!r} is not allowed: it must not be NaN")
+        return v
+    return _validate.finite(name, value)
+
+
+def _seq(name: str, value: object) -> list | None:
+    """``value`` as a list (from a list, tuple or ndarray), or None for a scalar."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, list | tuple):
+        return list(value)
+    return None
+
+
+def _vec(name: str, value: object, *, nonneg: bool = False, allow_inf: bool = False) -> tuple:
+    """A scalar (all three axes) or a length-3 sequence, each entry checked by name."""
+    items = _seq(name, value)
+    if items is None:
+        items = [_real(name, value, allow_inf=allow_inf)] * 3
+    elif len(items) != 3:
+        raise ValueError(
+            f"{name}={value!r} has {len(items)} entries: it must be a scalar or a length-3 vector"
+        )
+    out = tuple(_real(f"{name}[{i}]", v, allow_inf=allow_inf) for i, v in enumerate(items))
+    if nonneg:
+        for i, v in enumerate(out):
+            if v < 0.0:
+                raise ValueError(f"{name}[{i}]={v!r} is not allowed: it must be >= 0")
+    return out
 
 
 def _mat3(name: str, value: object, *, zero_diagonal: bool = False) -> tuple:
     """A 3x3 matrix (a scalar s means s*I, a length-3 vector a diagonal)."""
-    arr = np.asarray(value, dtype=np.float64)
-    if arr.ndim == 0:
-        arr = np.eye(3) * float(arr)
-    elif arr.shape == (3,):
-        arr = np.diag(arr)
-    if arr.shape != (3, 3):
-        raise ValueError(
-            f"{name} has shape {arr.shape}: it must be a scalar, a length-3 vector or 3x3"
+    rows = _seq(name, value)
+    if rows is None:
+        s = _real(name, value)
+        arr = np.eye(3) * s
+    elif len(rows) == 3 and all(_seq(name, r) is None for r in rows):
+        arr = np.diag(_vec(name, rows))
+    else:
+        if len(rows) != 3 or any(_seq(name, r) is None or len(_seq(name, r)) != 3 for r in rows):
+            raise ValueError(
+                f"{name}={value!r} is not allowed: it must be a scalar, a length-3 vector or 3x3"
+            )
+        arr = np.array(
+            [
+                [_real(f"{name}[{i}][{j}]", v) for j, v in enumerate(_seq(name, r))]
+                for i, r in enumerate(rows)
+            ]
         )
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name}={value!r} is not allowed: every entry must be finite")
     if zero_diagonal and np.any(np.diag(arr) != 0.0):
         raise ValueError(
             f"{name}={value!r} is not allowed: its diagonal must be zero "
@@ -126,8 +168,8 @@ class TriadNoise:
     turn_on_bias_decays: bool = False
     random_walk_density: _Vec3 = 0.0
     scale_factor: _Vec3 = 0.0
-    misalignment: tuple = 0.0
-    g_sensitivity: tuple = 0.0
+    misalignment: _Mat3 = 0.0
+    g_sensitivity: _Mat3 = 0.0
     full_scale: _Vec3 = math.inf
     bits: int | None = None
     resolution: _Vec3 | None = None
@@ -171,14 +213,13 @@ class TriadNoise:
                 "bias_steady_state=True is not allowed with turn_on_bias_decays=True: "
                 "the Gauss-Markov state can start from one of them only"
             )
-        fs = np.asarray(self.full_scale, dtype=np.float64)
-        fs = np.full(3, float(fs)) if fs.ndim == 0 else fs
-        if fs.shape != (3,) or np.any(np.isnan(fs)) or np.any(fs <= 0.0):
-            raise ValueError(
-                f"full_scale={self.full_scale!r} is not allowed: it must be > 0 (inf for "
-                "no saturation), a scalar or a length-3 vector"
-            )
-        put(self, "full_scale", tuple(float(v) for v in fs))
+        fs = _vec("full_scale", self.full_scale, allow_inf=True)
+        for i, v in enumerate(fs):
+            if v <= 0.0:
+                raise ValueError(
+                    f"full_scale[{i}]={v!r} is not allowed: it must be > 0 (inf for no saturation)"
+                )
+        put(self, "full_scale", fs)
         if self.bits is not None:
             b = _validate.integer("bits", self.bits, 1, 33)
             if not all(math.isfinite(v) for v in self.full_scale):
@@ -240,6 +281,18 @@ class TriadNoise:
             raise TypeError(f"unknown TriadNoise field(s): {sorted(unknown)}")
         d.update(changes)
         return TriadNoise(**d)
+
+    def to_dict(self) -> dict:
+        """Every field as plain data (lists, floats, ints, bools, None) that
+        ``TriadNoise(**d)`` and ``TriadNoise.from_value`` rebuild exactly (JSON-able;
+        ``full_scale`` may be ``inf``)."""
+
+        def plain(v: object) -> object:
+            if isinstance(v, tuple):
+                return [plain(x) for x in v]
+            return v
+
+        return {f.name: plain(getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
     def from_value(cls, name: str, value: object) -> TriadNoise:
