@@ -21,6 +21,7 @@ from fastnoise.core.seeding import as_seed_sequence, model_seed_sequence
 cnp.import_array()
 
 _SOURCE_ATTRS = ("omega", "roll", "pitch", "yaw")
+_UNBUILT = "this SensorSimulator was never initialised (call __init__): it has no source"
 
 
 def _check_source(source):
@@ -70,6 +71,8 @@ cdef int _source_omega(object source, double w[3]) except -1:
     """The source's angular velocity (rad/s) into ``w``; ValueError if not finite."""
     cdef RigidBodySimulator body
     if type(source) is not RigidBodySimulator:
+        if source is None:
+            raise RuntimeError(_UNBUILT)
         return read_vec3("source.omega", _get(source, "omega"), w)
     body = <RigidBodySimulator>source
     w[0] = body.omega_[0]
@@ -91,6 +94,8 @@ cdef int _source_angles(object source, double a[3]) except -1:
         a[1] = body.angles_[2]
         a[2] = body.angles_[0]
     else:
+        if source is None:
+            raise RuntimeError(_UNBUILT)
         a[0] = _get(source, "pitch")
         a[1] = _get(source, "yaw")
         a[2] = _get(source, "roll")
