@@ -340,7 +340,14 @@ def test_copy_and_pickle_continue_identically():
     img = np.full((8, 8, 3), 0.5, np.float32)
     noise = ImageNoise(mean=0.01, stddev=0.05, per_channel=True, variant="ogre2", seed=16)
     noise.apply(img)
-    for twin in (noise.copy(), copy.deepcopy(noise), pickle.loads(pickle.dumps(noise))):
+    for twin in (
+        noise.copy(),
+        copy.copy(noise),
+        copy.deepcopy(noise),
+        pickle.loads(pickle.dumps(noise)),
+        ImageNoise.from_state(noise.state),
+    ):
+        assert twin is not noise and twin.state == noise.state
         assert twin.frame == 1 and twin.key == noise.key
         assert (twin.mean, twin.stddev, twin.per_channel, twin.variant) == (
             0.01,
@@ -350,6 +357,69 @@ def test_copy_and_pickle_continue_identically():
         )
         assert np.array_equal(twin.apply(img), noise.copy().apply(img))
     assert "ImageNoise(" in repr(noise)
+
+
+def test_state_is_the_parameters_and_the_frame_counter():
+    noise = ImageNoise(mean=0.01, stddev=0.05, per_channel=True, variant="ogre2", seed=16)
+    img = np.full((4, 5), 0.5)
+    first = noise.apply(img)
+    s = noise.state
+    assert s["model"] == "camera"
+    assert s["params"] == {"mean": 0.01, "stddev": 0.05, "per_channel": True, "variant": "ogre2"}
+    assert s["position"] == {"frame": 1}
+    s["position"]["frame"] = 0
+    noise.state = s
+    assert noise.frame == 0
+    np.testing.assert_array_equal(noise.apply(img), first)
+
+
+@pytest.mark.parametrize(
+    ("part", "field", "value", "exc"),
+    [
+        ("position", "frame", -1, ValueError),
+        ("position", "frame", True, TypeError),
+        ("params", "per_channel", 1, TypeError),
+        ("params", "variant", ["gazebo"], ValueError),
+        ("params", "stddev", -0.1, ValueError),
+    ],
+)
+def test_tampered_states_are_refused_by_name(part, field, value, exc):
+    noise = ImageNoise(stddev=0.05, seed=1)
+    before = noise.state
+    bad = copy.deepcopy(before)
+    bad[part][field] = value
+    with pytest.raises(exc, match=field):
+        noise.state = bad
+    assert noise.state == before
+
+
+def test_failed_reinit_changes_nothing():
+    noise = ImageNoise(mean=0.01, stddev=0.05, seed=2)
+    noise.apply(np.zeros((2, 2)))
+    before = noise.state
+    with pytest.raises(ValueError, match="variant"):
+        noise.__init__(mean=0.5, stddev=0.5, per_channel=True, variant="bogus", seed=3)
+    assert noise.state == before
+
+
+def test_an_object_made_with_new_is_safe():
+    noise = ImageNoise.__new__(ImageNoise)
+    with pytest.raises(RuntimeError, match="initialised"):
+        noise.apply(np.zeros((2, 2, 3), np.uint8))
+    noise.reset()
+    assert noise.frame == 0
+
+
+def test_a_job_made_from_python_never_touches_memory():
+    from fastnoise.models.camera import _Job
+
+    job = _Job()
+    job.rows(0, 0)  # no rows: nothing happens
+    for row0, count in ((0, 1), (5, 0), (2**63, 2**63)):
+        with pytest.raises(ValueError, match="rows"):
+            job.rows(row0, count)
+    with pytest.raises(OverflowError):
+        job.rows(-1, 1)
 
 
 _SIMD_SCRIPT = """
@@ -446,3 +516,24 @@ def test_bad_apply_arguments():
     with pytest.raises(TypeError, match="frame"):
         noise.frame = -1.0
     assert noise.frame == 0  # failed calls do not advance the counter
+
+
+def test_a_filled_job_refuses_rows_outside_its_image(monkeypatch):
+    from fastnoise.core import threads
+
+    captured = []
+    real = threads.run_split
+
+    def spy(fn, n, parts, **kw):
+        captured.append((fn, n))
+        return real(fn, n, parts, **kw)
+
+    monkeypatch.setattr(threads, "run_split", spy)
+    ImageNoise(stddev=0.1, seed=1).apply(np.zeros((3, 4), np.uint8))
+    rows, height = captured[0]
+    assert height == 3
+    rows(0, 3)  # the whole image again: allowed
+    with pytest.raises(ValueError, match="rows"):
+        rows(0, 4)
+    with pytest.raises(ValueError, match="rows"):
+        rows(3, 1)

@@ -187,9 +187,10 @@ def _trajectory(body, n=100):
     [lambda b: b.copy(), copy.copy, copy.deepcopy, lambda b: pickle.loads(pickle.dumps(b))],
 )
 def test_copies_continue_identically_and_independently(make_copy):
-    body = RigidBodySimulator(SEED_INERTIA, kinematics="zyx")
+    body = RigidBodySimulator(SEED_INERTIA, omega=(0.1, 0.0, -0.1), yaw=0.5, kinematics="zyx")
     _trajectory(body, 10)
     twin = make_copy(body)
+    assert type(twin) is RigidBodySimulator and twin is not body
     assert twin.state == body.state
     a = _trajectory(body)
     assert twin.state != body.state  # moving the original left the copy alone
@@ -198,6 +199,109 @@ def test_copies_continue_identically_and_independently(make_copy):
     twin.reset()
     body.reset()
     assert twin.state == body.state
+    np.testing.assert_array_equal(twin.omega, [0.1, 0.0, -0.1])  # the initial state
+
+
+def test_state_holds_the_initial_state_as_params_and_the_motion_as_position():
+    body = RigidBodySimulator(SEED_INERTIA, omega=(0.1, 0.2, 0.3), roll=4.0, kinematics="zyx")
+    _trajectory(body, 5)
+    s = body.state
+    assert s["model"] == "rigid_body" and s["seed_seq"] is None
+    assert s["params"] == {
+        "inertia": [10.0, 8.0, 12.0],
+        "omega": [0.1, 0.2, 0.3],
+        "roll": 4.0 - 2 * math.pi,
+        "pitch": 0.0,
+        "yaw": 0.0,
+        "kinematics": "zyx",
+    }
+    assert s["position"] == {
+        "omega": body.omega.tolist(),
+        "angles": [body.roll, body.pitch, body.yaw],
+    }
+    assert body.seed is None and not hasattr(body, "key")
+    again = RigidBodySimulator.from_state(s)
+    np.testing.assert_array_equal(_trajectory(again), _trajectory(body))
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "exc"),
+    [
+        ("omega", [0.1, 0.2], ValueError),
+        ("angles", [0.1], ValueError),
+        ("angles", [], ValueError),
+        ("omega", [0.1, 0.2, 0.3, 0.4], ValueError),
+        ("omega", np.zeros(3), TypeError),
+        ("angles", [0.0, 4.0, 0.0], ValueError),  # outside [-pi, pi)
+        ("angles", [0.0, math.pi, 0.0], ValueError),
+        ("omega", [0.0, math.nan, 0.0], ValueError),
+        ("omega", [0.0, True, 0.0], TypeError),
+    ],
+)
+def test_tampered_position_lists_are_refused_by_name(field, value, exc):
+    body = RigidBodySimulator(SEED_INERTIA)
+    _trajectory(body, 3)
+    before = body.state
+    bad = copy.deepcopy(before)
+    bad["position"][field] = value
+    with pytest.raises(exc, match=field):
+        body.state = bad
+    assert body.state == before
+
+
+@pytest.mark.parametrize(
+    ("kw", "exc"),
+    [
+        ({"inertia": [1.0, 2.0]}, ValueError),
+        ({"inertia": [1.0, "x", 3.0]}, TypeError),
+        ({"inertia": [1.0, 0.0, 3.0]}, ValueError),
+        ({"inertia": [1.0, -2.0, 3.0]}, ValueError),
+        ({"omega": [1.0]}, ValueError),
+        ({"roll": None}, TypeError),
+        ({"roll": True}, TypeError),
+        ({"kinematics": ["axis"]}, ValueError),
+    ],
+)
+def test_tampered_params_are_refused_by_name(kw, exc):
+    body = RigidBodySimulator(SEED_INERTIA)
+    before = body.state
+    bad = copy.deepcopy(before)
+    bad["params"].update(kw)
+    with pytest.raises(exc, match=next(iter(kw))):
+        body.state = bad
+    assert body.state == before
+
+
+def test_failed_reinit_changes_nothing():
+    body = RigidBodySimulator(SEED_INERTIA, omega=(0.1, 0.2, 0.3))
+    _trajectory(body, 3)
+    before = body.state
+    with pytest.raises(ValueError, match="kinematics"):
+        body.__init__((1.0, 1.0, 1.0), omega=(9.0, 9.0, 9.0), yaw=1.0, kinematics="xyz")
+    assert body.state == before
+
+
+def test_an_object_made_with_new_is_safe():
+    body = RigidBodySimulator.__new__(RigidBodySimulator)
+    with pytest.raises(RuntimeError, match="initialised"):
+        body.update(0.01, SEED_TORQUE)
+    body.reset()
+    assert body.check_numerics()
+    with pytest.raises(ValueError, match="inertia"):
+        body.copy()  # its (empty) state does not build a body
+
+
+def test_dt_must_be_a_real_number_not_a_bool():
+    body = RigidBodySimulator(SEED_INERTIA)
+    with pytest.raises(TypeError, match="dt"):
+        body.update(True, SEED_TORQUE)
+    with pytest.raises(TypeError, match="dt"):
+        body.update("0.01", SEED_TORQUE)
+    assert body.state == RigidBodySimulator(SEED_INERTIA).state
+    other = RigidBodySimulator(SEED_INERTIA)
+    body.update(np.float64(0.01), SEED_TORQUE)
+    other.update(0.01, SEED_TORQUE)
+    assert body.state == other.state
 
 
 def test_inputs_are_not_modified_nor_aliased():

@@ -377,3 +377,109 @@ def test_python_source_omega_any_array_layout():
 def test_constructor_errors_name_the_keyword(kw, name):
     with pytest.raises(ValueError, match=name):
         SensorSimulator(_body(), **kw)
+
+
+# ---- the model contract ----------------------------------------------------------------
+
+
+def test_state_holds_the_configuration_drifts_and_generator_position():
+    body = _body()
+    imu = SensorSimulator(body, seed=21, noise_stddev=(0.1, 0.2, 0.3), drift_rate=0.5)
+    imu.set_drift_rate(0.5, angle_rate=-0.25)
+    imu.update(0.5)
+    imu.read_angular_velocity()
+    s = imu.state
+    assert s["model"] == "sensor_simulator"
+    assert s["params"] == {
+        "noise_stddev": [0.1, 0.2, 0.3],
+        "drift_rate": [0.5, 0.5, 0.5],
+        "angle_drift_rate": [-0.25, -0.25, -0.25],
+    }
+    assert s["position"] == {
+        "drift_omega": [0.25, 0.25, 0.25],
+        "drift_angles": [-0.125, -0.125, -0.125],
+        "generator": {"position": 3},
+    }
+    # the generator's own state nests by its position
+    assert imu.generator_state["position"] == s["position"]["generator"]
+    gen = GaussianNoiseGenerator(
+        model_seed_sequence(np.random.SeedSequence(21), "sensor_simulator")
+    )
+    assert imu.key == gen.key
+    assert imu.seed.entropy == 21
+    twin = SensorSimulator.from_state(s, source=body)
+    assert twin.source is body and twin.state == s
+    assert twin.generator_state == imu.generator_state
+    np.testing.assert_array_equal(twin.read_orientation(), imu.read_orientation())
+
+
+def test_from_state_needs_the_source():
+    imu = SensorSimulator(_body(), seed=1)
+    with pytest.raises(TypeError):
+        SensorSimulator.from_state(imu.state)
+    with pytest.raises(TypeError, match="source=None"):
+        SensorSimulator.from_state(imu.state, source=None)
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "exc", "word"),
+    [
+        (("position", "drift_omega"), [0.1, 0.2], ValueError, "drift_omega"),
+        (("position", "drift_angles"), [], ValueError, "drift_angles"),
+        (("position", "drift_omega"), np.zeros(3), TypeError, "drift_omega"),
+        (("position", "drift_angles"), [0.0, math.inf, 0.0], ValueError, "drift_angles"),
+        (("position", "generator"), {"position": -1}, ValueError, "generator"),
+        (("position", "generator"), {}, ValueError, "generator"),
+        (("position", "generator"), 5, TypeError, "generator"),
+        (("params", "noise_stddev"), [0.1], ValueError, "noise_stddev"),
+        (("params", "noise_stddev"), [0.1, -0.1, 0.1], ValueError, "noise_stddev"),
+        (("params", "drift_rate"), [0.1, "x", 0.1], TypeError, "drift_rate"),
+        (("params", "angle_drift_rate"), [0.1, 0.2], ValueError, "angle_drift_rate"),
+    ],
+)
+def test_tampered_states_are_refused_by_name_and_change_nothing(where, value, exc, word):
+    imu = SensorSimulator(_body(), seed=5, noise_stddev=0.1, drift_rate=1e-3)
+    imu.update(0.1)
+    imu.read_angular_velocity()
+    before = imu.state
+    bad = copy.deepcopy(before)
+    bad[where[0]][where[1]] = value
+    with pytest.raises(exc, match=word):
+        imu.state = bad
+    assert imu.state == before
+
+
+def test_failed_reinit_changes_nothing():
+    body = _body()
+    imu = SensorSimulator(body, seed=5, noise_stddev=0.1, drift_rate=1e-3)
+    imu.update(0.1)
+    imu.read_angular_velocity()
+    before = imu.state
+    with pytest.raises(ValueError, match="angle_drift_rate"):
+        imu.__init__(_body(), seed=6, noise_stddev=0.5, drift_rate=1.0, angle_drift_rate=[1.0])
+    assert imu.state == before and imu.source is body
+
+
+def test_an_object_made_with_new_is_safe():
+    imu = SensorSimulator.__new__(SensorSimulator)
+    for read in (imu.read_angular_velocity, imu.read_orientation):
+        with pytest.raises(RuntimeError, match="initialised"):
+            read()
+    assert not imu.check_numerics()
+    imu.update(0.01)
+    imu.reset()
+    assert imu.generator_state["position"] == {"position": 0}
+    with pytest.raises((TypeError, ValueError)):
+        imu.copy()  # its state has no seed and it has no source
+
+
+def test_dt_must_be_a_real_number_not_a_bool():
+    imu = SensorSimulator(_body(), seed=1, drift_rate=1.0)
+    with pytest.raises(TypeError, match="dt"):
+        imu.update(True)
+    with pytest.raises(TypeError, match="dt"):
+        imu.update(None)
+    np.testing.assert_array_equal(imu.drift_omega, 0.0)
+    imu.update(np.float64(0.5))
+    imu.update(1)
+    np.testing.assert_array_equal(imu.drift_omega, 1.5)

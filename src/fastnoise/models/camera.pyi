@@ -5,6 +5,8 @@ from typing import Literal, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from fastnoise.core.model import Model
+
 _Image = TypeVar(
     "_Image",
     npt.NDArray[np.uint8],
@@ -13,7 +15,7 @@ _Image = TypeVar(
     npt.NDArray[np.float64],
 )
 
-class ImageNoise:
+class ImageNoise(Model):
     """Additive Gaussian amplifier noise; intensities in full-scale units (1.0 = 255
     for uint8, 65535 for uint16, 1.0 for float images)."""
 
@@ -34,8 +36,6 @@ class ImageNoise:
         seed: int | np.random.SeedSequence | None = None,
     ) -> None: ...
     @property
-    def seed(self) -> np.random.SeedSequence: ...
-    @property
     def key(self) -> int: ...
     @property
     def frame(self) -> int: ...
@@ -50,6 +50,3 @@ class ImageNoise:
         threads: int = 1,
         row_offset: int = 0,
     ) -> _Image: ...
-    def copy(self) -> ImageNoise: ...
-    def __copy__(self) -> ImageNoise: ...
-    def __deepcopy__(self, memo: dict) -> ImageNoise: ...

@@ -12,15 +12,13 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
+from fastnoise.core.model cimport Model
+
 from fastnoise.core import threads as _threads
 
 from fastnoise.core import validate as _validate
-from fastnoise.core.seeding import (
-    as_seed_sequence,
-    model_key,
-    seed_sequence_from_state,
-    seed_sequence_state,
-)
+from fastnoise.core.model import register_model
+from fastnoise.core.seeding import as_seed_sequence, model_key
 
 cnp.import_array()
 
@@ -73,11 +71,20 @@ cdef inline void _run_rows(fn_camera_job *job, size_t row0, size_t row1) noexcep
 
 
 cdef class _Job:
-    """A filled fn_camera_job that worker threads share (read-only)."""
+    """A filled fn_camera_job that worker threads share (read-only).
+
+    Only ``ImageNoise.apply`` fills one; ``rows`` refuses rows outside the image it was
+    filled for, so a job made from Python (empty: no rows) never touches memory.
+    """
     cdef fn_camera_job job
+    cdef size_t height  # rows of the image the job points into (0 until filled)
     cdef object keep  # the arrays the pointers point into
 
     def rows(self, size_t row0, size_t count):
+        if count > self.height or row0 > self.height - count:
+            raise ValueError(
+                f"rows {row0}..{row0}+{count} are not allowed: the image has "
+                f"{self.height} rows")
         _run_rows(&self.job, row0, row0 + count)
 
 
@@ -99,8 +106,11 @@ def _check_image(image):
             "H x W x 4")
 
 
-cdef class ImageNoise:
-    """Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
+cdef class ImageNoise(Model):
+    """ImageNoise(mean=0.0, stddev=0.007, per_channel=False, variant='gazebo', seed=None)
+--
+
+Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
 
     Each pixel gets one standard normal ``Z``; the noise ``Z * stddev + mean`` is added
     to every colour channel (or an independent ``Z`` per channel with
@@ -161,6 +171,8 @@ cdef class ImageNoise:
     >>> first = noise.apply(rgb)  # frame 0; the next call uses frame 1
     >>> bool(np.array_equal(noise.apply(rgb, frame=0), first))  # random access
     True
+
+    ``state['position']`` is the frame counter, ``{"frame": n}``.
     """
 
     cdef readonly double mean
@@ -168,30 +180,26 @@ cdef class ImageNoise:
     cdef readonly bint per_channel
     cdef readonly str variant
     cdef int _variant_code
-    cdef object _seed_seq
     cdef uint64_t _key
     cdef uint64_t _frame
 
     def __init__(self, mean=0.0, stddev=0.007, per_channel=False, variant="gazebo",
                  seed=None):
-        self.mean = _validate.finite("mean", mean)
-        self.stddev = _validate.nonnegative("stddev", stddev)
-        if not isinstance(per_channel, (bool, np.bool_)):
-            raise TypeError(f"per_channel={per_channel!r} is not allowed: use True or False")
-        self.per_channel = bool(per_channel)
-        if variant not in _VARIANTS:
-            raise ValueError(
-                f"variant={variant!r} is not allowed: use one of {list(_VARIANTS)}")
+        # everything is checked into locals first: a failed call changes nothing
+        mean = _validate.finite("mean", mean)
+        stddev = _validate.nonnegative("stddev", stddev)
+        per_channel = _validate.boolean("per_channel", per_channel)
+        variant = _validate.choice("variant", variant, tuple(_VARIANTS))
+        ss = as_seed_sequence(seed)
+        key = model_key(ss, "camera")
+        self.mean = mean
+        self.stddev = stddev
+        self.per_channel = per_channel
         self.variant = variant
         self._variant_code = _VARIANTS[variant]
-        self._seed_seq = as_seed_sequence(seed)
-        self._key = model_key(self._seed_seq, "camera")
+        self._seed_seq = ss
+        self._key = key
         self._frame = 0
-
-    @property
-    def seed(self):
-        """The numpy.random.SeedSequence the key came from."""
-        return self._seed_seq
 
     @property
     def key(self):
@@ -242,6 +250,8 @@ cdef class ImageNoise:
         cdef cnp.ndarray src, dst
         cdef uint64_t f
         cdef Py_ssize_t height, width, parts
+        if self.variant is None:
+            raise RuntimeError("this ImageNoise was never initialised (call __init__)")
         _check_image(image)
         cdef int nthreads = _threads.count(threads)
         if frame is not None:
@@ -287,46 +297,43 @@ cdef class ImageNoise:
         j.job.out_pix = dst_st[1]
         j.job.out_ch = dst_st[2] if ndim == 3 else 0
         j.keep = (src, dst)
+        j.height = height
 
         parts = min(nthreads, height, max(1, height * width // _MIN_PIXELS_PER_THREAD))
         _threads.run_split(j.rows, height, parts)
         return dst
 
-    # ---- copies and pickling ------------------------------------------------------
-    def copy(self):
-        """An independent ImageNoise with the same parameters, seed and frame counter."""
-        return _from_state(self._state())
+    # ---- the model contract (fastnoise.core.model) ---------------------------------
+    model_name = "camera"
 
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
-    def _state(self):
+    def _params(self):
         return {
             "mean": self.mean,
             "stddev": self.stddev,
-            "per_channel": self.per_channel,
+            "per_channel": bool(self.per_channel),
             "variant": self.variant,
-            "seed_seq": seed_sequence_state(self._seed_seq),
-            "frame": int(self._frame),
         }
 
-    def __reduce__(self):
-        return (_from_state, (self._state(),))
+    def _position(self):
+        return {"frame": int(self._frame)}
 
-    def __repr__(self):
-        return (f"ImageNoise(mean={self.mean!r}, stddev={self.stddev!r}, "
-                f"per_channel={self.per_channel!r}, variant={self.variant!r}, "
-                f"key=0x{self._key:016x}, frame={self._frame})")
+    def _set_position(self, position):
+        _validate.fields("state['position']", position, ("frame",))
+        self._frame = _validate.counter("state['position']['frame']", position["frame"])
+
+    def _take(self, other):
+        cdef ImageNoise o = other
+        self.mean = o.mean
+        self.stddev = o.stddev
+        self.per_channel = o.per_channel
+        self.variant = o.variant
+        self._variant_code = o._variant_code
+        self._seed_seq = o._seed_seq
+        self._key = o._key
+        self._frame = o._frame
 
 
-def _from_state(state):
-    noise = ImageNoise(state["mean"], state["stddev"], state["per_channel"],
-                       state["variant"], seed_sequence_from_state(state["seed_seq"]))
-    noise.frame = state["frame"]
-    return noise
+register_model(ImageNoise)
 
 
 def _row_offset(value, image):

@@ -1,6 +1,9 @@
 # C-level view of RigidBodySimulator, so SensorSimulator reads its state without Python calls.
 
-cdef class RigidBodySimulator:
+from fastnoise.core.model cimport Model
+
+
+cdef class RigidBodySimulator(Model):
     cdef double inertia_[3]
     cdef double omega_[3]
     cdef double angles_[3]        # roll, pitch, yaw (rad)

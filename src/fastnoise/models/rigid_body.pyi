@@ -1,9 +1,11 @@
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-class RigidBodySimulator:
+from fastnoise.core.model import Model
+
+class RigidBodySimulator(Model):
     def __init__(
         self,
         inertia: ArrayLike,
@@ -32,8 +34,3 @@ class RigidBodySimulator:
     def angular_momentum(self) -> NDArray[np.float64]: ...
     @property
     def kinetic_energy(self) -> float: ...
-    @property
-    def state(self) -> dict[str, Any]: ...
-    def copy(self) -> RigidBodySimulator: ...
-    def __copy__(self) -> RigidBodySimulator: ...
-    def __deepcopy__(self, memo: dict[int, Any]) -> RigidBodySimulator: ...

@@ -9,9 +9,11 @@ cimport numpy as cnp
 from libc.math cimport M_PI, floor, isfinite
 
 from fastnoise.core.capi cimport fn_sincos_f64
+from fastnoise.core.model cimport Model
 from fastnoise.core.vec3 cimport read_vec3
 
 from fastnoise.core import validate as _validate
+from fastnoise.core.model import register_model
 
 cnp.import_array()
 
@@ -31,8 +33,36 @@ cdef inline double _wrap_pi(double a) noexcept nogil:
     return r
 
 
-cdef class RigidBodySimulator:
-    """Rotation of a rigid body about its principal axes, driven by a body-frame torque.
+cdef int _vec3(str name, object value, double out[3]) except -1:
+    """read_vec3, but a list or tuple must have exactly 3 entries, each a finite real
+    number (an error names the entry)."""
+    cdef Py_ssize_t i, n
+    if isinstance(value, (list, tuple)):
+        n = len(value)
+        if n != 3:
+            raise ValueError(f"{name}={value!r} has {n} entries: it must have 3")
+        for i in range(3):
+            out[i] = _validate.finite(f"{name}[{i}]", value[i])
+        return 0
+    return read_vec3(name, value, out)
+
+
+cdef int _state_vec3(str name, object value, double out[3]) except -1:
+    """A list (or tuple) of 3 finite floats from a state, into ``out``."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"{name}={value!r} is not allowed: it must be a list of 3 floats")
+    return _vec3(name, value, out)
+
+
+cdef inline list _list3(const double *a):
+    return [a[0], a[1], a[2]]
+
+
+cdef class RigidBodySimulator(Model):
+    """RigidBodySimulator(inertia, omega=None, roll=0.0, pitch=0.0, yaw=0.0, kinematics='axis')
+--
+
+Rotation of a rigid body about its principal axes, driven by a body-frame torque.
 
     Parameters
     ----------
@@ -72,29 +102,38 @@ cdef class RigidBodySimulator:
       Euler; singular at pitch = +-pi/2 (gimbal lock).
 
     All three angles are wrapped to [-pi, pi) after every step.
+
+    The body draws no random numbers (``stochastic = False``): its ``seed`` is None and
+    it has no ``key``. ``state['params']`` is the initial state given to the
+    constructor (what ``reset()`` returns to); ``state['position']`` is the current
+    ``omega`` (rad/s) and ``angles`` (roll, pitch, yaw in rad, each in [-pi, pi)).
     """
 
-    def __init__(self, inertia, omega=None, double roll=0.0, double pitch=0.0,
-                 double yaw=0.0, kinematics="axis"):
+    def __init__(self, inertia, omega=None, roll=0.0, pitch=0.0, yaw=0.0,
+                 kinematics="axis"):
+        cdef double inertia_[3]
+        cdef double omega0[3]
+        cdef double angles0[3]
         cdef int i
-        read_vec3("inertia", inertia, self.inertia_)
+        # everything is checked into locals first: a failed call changes nothing
+        _vec3("inertia", inertia, inertia_)
         for i in range(3):
-            if not self.inertia_[i] > 0.0:
+            if not inertia_[i] > 0.0:
                 raise ValueError(
                     f"inertia={inertia!r} is not allowed: every component must be > 0 "
                     "(kg m^2)")
         if omega is None:
-            self.omega0_[0] = self.omega0_[1] = self.omega0_[2] = 0.0
+            omega0[0] = omega0[1] = omega0[2] = 0.0
         else:
-            read_vec3("omega", omega, self.omega0_)
-        for name, v in (("roll", roll), ("pitch", pitch), ("yaw", yaw)):
-            _validate.finite(name, v)
-        self.angles0_[0] = _wrap_pi(roll)
-        self.angles0_[1] = _wrap_pi(pitch)
-        self.angles0_[2] = _wrap_pi(yaw)
-        if kinematics not in _KINEMATICS:
-            raise ValueError(
-                f"kinematics={kinematics!r} is not allowed: use one of {list(_KINEMATICS)}")
+            _vec3("omega", omega, omega0)
+        angles0[0] = _wrap_pi(_validate.finite("roll", roll))
+        angles0[1] = _wrap_pi(_validate.finite("pitch", pitch))
+        angles0[2] = _wrap_pi(_validate.finite("yaw", yaw))
+        kinematics = _validate.choice("kinematics", kinematics, tuple(_KINEMATICS))
+        for i in range(3):
+            self.inertia_[i] = inertia_[i]
+            self.omega0_[i] = omega0[i]
+            self.angles0_[i] = angles0[i]
         self.zyx_ = _KINEMATICS[kinematics]
         self.reset()
 
@@ -134,14 +173,21 @@ cdef class RigidBodySimulator:
         a[1] = _wrap_pi(a[1])
         a[2] = _wrap_pi(a[2])
 
-    def update(self, double dt, torque):
+    def update(self, dt, torque):
         """Advance by ``dt`` seconds (finite, > 0) under a constant body-frame ``torque``
         (length 3, N m, finite)."""
+        cdef double h
         cdef double tau[3]
-        if not (dt > 0.0 and isfinite(dt)):
-            raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 (s)")
+        if type(dt) is float:  # the common case, without the Python-level checks
+            h = dt
+            if not (h > 0.0 and isfinite(h)):
+                raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 (s)")
+        else:
+            h = _validate.positive("dt", dt)
+        if not self.inertia_[0] > 0.0:
+            raise RuntimeError("this RigidBodySimulator was never initialised (call __init__)")
         read_vec3("torque", torque, tau)
-        self.step(dt, tau)
+        self.step(h, tau)
 
     def reset(self):
         """Return to the initial state given to the constructor (rates and angles)."""
@@ -203,47 +249,49 @@ cdef class RigidBodySimulator:
         return 0.5 * sum(self.inertia_[i] * self.omega_[i] * self.omega_[i]
                          for i in range(3))
 
-    @property
-    def state(self):
-        """Everything that defines the body, as a dict of floats (exact)."""
+    # ---- the model contract (fastnoise.core.model) ---------------------------------
+    model_name = "rigid_body"
+    stochastic = False
+
+    def _params(self):
         return {
-            "inertia": tuple(self.inertia_[i] for i in range(3)),
-            "omega": tuple(self.omega_[i] for i in range(3)),
-            "angles": tuple(self.angles_[i] for i in range(3)),
-            "omega0": tuple(self.omega0_[i] for i in range(3)),
-            "angles0": tuple(self.angles0_[i] for i in range(3)),
+            "inertia": _list3(self.inertia_),
+            "omega": _list3(self.omega0_),
+            "roll": self.angles0_[0],
+            "pitch": self.angles0_[1],
+            "yaw": self.angles0_[2],
             "kinematics": self.kinematics,
         }
 
-    # ---- copies and pickling ------------------------------------------------------
-    def copy(self):
-        """An independent body in the same state."""
-        return _from_state(self.state)
+    def _position(self):
+        return {"omega": _list3(self.omega_), "angles": _list3(self.angles_)}
 
-    def __copy__(self):
-        return self.copy()
+    def _set_position(self, position):
+        cdef double w[3]
+        cdef double a[3]
+        cdef int i
+        _validate.fields("state['position']", position, ("omega", "angles"))
+        _state_vec3("state['position']['omega']", position["omega"], w)
+        _state_vec3("state['position']['angles']", position["angles"], a)
+        for i in range(3):
+            if not -M_PI <= a[i] < M_PI:
+                raise ValueError(
+                    f"state['position']['angles'][{i}]={a[i]!r} is not allowed: it must "
+                    "lie in [-pi, pi)")
+        for i in range(3):
+            self.omega_[i] = w[i]
+            self.angles_[i] = a[i]
 
-    def __deepcopy__(self, memo):
-        return self.copy()
+    def _take(self, other):
+        cdef RigidBodySimulator b = other
+        cdef int i
+        for i in range(3):
+            self.inertia_[i] = b.inertia_[i]
+            self.omega_[i] = b.omega_[i]
+            self.angles_[i] = b.angles_[i]
+            self.omega0_[i] = b.omega0_[i]
+            self.angles0_[i] = b.angles0_[i]
+        self.zyx_ = b.zyx_
 
-    def __reduce__(self):
-        return (_from_state, (self.state,))
 
-    def __repr__(self):
-        return (f"RigidBodySimulator(inertia={tuple(self.inertia_)}, "
-                f"omega={tuple(self.omega_)}, roll={self.angles_[0]!r}, "
-                f"pitch={self.angles_[1]!r}, yaw={self.angles_[2]!r}, "
-                f"kinematics={self.kinematics!r})")
-
-
-def _from_state(state):
-    cdef RigidBodySimulator b = RigidBodySimulator.__new__(RigidBodySimulator)
-    cdef int i
-    for i in range(3):
-        b.inertia_[i] = state["inertia"][i]
-        b.omega_[i] = state["omega"][i]
-        b.angles_[i] = state["angles"][i]
-        b.omega0_[i] = state["omega0"][i]
-        b.angles0_[i] = state["angles0"][i]
-    b.zyx_ = _KINEMATICS[state["kinematics"]]
-    return b
+register_model(RigidBodySimulator)

@@ -4,6 +4,7 @@ import numpy as np
 from numpy.random import SeedSequence
 from numpy.typing import ArrayLike, NDArray
 
+from fastnoise.core.model import Model
 from fastnoise.models.rigid_body import RigidBodySimulator
 
 class MotionSource(Protocol):
@@ -18,7 +19,7 @@ class MotionSource(Protocol):
     @property
     def yaw(self) -> float: ...
 
-class SensorSimulator:
+class SensorSimulator(Model):
     def __init__(
         self,
         source: RigidBodySimulator | MotionSource,
@@ -50,9 +51,6 @@ class SensorSimulator:
     @property
     def noise_stddev(self) -> NDArray[np.float64]: ...
     @property
-    def seed(self) -> SeedSequence: ...
-    @property
     def generator_state(self) -> dict[str, Any]: ...
-    def copy(self) -> SensorSimulator: ...
-    def __copy__(self) -> SensorSimulator: ...
-    def __deepcopy__(self, memo: dict[int, Any]) -> SensorSimulator: ...
+    @property
+    def key(self) -> int: ...

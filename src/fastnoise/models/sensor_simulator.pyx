@@ -3,8 +3,6 @@
 Units: angular velocity in rad/s, angles in rad, time in s. See ``SensorSimulator``.
 """
 
-import copy as _copy
-
 import numpy as np
 
 cimport numpy as cnp
@@ -12,15 +10,18 @@ from libc.math cimport isfinite
 
 from fastnoise.core.capi cimport fn_stream_next_f64
 from fastnoise.core.generator cimport GaussianNoiseGenerator
+from fastnoise.core.model cimport Model
 from fastnoise.core.vec3 cimport out_vec3, read_vec3
 from fastnoise.models.rigid_body cimport RigidBodySimulator
 
 from fastnoise.core import validate as _validate
+from fastnoise.core.model import register_model
 from fastnoise.core.seeding import as_seed_sequence, model_seed_sequence
 
 cnp.import_array()
 
 _SOURCE_ATTRS = ("omega", "roll", "pitch", "yaw")
+_UNBUILT = "this SensorSimulator was never initialised (call __init__): it has no source"
 
 
 def _check_source(source):
@@ -37,6 +38,28 @@ def _check_source(source):
             "needs omega, roll, pitch and yaw)")
 
 
+def _vector3(name, value, nonneg=False):
+    """A scalar or length-3 vector of finite reals (``>= 0`` with ``nonneg``) as a
+    float64 array; a list or tuple must have exactly 3 entries, each named in errors."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != 3:
+            raise ValueError(f"{name}={value!r} has {len(value)} entries: it must have 3")
+        check = _validate.nonnegative if nonneg else _validate.finite
+        return np.array([check(f"{name}[{i}]", v) for i, v in enumerate(value)])
+    return _validate.vector3(name, value, nonneg=nonneg)
+
+
+def _state_vector3(name, value):
+    """A list (or tuple) of 3 finite floats from a state."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"{name}={value!r} is not allowed: it must be a list of 3 floats")
+    return _vector3(name, value)
+
+
+cdef inline list _list3(const double *a):
+    return [a[0], a[1], a[2]]
+
+
 cdef inline object _get(object source, str name):
     value = getattr(source, name)
     if callable(value):
@@ -48,6 +71,8 @@ cdef int _source_omega(object source, double w[3]) except -1:
     """The source's angular velocity (rad/s) into ``w``; ValueError if not finite."""
     cdef RigidBodySimulator body
     if type(source) is not RigidBodySimulator:
+        if source is None:
+            raise RuntimeError(_UNBUILT)
         return read_vec3("source.omega", _get(source, "omega"), w)
     body = <RigidBodySimulator>source
     w[0] = body.omega_[0]
@@ -69,6 +94,8 @@ cdef int _source_angles(object source, double a[3]) except -1:
         a[1] = body.angles_[2]
         a[2] = body.angles_[0]
     else:
+        if source is None:
+            raise RuntimeError(_UNBUILT)
         a[0] = _get(source, "pitch")
         a[1] = _get(source, "yaw")
         a[2] = _get(source, "roll")
@@ -79,8 +106,12 @@ cdef int _source_angles(object source, double a[3]) except -1:
     return 0
 
 
-cdef class SensorSimulator:
-    """Noisy, drifting angular-velocity and orientation readings of a rigid body.
+cdef class SensorSimulator(Model):
+    """SensorSimulator(source, seed=None, *, noise_stddev=0.0, drift_rate=0.0,
+    angle_drift_rate=None)
+--
+
+Noisy, drifting angular-velocity and orientation readings of a rigid body.
 
     Parameters
     ----------
@@ -115,6 +146,12 @@ cdef class SensorSimulator:
     calls give the same readings. ``copy()`` continues exactly as the original would,
     independently of it, and shares the source (as the seed's C++ copy shares its
     pointer); ``copy.deepcopy`` and pickling copy the source too.
+
+    State (see :mod:`fastnoise.core.model`): ``params`` are the current
+    ``noise_stddev``, ``drift_rate`` and ``angle_drift_rate``; ``position`` the drift
+    accumulators ``drift_omega`` and ``drift_angles`` and ``generator``, the noise
+    generator's own position (its ``state['position']``, ``{"position": n}``). The
+    source is not part of the state: ``SensorSimulator.from_state(state, source=...)``.
     """
 
     cdef object source_
@@ -125,24 +162,39 @@ cdef class SensorSimulator:
     cdef double rate_angles_[3]
     cdef double sigma_[3]
 
+    def __cinit__(self, *args, **kwargs):
+        # never None, so C-level reads of an object made with __new__ cannot crash
+        self.gen = GaussianNoiseGenerator.__new__(GaussianNoiseGenerator)
+
     def __init__(self, source, seed=None, *, noise_stddev=0.0, drift_rate=0.0,
                  angle_drift_rate=None):
+        cdef int i
+        # everything is checked into locals first: a failed call changes nothing;
+        # errors use the constructor's own names, so they name what was passed
         _check_source(source)
+        ss = as_seed_sequence(seed)
+        sigma = _vector3("noise_stddev", noise_stddev, nonneg=True)
+        rate = _vector3("drift_rate", drift_rate)
+        if angle_drift_rate is None:
+            rate_a = rate
+        else:
+            rate_a = _vector3("angle_drift_rate", angle_drift_rate)
+        gen = GaussianNoiseGenerator(model_seed_sequence(ss, "sensor_simulator"))
         self.source_ = source
-        self.gen = GaussianNoiseGenerator(
-            model_seed_sequence(as_seed_sequence(seed), "sensor_simulator"))
-        # checked under the constructor's own names, so errors name what was passed
-        self.set_noise_stddev(_validate.vector3("noise_stddev", noise_stddev, nonneg=True))
-        self.set_drift_rate(
-            _validate.vector3("drift_rate", drift_rate),
-            None if angle_drift_rate is None
-            else _validate.vector3("angle_drift_rate", angle_drift_rate))
+        self._seed_seq = ss
+        self.gen = gen
+        for i in range(3):
+            self.sigma_[i] = sigma[i]
+            self.rate_omega_[i] = rate[i]
+            self.rate_angles_[i] = rate_a[i]
+            self.drift_omega_[i] = 0.0
+            self.drift_angles_[i] = 0.0
 
     # ---- configuration ------------------------------------------------------------
     def set_noise_stddev(self, stddev):
         """Per-axis noise standard deviation (scalar or length 3, finite, >= 0) for both
         reads: rad/s for angular velocity, rad for angles."""
-        arr = _validate.vector3("stddev", stddev, nonneg=True)
+        arr = _vector3("stddev", stddev, nonneg=True)
         for i in range(3):
             self.sigma_[i] = arr[i]
 
@@ -152,23 +204,28 @@ cdef class SensorSimulator:
         ``rate`` drives ``drift_omega`` (rad/s^2). Like the seed, it drives
         ``drift_angles`` too unless ``angle_rate`` (rad/s) is given.
         """
-        arr = _validate.vector3("rate", rate)
-        arr_a = arr if angle_rate is None else _validate.vector3("angle_rate", angle_rate)
+        arr = _vector3("rate", rate)
+        arr_a = arr if angle_rate is None else _vector3("angle_rate", angle_rate)
         for i in range(3):
             self.rate_omega_[i] = arr[i]
             self.rate_angles_[i] = arr_a[i]
 
     # ---- core ---------------------------------------------------------------------
-    def update(self, double dt):
+    def update(self, dt):
         """Advance both drift accumulators by ``rate * dt``; ``dt`` in s, finite, > 0."""
+        cdef double h
         cdef double new_w[3]
         cdef double new_a[3]
         cdef int i
-        if not (dt > 0.0 and isfinite(dt)):
-            raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 (s)")
+        if type(dt) is float:  # the common case, without the Python-level checks
+            h = dt
+            if not (h > 0.0 and isfinite(h)):
+                raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 (s)")
+        else:
+            h = _validate.positive("dt", dt)
         for i in range(3):
-            new_w[i] = self.drift_omega_[i] + self.rate_omega_[i] * dt
-            new_a[i] = self.drift_angles_[i] + self.rate_angles_[i] * dt
+            new_w[i] = self.drift_omega_[i] + self.rate_omega_[i] * h
+            new_a[i] = self.drift_angles_[i] + self.rate_angles_[i] * h
             if not (isfinite(new_w[i]) and isfinite(new_a[i])):
                 raise ValueError(
                     f"dt={dt!r} is not allowed: the drift would overflow to a non-finite "
@@ -280,63 +337,63 @@ cdef class SensorSimulator:
         return np.array([self.sigma_[0], self.sigma_[1], self.sigma_[2]])
 
     @property
-    def seed(self):
-        """The numpy.random.SeedSequence this sensor was seeded with (its generator runs
-        on the sensor's own child of it, so other models seeded alike draw other noise)."""
-        ss = self.gen.seed
-        return np.random.SeedSequence(ss.entropy, spawn_key=ss.spawn_key[:-1],
-                                      pool_size=ss.pool_size)
-
-    @property
     def generator_state(self):
-        """The noise generator's state dict (see ``GaussianNoiseGenerator.state``)."""
+        """The noise generator's state dict (see ``GaussianNoiseGenerator.state``): its
+        ``seed_seq`` is the sensor's own child of ``seed``; its ``position`` is
+        ``state['position']['generator']`` of the sensor."""
         return self.gen.state
 
-    # ---- copies and pickling ------------------------------------------------------
-    cdef dict _config(self):
+    @property
+    def key(self):
+        """64-bit Philox key of the noise generator."""
+        return self.gen.key
+
+    # ---- the model contract (fastnoise.core.model) ---------------------------------
+    model_name = "sensor_simulator"
+
+    def _params(self):
         return {
-            "drift_omega": tuple(self.drift_omega_[i] for i in range(3)),
-            "drift_angles": tuple(self.drift_angles_[i] for i in range(3)),
-            "drift_rate": tuple(self.rate_omega_[i] for i in range(3)),
-            "angle_drift_rate": tuple(self.rate_angles_[i] for i in range(3)),
-            "noise_stddev": tuple(self.sigma_[i] for i in range(3)),
-            "generator": self.gen.state,
+            "noise_stddev": _list3(self.sigma_),
+            "drift_rate": _list3(self.rate_omega_),
+            "angle_drift_rate": _list3(self.rate_angles_),
         }
 
-    def copy(self):
-        """An independent sensor in the same state (same source, copied generator)."""
-        cdef SensorSimulator s = _rebuild(self.source_, self._config())
-        s.gen = self.gen.copy()
-        return s
+    def _position(self):
+        return {
+            "drift_omega": _list3(self.drift_omega_),
+            "drift_angles": _list3(self.drift_angles_),
+            "generator": self.gen._position(),
+        }
 
-    def __copy__(self):
-        return self.copy()
+    def _set_position(self, position):
+        cdef int i
+        _validate.fields("state['position']", position,
+                         ("drift_omega", "drift_angles", "generator"))
+        w = _state_vector3("state['position']['drift_omega']", position["drift_omega"])
+        a = _state_vector3("state['position']['drift_angles']", position["drift_angles"])
+        g = _validate.fields("state['position']['generator']", position["generator"],
+                             ("position",))
+        n = _validate.counter("state['position']['generator']['position']", g["position"])
+        for i in range(3):
+            self.drift_omega_[i] = w[i]
+            self.drift_angles_[i] = a[i]
+        self.gen.st.position = n
 
-    def __deepcopy__(self, memo):
-        cdef SensorSimulator s = _rebuild(_copy.deepcopy(self.source_, memo), self._config())
-        s.gen = self.gen.copy()
-        return s
+    def _take(self, other):
+        cdef SensorSimulator o = other
+        cdef int i
+        self.source_ = o.source_
+        self._seed_seq = o._seed_seq
+        self.gen = o.gen
+        for i in range(3):
+            self.drift_omega_[i] = o.drift_omega_[i]
+            self.drift_angles_[i] = o.drift_angles_[i]
+            self.rate_omega_[i] = o.rate_omega_[i]
+            self.rate_angles_[i] = o.rate_angles_[i]
+            self.sigma_[i] = o.sigma_[i]
 
-    def __reduce__(self):
-        return (_rebuild, (self.source_, self._config()))
-
-    def __repr__(self):
-        return (f"SensorSimulator(source={self.source_!r}, "
-                f"noise_stddev={tuple(self.sigma_)}, drift_rate={tuple(self.rate_omega_)}, "
-                f"angle_drift_rate={tuple(self.rate_angles_)})")
+    def _state_extras(self):
+        return {"source": self.source_}
 
 
-def _rebuild(source, config):
-    cdef SensorSimulator s = SensorSimulator.__new__(SensorSimulator)
-    cdef int i
-    _check_source(source)
-    s.source_ = source
-    s.gen = GaussianNoiseGenerator.__new__(GaussianNoiseGenerator)
-    s.gen.state = config["generator"]
-    for i in range(3):
-        s.drift_omega_[i] = config["drift_omega"][i]
-        s.drift_angles_[i] = config["drift_angles"][i]
-        s.rate_omega_[i] = config["drift_rate"][i]
-        s.rate_angles_[i] = config["angle_drift_rate"][i]
-        s.sigma_[i] = config["noise_stddev"][i]
-    return s
+register_model(SensorSimulator)
