@@ -665,3 +665,150 @@ def test_from_config_warns_once_per_value_out_of_range():
 def test_strict_must_be_a_bool(strict):
     with pytest.raises(TypeError, match="strict"):
         DvlSimulator(strict=strict)
+
+
+# ---- the model contract: state shape, unbuilt objects, failed re-init ----------------
+
+
+def test_sensor_state_is_the_contract_shape():
+    awn = AugmentedWhiteNoise(0.5, 2.0, 99.0, 0.25, seed=30, sensor="dvl_yaw", strict=True)
+    awn.measure_many(np.zeros(13))
+    s = awn.state
+    assert s["model"] == "augmented_white_noise" and s["version"] == 1
+    assert s["params"] == dict(
+        bias=0.5, noise_dev=2.0, anchor=99.0, anchor_probability=0.25, sensor="dvl_yaw",
+        strict=True,
+    )  # fmt: skip
+    assert s["position"] == {"position": 13}
+    twin = AugmentedWhiteNoise.from_state(s)
+    assert twin.key == awn.key and twin == awn
+    x = np.linspace(-1, 1, 50)
+    assert np.array_equal(bits(twin.measure_many(x)), bits(awn.measure_many(x)))
+
+
+def test_simulator_state_nests_each_sensor():
+    sim = DvlSimulator(noisy_sensors(), seed=24, strict=False)
+    sim.measure_many(truth_array(5))
+    sim["dvl_yaw"].measure(1.0)  # one sensor ahead of the others
+    s = sim.state
+    assert s["model"] == "dvl_simulator"
+    assert set(s["params"]) == {"sensors", "strict"} and s["params"]["strict"] is False
+    assert list(s["params"]["sensors"]) == list(dc.SENSOR_NAMES)
+    assert s["params"]["sensors"]["dvl_roll"] == noisy_sensors()["dvl_roll"]
+    assert s["position"] == {
+        "sensors": {n: {"position": 6 if n == "dvl_yaw" else 5} for n in dc.SENSOR_NAMES}
+    }
+    twin = pickle.loads(pickle.dumps(sim))
+    assert twin.state == s and twin["dvl_yaw"].position == 6
+    t = truth_array(40, seed=3)
+    assert np.array_equal(bits(twin.measure_many(t)), bits(sim.measure_many(t)))
+
+
+def test_state_setter_leaves_no_pointer_into_dropped_sensors():
+    import gc
+
+    t = truth_array(30, seed=5)
+    src = DvlSimulator(noisy_sensors(0.3), seed=50)
+    src.measure_many(t)
+    sim = DvlSimulator(seed=51)
+    sim.state = src.state
+    gc.collect()  # the sensors sim had before are gone
+    assert np.array_equal(bits(sim.measure_many(t)), bits(src.measure_many(t)))
+    assert sim.measure(t[0]) == src.measure(t[0])
+
+
+@pytest.mark.parametrize("cls", [AugmentedWhiteNoise, DvlSimulator])
+def test_objects_made_with_new_raise_cleanly(cls):
+    obj = cls.__new__(cls)
+    calls = [lambda: obj.state, lambda: obj.copy(), lambda: pickle.dumps(obj), repr]
+    if cls is DvlSimulator:
+        calls += [
+            lambda: obj.measure(dict.fromkeys(dc.TRUTH_FIELDS, 0.0)),
+            lambda: obj.measure_many(truth_array(3)),
+            lambda: obj.measure_many(truth_array(70_000), threads=2),
+            lambda: obj["dvl_yaw"],
+            lambda: obj.sensors,
+            lambda: obj.reset(),
+            lambda: obj.to_config(),
+            lambda: obj.key,
+        ]
+    else:
+        calls += [lambda: obj.measure(1.0), lambda: obj.measure_many(np.zeros(4))]
+    for call in calls:
+        with pytest.raises(RuntimeError, match="never built"):
+            call(obj) if call is repr else call()
+    obj.__init__(seed=3)  # and it can still be built
+    assert obj.state == cls(seed=3).state
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(sensors={"dvl_roll": dict(bias="x")}),
+        dict(sensors={"dvl_roll": dict(noise_dev=-1.0)}),
+        dict(sensors={"dvl_nope": {}}),
+        dict(sensors={"dvl_yaw": dict(bias=-20.5)}, strict=True),
+        dict(strict="no"),
+        dict(seed=-1),
+    ],
+)
+def test_failed_reinit_leaves_the_simulator_unchanged_and_usable(bad):
+    t = truth_array(40, seed=7)
+    sim = DvlSimulator(noisy_sensors(0.2), seed=60)
+    sim.measure_many(t[:10])
+    yaw = sim["dvl_yaw"]
+    before = sim.state
+    with pytest.raises((TypeError, ValueError)):
+        sim.__init__(**bad)
+    assert sim.state == before and sim["dvl_yaw"] is yaw
+    ref = DvlSimulator.from_state(before)
+    assert np.array_equal(bits(sim.measure_many(t)), bits(ref.measure_many(t)))
+    assert sim.measure(t[0]) == ref.measure(t[0])
+
+
+def test_failed_reinit_leaves_the_sensor_unchanged():
+    awn = AugmentedWhiteNoise(0.5, 2.0, 99.0, 0.25, seed=30, sensor="dvl_yaw")
+    awn.measure(1.0)
+    before = awn.state
+    for bad in (dict(strict=1), dict(bias="1"), dict(noise_dev=-1.0), dict(sensor="x")):
+        with pytest.raises((TypeError, ValueError)):
+            awn.__init__(**bad)
+        assert awn.state == before
+
+
+def test_batch_helper_cannot_be_made_from_python():
+    from fastnoise.models import dvl_measurement
+
+    for make in (
+        lambda: dvl_measurement._Batch(),
+        lambda: dvl_measurement._Batch.__new__(dvl_measurement._Batch),
+        lambda: dvl_measurement._Batch.__new__(dvl_measurement._Batch, object()),
+    ):
+        with pytest.raises(TypeError, match="internal"):
+            make()
+
+
+def test_numbers_are_validated_bools_and_strings_refused():
+    awn = AugmentedWhiteNoise(seed=1)
+    for bad in (True, np.bool_(False), "1.0", None):
+        with pytest.raises(TypeError, match="truth"):
+            awn.measure(bad)
+    assert awn.position == 0  # a refused value draws nothing
+    assert awn.measure(2) == 2.0 and awn.measure(np.float32(0.5)) == 0.5
+    assert math.isnan(awn.measure(math.nan))  # non-finite truth propagates
+    sim = DvlSimulator(seed=1)
+    row = dict.fromkeys(dc.TRUTH_FIELDS, 0.0)
+    for bad in (True, "0.5"):
+        with pytest.raises(TypeError, match="yaw"):
+            sim.measure(dict(row, yaw=bad))
+        with pytest.raises(TypeError, match="yaw"):
+            sim.measure([bad if f == "yaw" else 0.0 for f in dc.TRUTH_FIELDS])
+    assert sim["RPM"].position == 0
+    with pytest.raises(TypeError, match="position"):
+        awn.position = True
+    with pytest.raises(ValueError, match="position"):
+        awn.position = 2**64
+    with pytest.raises(TypeError, match="bias"):
+        awn.bias = True
+    with pytest.raises(TypeError, match="threads"):
+        sim.measure_many(truth_array(3), threads=True)

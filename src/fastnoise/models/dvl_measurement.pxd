@@ -1,0 +1,24 @@
+from libc.stddef cimport ptrdiff_t
+
+from fastnoise.models.dvl_capi cimport FN_DVL_NFIELDS, FN_DVL_NSENSORS, fn_awn
+
+
+cdef class DvlMeasurement:
+    cdef double v[FN_DVL_NFIELDS]
+
+
+cdef int fill_truth(truth, double *t) except -1
+
+
+cdef class _Batch:
+    cdef fn_awn *ps[FN_DVL_NSENSORS]
+    cdef const double *tp[FN_DVL_NSENSORS]
+    cdef ptrdiff_t ts[FN_DVL_NSENSORS]
+    cdef double *op
+    cdef object keep
+    cdef bint ready
+
+
+cdef _Batch new_batch()
+cdef bint record_columns(truth, _Batch job) except -1
+cdef tuple column_arrays(get, _Batch job)
