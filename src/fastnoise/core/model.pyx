@@ -36,7 +36,8 @@ How the models differ, in one place:
 * ``ImageNoise``'s frame counter is its position.
 * ``SensorSimulator`` reads a user's motion source, which is not part of its state:
   ``from_state(state, source=...)``; ``copy()`` and ``copy.copy`` share the source on
-  purpose, ``copy.deepcopy`` and pickling copy it.
+  purpose, ``copy.deepcopy`` and pickling copy it. Its ``reset()`` also zeroes the
+  drift rates, as the SensorSimulator API document specifies.
 * ``DvlSimulator`` is made of ``AugmentedWhiteNoise`` sensors whose params and
   positions nest in its own state.
 """
