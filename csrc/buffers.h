@@ -10,6 +10,14 @@
  * memory elsewhere. NULL when out of memory. fn_buffer_free takes the same `bytes`;
  * fn_buffer_free(NULL, n) does nothing. */
 void *fn_buffer_alloc(size_t bytes);
+
+/* 1 in a sanitizer build (-DFN_SANITIZE): result arrays then come from plain malloc,
+ * one exact-size block each, so AddressSanitizer sees an overflow past their end. */
+#ifdef FN_SANITIZE
+#define FN_BUFFERS_SANITIZED 1
+#else
+#define FN_BUFFERS_SANITIZED 0
+#endif
 void fn_buffer_free(void *p, size_t bytes);
 
 #endif
