@@ -24,6 +24,11 @@ Every public model class derives from :class:`Model` and is registered with
 * C state is set up in ``__cinit__``, before ``__init__`` runs, so an object made with
   ``cls.__new__(cls)`` or left by a failed ``__init__`` is unusable-but-safe, never
   dangling.
+* Threads: one object may be shared. Every call that reads and advances a position
+  does it under the object's lock (``lock_model``/``unlock_model`` in model.pxd), so
+  no stream value is handed out twice or skipped; stateless-per-call models reserve
+  their span under the lock and compute with the GIL released, models with a
+  recurrence hold the lock for the whole call.
 
 How the models differ, in one place:
 
@@ -43,7 +48,8 @@ How the models differ, in one place:
 """
 
 import copy as _copy
-import threading
+
+from cpython.pythread cimport PyThread_allocate_lock, PyThread_free_lock
 
 from fastnoise.core import validate
 from fastnoise.core.seeding import seed_sequence_state
@@ -133,7 +139,14 @@ cdef class Model:
 
     def __cinit__(self, *args, **kwargs):
         self._seed_seq = None
-        self._lock = threading.Lock()
+        self._lock = PyThread_allocate_lock()
+        if self._lock == NULL:
+            raise MemoryError("no memory for a model's lock")
+
+    def __dealloc__(self):
+        if self._lock != NULL:
+            PyThread_free_lock(self._lock)
+            self._lock = NULL
 
     # ---- what each model provides ---------------------------------------------------
     def _params(self):
