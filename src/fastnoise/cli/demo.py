@@ -1,4 +1,5 @@
-"""The seed 004 usage example: a torqued spacecraft and its noisy, drifting IMU.
+"""``fastnoise demo``: the seed 004 usage example, a torqued spacecraft and its noisy,
+drifting IMU.
 
 Prints, every ``report_every`` steps, the true angular velocity, the measured angular
 velocity and the measured orientation (pitch, yaw, roll), and resets the sensor halfway
@@ -7,14 +8,13 @@ through, as the seed's ``main.cpp`` does.
 
 from __future__ import annotations
 
+import argparse
+import math
+import numbers
 import sys
 from typing import TextIO
 
-import numpy as np
-
-from fastnoise.core import validate as _validate
-from fastnoise.models.rigid_body import RigidBodySimulator
-from fastnoise.models.sensor_simulator import SensorSimulator
+from fastnoise.cli import Command, _args
 
 DEFAULT_INERTIA = (10.0, 8.0, 12.0)  # kg m^2
 DEFAULT_TORQUE = (0.1, -0.05, 0.02)  # N m
@@ -31,6 +31,16 @@ def _header(stream: TextIO) -> str:
     except (UnicodeEncodeError, LookupError):
         names = tuple(n.replace("ω", "w") for n in names)
     return f"{'step':>{STEP_WIDTH}}  " + "".join(f"{n:>{COLUMN_WIDTH}}" for n in names)
+
+
+def _real(name: str, value: object, ok, allowed: str) -> float:
+    """``value`` as a finite float satisfying ``ok``, else an error naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
+    v = float(value)
+    if not (math.isfinite(v) and ok(v)):
+        raise ValueError(f"{name}={value!r} is not allowed: it must be {allowed}")
+    return v
 
 
 def _vec(v) -> str:
@@ -55,14 +65,18 @@ def run_demo(
     bias), ``inertia`` in kg m^2, ``torque`` in N m. Returns 0, or 1 if the numeric
     check failed (the run then stops early, as in the seed).
     """
+    import numpy as np
+
+    from fastnoise import RigidBodySimulator, SensorSimulator
+
     out = sys.stdout if stream is None else stream
     if steps < 0:
         raise ValueError(f"steps={steps!r} is not allowed: it must be >= 0")
     if report_every < 1:
         raise ValueError(f"report_every={report_every!r} is not allowed: it must be >= 1")
-    dt = _validate.positive("dt", dt)
-    noise = _validate.nonnegative("noise", noise)
-    drift = _validate.finite("drift", drift)
+    dt = _real("dt", dt, lambda v: v > 0, "finite and > 0")
+    noise = _real("noise", noise, lambda v: v >= 0, "finite and >= 0")
+    drift = _real("drift", drift, lambda v: True, "finite")
     spacecraft = RigidBodySimulator(inertia)
     imu = SensorSimulator(spacecraft, seed=seed)
     noise_std = (noise, noise, noise)
@@ -112,3 +126,58 @@ def run_demo(
 
     w("\nSimulation complete.\n")
     return status
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--steps", type=_args.nonnegative_int, default=10000, help="number of steps")
+    p.add_argument("--dt", type=_args.positive_float, default=0.01, help="time step (s)")
+    p.add_argument("--seed", type=_args.nonnegative_int, default=0, help="noise seed (int >= 0)")
+    p.add_argument(
+        "--noise",
+        type=_args.nonnegative_float,
+        default=0.001,
+        help="per-axis noise stddev (rad/s for rates, rad for angles)",
+    )
+    p.add_argument(
+        "--drift",
+        type=_args.finite_float,
+        default=1e-6,
+        help="per-axis drift rate (rad/s^2 for the rate bias, rad/s for the angle bias)",
+    )
+    p.add_argument(
+        "--report-every", type=_args.positive_int, default=1000, help="print a row every N steps"
+    )
+    p.add_argument(
+        "--torque",
+        type=_args.finite_float,
+        nargs=3,
+        default=list(DEFAULT_TORQUE),
+        metavar=("TX", "TY", "TZ"),
+        help="body torque (N m)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_demo(
+        steps=args.steps,
+        dt=args.dt,
+        seed=args.seed,
+        noise=args.noise,
+        drift=args.drift,
+        report_every=args.report_every,
+        torque=args.torque,
+    )
+
+
+COMMAND = Command(
+    name="demo",
+    help="simulate a torqued rigid body and its noisy, drifting IMU (seed 004 example)",
+    description=(
+        "Simulate a rigid body (inertia 10, 8, 12 kg m^2) under a constant torque and "
+        "read it with a SensorSimulator; print true and measured angular velocity "
+        "(rad/s) and measured pitch, yaw, roll (rad) every --report-every steps, and "
+        "reset the sensor halfway through."
+    ),
+    add_arguments=add_arguments,
+    run=run,
+)

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The linters of the lint extra, on the checkout.
+set -euo pipefail
+. .ci/lib.sh
+
+ruff check .
+ruff format --check .
+cython-lint src/fastnoise
+clang-format --dry-run --Werror csrc/*.c csrc/*.h

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The README's test command (tests/ and bench/, timing disabled), then the tests again
+# on the baseline (no-SIMD) path, against the wheel installed in .ci-venv: pytest runs
+# from the checkout (the tests read its files) and imports fastnoise from site-packages.
+set -euo pipefail
+. .ci/lib.sh
+
+# src/ must not be importable: no pythonpath in the pytest configuration, and from the
+# repository root `import fastnoise` finds the venv's copy.
+if grep -Eq '^[[:space:]]*pythonpath[[:space:]]*=' pyproject.toml; then
+  echo "pyproject.toml sets pytest's pythonpath: the tests would import src/" >&2
+  exit 1
+fi
+python - <<'PY'
+import sys
+import sysconfig
+from pathlib import Path
+
+import fastnoise
+
+site = Path(sysconfig.get_paths()["platlib"]).resolve()
+where = Path(fastnoise.__file__).resolve()
+print(f"-- fastnoise {fastnoise.__version__} from {where}")
+if site not in where.parents:
+    sys.exit(f"fastnoise is imported from {where}, not from the venv's {site}")
+PY
+
+python -m pytest -q
+FASTNOISE_SIMD=scalar python -m pytest -q -p no:cacheprovider tests
