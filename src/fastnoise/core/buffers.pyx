@@ -31,6 +31,9 @@ cdef size_t _recycle_bytes = 4 << 20  # smaller results use np.empty
 cdef size_t _recycle_max = 256 << 20  # larger blocks go back to the system, as do spares
 cdef Py_ssize_t _max_spares = 4
 
+#: True in a sanitizer build: every result has its own malloc block, nothing recycled.
+SANITIZED = bool(FN_BUFFERS_SANITIZED)
+
 cdef list _spares = []  # [(address, nbytes)], most recently freed last
 
 
