@@ -29,7 +29,7 @@ from fastnoise.models.lidar import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeN
 from fastnoise.models.rigid_body import RigidBodySimulator
 from fastnoise.models.sensor_simulator import SensorSimulator
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "AugmentedWhiteNoise",
