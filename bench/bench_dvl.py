@@ -1,5 +1,5 @@
-"""DVL suite (seed 000): fastnoise beside the numpy code a user would write for the same
-model (white noise + bias, anchor events, R = Rz Ry Rx composite, vU = -vD)."""
+"""DVL suite (the Metron DVL simulator): fastnoise beside the numpy code a user would
+write for the same model (white noise + bias, anchor events, R = Rz Ry Rx composite, vU = -vD)."""
 
 from __future__ import annotations
 

@@ -222,7 +222,8 @@ def test_round_trip_continues_bit_for_bit(name, how):
 def test_reset_reproduces_the_first_output(name):
     make, run = CASES[name]
     if name == "sensor_simulator":
-        # seed 004's reset also zeroes the drift rate: set it again, as its example does
+        # the SensorSimulator API document's reset also zeroes the drift rate: set it
+        # again, as its example does
         m = make()
         rates = (m.drift_rate, m.angle_drift_rate)
         first = run(m)

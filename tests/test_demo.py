@@ -1,4 +1,4 @@
-"""The `fastnoise demo` command: seed 004's usage example and its table."""
+"""The `fastnoise demo` command: the SensorSimulator API document's usage example and its table."""
 
 from __future__ import annotations
 

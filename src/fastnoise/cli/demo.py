@@ -1,5 +1,5 @@
-"""``fastnoise demo``: the seed 004 usage example, a torqued spacecraft and its noisy,
-drifting IMU.
+"""``fastnoise demo``: the SensorSimulator API document's usage example, a torqued
+spacecraft and its noisy, drifting IMU.
 
 Prints, every ``report_every`` steps, the true angular velocity, the measured angular
 velocity and the measured orientation (pitch, yaw, roll), and resets the sensor halfway
@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
 
 COMMAND = Command(
     name="demo",
-    help="simulate a torqued rigid body and its noisy, drifting IMU (seed 004 example)",
+    help="simulate a torqued rigid body and its noisy, drifting IMU (SensorSimulator example)",
     description=(
         "Simulate a rigid body (inertia 10, 8, 12 kg m^2) under a constant torque and "
         "read it with a SensorSimulator; print true and measured angular velocity "
