@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fastnoise.cli import Command, _args
 
@@ -154,7 +155,7 @@ def measure(
     rounds: int,
     plant_slowdown: int = 1,
     progress: Callable[[str], None] | None = None,
-) -> list[dict[str, object]]:
+) -> list[dict[str, Any]]:
     """Interleaved timings of every workload: per round, fastnoise then numpy; the
     ratio is median(numpy) / median(fastnoise)."""
     rows = []
@@ -181,13 +182,11 @@ def measure(
     return rows
 
 
-def compare(
-    rows: list[dict[str, object]], baseline: dict[str, float], tolerance: float
-) -> list[str]:
+def compare(rows: list[dict[str, Any]], baseline: dict[str, float], tolerance: float) -> list[str]:
     """The regressions: every workload whose ratio is below baseline / tolerance, and
     every workload of the baseline that was not measured."""
     problems = []
-    measured = {str(r["name"]): float(r["ratio"]) for r in rows}  # type: ignore[arg-type]
+    measured = {str(r["name"]): float(r["ratio"]) for r in rows}
     for name, base in baseline.items():
         if name not in measured:
             problems.append(f"{name}: in the baseline but not measured")
@@ -248,15 +247,15 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{'workload':<16}{'what':<34}{'fastnoise':>12}{'numpy':>12}{'speed-up':>10}")
         for r in rows:
             print(
-                f"{r['name']:<16}{r['what']:<34}{float(r['fastnoise_s']) * 1e6:>10.1f}us"  # type: ignore[arg-type]
+                f"{r['name']:<16}{r['what']:<34}{float(r['fastnoise_s']) * 1e6:>10.1f}us"
                 f"{float(r['numpy_s']) * 1e6:>10.1f}us{float(r['ratio']):>9.1f}x"
-            )  # type: ignore[arg-type]
+            )
     if args.save_baseline:
         doc = {
             "host": platform.platform(),
             "quick": args.quick,
             "ratios": {str(r["name"]): round(float(r["ratio"]), 3) for r in rows},
-        }  # type: ignore[arg-type]
+        }
         args.save_baseline.write_text(json.dumps(doc, indent=1) + "\n")
         print(f"wrote {args.save_baseline}", file=sys.stderr)
     if args.check:

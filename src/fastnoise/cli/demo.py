@@ -12,6 +12,7 @@ import argparse
 import math
 import numbers
 import sys
+from collections.abc import Callable, Iterable, Sequence
 from typing import TextIO
 
 from fastnoise.cli import Command, _args
@@ -25,7 +26,7 @@ COLUMNS = ("t.ω_x", "t.ω_y", "t.ω_z", "m.ω_x", "m.ω_y", "m.ω_z", "m.pitch"
 
 def _header(stream: TextIO) -> str:
     """The seed's column header; plain "w" where the stream cannot encode "ω"."""
-    names = COLUMNS
+    names: tuple[str, ...] = COLUMNS
     try:
         "ω".encode(getattr(stream, "encoding", None) or "utf-8")
     except (UnicodeEncodeError, LookupError):
@@ -33,7 +34,7 @@ def _header(stream: TextIO) -> str:
     return f"{'step':>{STEP_WIDTH}}  " + "".join(f"{n:>{COLUMN_WIDTH}}" for n in names)
 
 
-def _real(name: str, value: object, ok, allowed: str) -> float:
+def _real(name: str, value: object, ok: Callable[[float], bool], allowed: str) -> float:
     """``value`` as a finite float satisfying ``ok``, else an error naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
@@ -43,7 +44,7 @@ def _real(name: str, value: object, ok, allowed: str) -> float:
     return v
 
 
-def _vec(v) -> str:
+def _vec(v: Iterable[float]) -> str:
     return "[" + ", ".join(f"{x:.6f}" for x in v) + "]"
 
 
@@ -54,8 +55,8 @@ def run_demo(
     noise: float = 0.001,
     drift: float = 1e-6,
     report_every: int = 1000,
-    inertia=DEFAULT_INERTIA,
-    torque=DEFAULT_TORQUE,
+    inertia: Sequence[float] = DEFAULT_INERTIA,
+    torque: Sequence[float] = DEFAULT_TORQUE,
     stream: TextIO | None = None,
 ) -> int:
     """Run the example and print its table to ``stream`` (default stdout).
@@ -89,7 +90,8 @@ def run_demo(
     imu.set_drift_rate(drift_rate)
 
     w = out.write
-    w(f"Starting simulation ({steps} steps, dt={dt:.6f}s, seed={imu.seed.entropy})\n")
+    entropy = getattr(imu.seed, "entropy", None)
+    w(f"Starting simulation ({steps} steps, dt={dt:.6f}s, seed={entropy})\n")
     w(f"Noise stddev (per-axis): [{noise:g}, {noise:g}, {noise:g}]\n")
     w(f"Drift rate (per-axis):   [{drift:g}, {drift:g}, {drift:g}]\n\n")
     w(f"Initial true angular velocity (rad/s): {_vec(spacecraft.omega)}\n")

@@ -41,7 +41,7 @@ def intake(
     want = np.dtype(dtype).newbyteorder("=")
     if arr.dtype == want and arr.flags.c_contiguous and arr.flags.aligned:
         return arr
-    return np.require(arr, dtype=want, requirements="CA")
+    return np.require(arr, dtype=want, requirements=["C", "A"])
 
 
 def output(name: str, out: object, shape: tuple[int, ...], dtype: np.dtype | type) -> np.ndarray:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import numbers
+from typing import Any
 
 import numpy as np
 
@@ -61,7 +62,7 @@ def model_key(ss: np.random.SeedSequence, model: str) -> int:
     return key_from_seed_sequence(model_seed_sequence(ss, model))
 
 
-def seed_sequence_state(ss: np.random.SeedSequence) -> dict:
+def seed_sequence_state(ss: np.random.SeedSequence) -> dict[str, Any]:
     """A plain dict that rebuilds ``ss`` exactly (entropy, spawn key, children spawned)."""
     return {
         "entropy": ss.entropy,
@@ -71,7 +72,7 @@ def seed_sequence_state(ss: np.random.SeedSequence) -> dict:
     }
 
 
-def seed_sequence_from_state(d: dict) -> np.random.SeedSequence:
+def seed_sequence_from_state(d: dict[str, Any]) -> np.random.SeedSequence:
     return np.random.SeedSequence(
         d["entropy"],
         spawn_key=tuple(d["spawn_key"]),

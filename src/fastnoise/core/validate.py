@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,7 @@ def in_range(name: str, value: object, lo: float, hi: float) -> float:
     return v
 
 
-def vector3(name: str, value: object, *, nonneg: bool = False) -> np.ndarray:
+def vector3(name: str, value: object, *, nonneg: bool = False) -> np.ndarray[Any, Any]:
     """A length-3 float64 vector of finite values (a scalar is broadcast to 3)."""
     arr = np.asarray(value, dtype=np.float64)
     if arr.ndim == 0:
@@ -69,10 +70,10 @@ def vector3(name: str, value: object, *, nonneg: bool = False) -> np.ndarray:
     return arr.copy()
 
 
-def float_dtype(name: str, dtype: object) -> np.dtype:
+def float_dtype(name: str, dtype: object) -> np.dtype[Any]:
     """float32 or float64, else TypeError."""
     try:
-        dt = np.dtype(dtype)
+        dt: np.dtype[Any] = np.dtype(dtype)  # type: ignore[call-overload]
     except TypeError as exc:
         raise TypeError(f"{name}={dtype!r} is not allowed: use float64 or float32") from exc
     if dt not in (np.dtype(np.float64), np.dtype(np.float32)):
@@ -80,7 +81,9 @@ def float_dtype(name: str, dtype: object) -> np.dtype:
     return dt
 
 
-def output_array(name: str, out: object, shape: tuple, dtype: np.dtype) -> np.ndarray:
+def output_array(
+    name: str, out: object, shape: tuple[int, ...], dtype: np.dtype[Any]
+) -> np.ndarray[Any, Any]:
     """Check a caller's ``out``: an ndarray of the given shape and dtype, C-contiguous
     and writeable."""
     if not isinstance(out, np.ndarray):
@@ -103,7 +106,7 @@ def boolean(name: str, value: object) -> bool:
     return bool(value)
 
 
-def choice(name: str, value: object, allowed: tuple) -> object:
+def choice(name: str, value: object, allowed: tuple[object, ...]) -> object:
     """One of ``allowed`` (compared with ==, strings only where strings are listed)."""
     if not isinstance(value, str | int | float) or isinstance(value, bool) or value not in allowed:
         raise ValueError(f"{name}={value!r} is not allowed: use one of {list(allowed)}")
@@ -115,7 +118,9 @@ def counter(name: str, value: object) -> int:
     return integer(name, value, 0, 2**64)
 
 
-def fields(name: str, value: object, required: tuple, optional: tuple = ()) -> dict:
+def fields(
+    name: str, value: object, required: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """A dict with exactly the keys ``required`` (plus any of ``optional``)."""
     if not isinstance(value, dict):
         raise TypeError(f"{name}={value!r} is not allowed: it must be a dict")

@@ -28,8 +28,14 @@ from __future__ import annotations
 import math
 import os
 import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from fastnoise.models.imu_config import TriadNoise, gauss_markov_stddev_from_gazebo
+
+if TYPE_CHECKING:
+    from fastnoise.models.imu import ImuNoise
 
 __all__ = ["from_sdf", "imu_noise_params_from_sdf"]
 
@@ -59,9 +65,9 @@ def _where(path: str) -> str:
     return f"<{path}>"
 
 
-def _parse_noise(elem: ET.Element, path: str, *, old_style: bool = False) -> dict:
+def _parse_noise(elem: ET.Element, path: str, *, old_style: bool = False) -> dict[str, Any]:
     """Values of one Gazebo noise element: a dict of _NOISE_VALUES plus 'type'."""
-    values = dict.fromkeys(_NOISE_VALUES, 0.0)
+    values: dict[str, Any] = dict.fromkeys(_NOISE_VALUES, 0.0)
     ntype = elem.get("type")
     for child in elem:
         name = child.tag
@@ -102,9 +108,9 @@ def _check_type(ntype: object, path: str) -> str:
     return ntype
 
 
-def _triad(axes: list[dict | None]) -> TriadNoise:
+def _triad(axes: list[dict[str, Any] | None]) -> TriadNoise:
     """TriadNoise from the Gazebo figures of axes x, y, z (None: no noise)."""
-    cols = {
+    cols: dict[str, list[Any]] = {
         k: []
         for k in (
             "bias",
@@ -146,15 +152,20 @@ def _triad(axes: list[dict | None]) -> TriadNoise:
             "supported: quantize all three"
         )
     return TriadNoise(
-        bias=cols["bias"],
-        noise_stddev=cols["noise_stddev"],
-        turn_on_bias_mean=cols["turn_on_bias_mean"],
-        turn_on_bias_stddev=cols["turn_on_bias_stddev"],
-        bias_stddev=cols["bias_stddev"],
-        bias_correlation_time=cols["tau"] if all(decays) else None,
+        bias=_vec3(cols["bias"]),
+        noise_stddev=_vec3(cols["noise_stddev"]),
+        turn_on_bias_mean=_vec3(cols["turn_on_bias_mean"]),
+        turn_on_bias_stddev=_vec3(cols["turn_on_bias_stddev"]),
+        bias_stddev=_vec3(cols["bias_stddev"]),
+        bias_correlation_time=_vec3(cols["tau"]) if all(decays) else None,
         turn_on_bias_decays=all(decays),
-        resolution=res if all(res) else None,
+        resolution=_vec3(res) if all(res) else None,
     )
+
+
+def _vec3(values: list[Any]) -> tuple[float, float, float]:
+    x, y, z = (float(v) for v in values)
+    return (x, y, z)
 
 
 def _find_imu(root: ET.Element, name: str | None) -> ET.Element:
@@ -179,7 +190,7 @@ def _find_imu(root: ET.Element, name: str | None) -> ET.Element:
 
 
 def imu_noise_params_from_sdf(
-    sdf: str | os.PathLike, name: str | None = None
+    sdf: str | os.PathLike[str], name: str | None = None
 ) -> tuple[TriadNoise, TriadNoise]:
     """(gyro, accel) TriadNoise from an SDF string (XML text) or file path; ``name``
     picks a ``<sensor name=...>`` when the SDF has several IMUs."""
@@ -195,7 +206,10 @@ def imu_noise_params_from_sdf(
     except ET.ParseError as exc:
         raise ValueError(f"the SDF is not well-formed XML: {exc}") from None
     imu = _find_imu(root, name)
-    axes = {"gyro": [None, None, None], "accel": [None, None, None]}
+    axes: dict[str, list[dict[str, Any] | None]] = {
+        "gyro": [None, None, None],
+        "accel": [None, None, None],
+    }
     for child in imu:
         if child.tag not in _IMU_CHILDREN:
             raise ValueError(
@@ -231,11 +245,11 @@ def imu_noise_params_from_sdf(
 
 
 def from_sdf(
-    sdf: str | os.PathLike,
-    seed: object = None,
+    sdf: str | os.PathLike[str],
+    seed: int | np.random.SeedSequence | None = None,
     name: str | None = None,
-    normal_dtype: object = "float32",
-):
+    normal_dtype: str = "float32",
+) -> ImuNoise:
     """An ImuNoise with the Gazebo noise of the SDF ``<imu>`` element (see the module
     docstring for the meaning of each element). ``sdf`` is XML text or a file path;
     ``seed`` and ``normal_dtype`` are passed to ``ImuNoise``."""
