@@ -157,9 +157,13 @@ def cli_help() -> dict[str, str]:
     registry = cli.commands()
     parser = cli.build_parser(registry)
     pages = {"fastnoise": parser.format_help()}
+    package = str(Path(cli.__file__).resolve().parent.parent)
     for action in parser._subparsers._group_actions:  # the sub-parsers
         for name, sub in action.choices.items():
-            pages[name] = sub.format_help()
+            # usage and options; the cli page describes each command in prose (argparse
+            # reflows a description, lists included, into one paragraph)
+            sub.description = None
+            pages[name] = sub.format_help().replace(package, "<fastnoise package>")
     return {k: name_documents(v, f"fastnoise.cli.{k}") for k, v in pages.items()}
 
 

@@ -4,11 +4,12 @@ Not run in CI: the peers (mkl_random, torch, OpenCV, numba) stay out of the proj
 dependencies. Install what you want compared, then run from the repository root:
 
     pip install mkl_random torch opencv-python-headless numba scipy
-    python docs/perf/measure_peers.py            # full sizes, about two minutes
+    python docs/perf/measure_peers.py            # full sizes, 3 runs: about five minutes
     python docs/perf/measure_peers.py --quick    # small sizes, a smoke test
 
 Prints a Markdown table (median time per call over interleaved rounds, and the time
-relative to fastnoise: above 1 means the peer is slower) and the host: CPU model,
+relative to fastnoise, measured within each run: above 1 means the peer is slower; the
+median and the range over ``--runs`` whole measurements) and the host: CPU model,
 cores, Python, numpy and the peers' versions, fastnoise's SIMD path. Every
 implementation runs on one thread (fastnoise's ``threads=1``, ``torch.set_num_threads(1)``,
 ``cv2.setNumThreads(1)``, MKL_NUM_THREADS=1, numba without ``parallel``), writes into
@@ -31,7 +32,6 @@ import math
 import os
 import platform
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -501,13 +501,19 @@ def dvl(n: int, peers: dict[str, Any]) -> Workload:
 # ---- timing and report -----------------------------------------------------------------
 
 
-def time_workload(w: Workload, rounds: int) -> dict[str, float]:
-    for c in w.cases:  # warm up (numba compiles here) and check
+def check_workload(w: Workload) -> None:
+    """Run every case once: a warm-up (numba compiles here) and a plausibility check."""
+    for c in w.cases:
         err = c.check(c.run())
         if err:
             raise SystemExit(f"{w.name} / {c.label}: implausible output: {err}")
+
+
+def time_workload(w: Workload, rounds: int) -> dict[str, float]:
+    """Median seconds per call of each case over interleaved rounds (a busy moment
+    slows every case of the round alike)."""
     times: dict[str, list[float]] = {c.label: [] for c in w.cases}
-    for _ in range(rounds):  # interleaved: a busy moment slows every case alike
+    for _ in range(rounds):
         for c in w.cases:
             t0 = time.perf_counter()
             c.run()
@@ -566,10 +572,13 @@ def host(peers: dict[str, Any]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="small sizes, 3 rounds")
-    ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds (median)")
+    ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds per run (median)")
+    ap.add_argument("--runs", type=int, default=3, help="whole measurements (ratios: median)")
     args = ap.parse_args(argv)
     scale = 0.01 if args.quick else 1.0
     rounds = 3 if args.quick else args.rounds
+    if args.quick:
+        args.runs = 1
     peers = {name: optional(name) for name in ("mkl_random", "torch", "cv2", "numba")}
     if peers["torch"] is not None:
         peers["torch"].set_num_threads(1)
@@ -586,21 +595,30 @@ def main(argv: list[str] | None = None) -> int:
         imu(max(1000, int(1_000_000 * scale)), peers),
         dvl(max(1000, int(100_000 * scale)), peers),
     ]
-    print("| workload | implementation | time per call | per item | vs fastnoise | note |")
-    print("| --- | --- | ---: | ---: | ---: | --- |")
     for w in workloads:
-        t = time_workload(w, rounds)
-        base = t["fastnoise"]
+        check_workload(w)
+    # runs[r][workload][case] = median seconds; the ratios are taken within a run
+    runs = [{w.name: time_workload(w, rounds) for w in workloads} for _ in range(args.runs)]
+    print(
+        "| workload | implementation | time per call | per item | vs fastnoise "
+        f"(median of {args.runs} runs) | range over runs | note |"
+    )
+    print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
+    for w in workloads:
         for c in w.cases:
-            sec = t[c.label]
-            rel = "1 (reference)" if c.label == "fastnoise" else f"{sec / base:.2f}x"
+            sec = statistics.median(r[w.name][c.label] for r in runs)
+            ratios = [r[w.name][c.label] / r[w.name]["fastnoise"] for r in runs]
+            if c.label == "fastnoise":
+                rel, spread = "1 (reference)", ""
+            else:
+                rel = f"{statistics.median(ratios):.2f}x"
+                spread = f"{min(ratios):.2f}-{max(ratios):.2f}x"
             print(
                 f"| {w.name}, {w.size} | {c.label} | {sec * 1e3:.2f} ms | "
-                f"{sec / w.elements * 1e9:.2f} ns/{w.unit} | {rel} | {c.note} |"
+                f"{sec / w.elements * 1e9:.2f} ns/{w.unit} | {rel} | {spread} | {c.note} |"
             )
         for m in w.missing:
-            print(f"| {w.name}, {w.size} | {m} | not installed | | | |")
-        sys.stdout.flush()
+            print(f"| {w.name}, {w.size} | {m} | not installed | | | | |")
     print()
     print("Host:")
     print()
@@ -608,8 +626,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"- {line}")
     print(
         f"- command: python docs/perf/measure_peers.py{' --quick' if args.quick else ''}"
-        f" (median of {rounds} interleaved rounds)"
+        f" ({args.runs} run(s) of {rounds} interleaved rounds; times: median over runs of"
+        " the per-run medians; ratios: within each run, median over runs)"
     )
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    if load is not None:
+        print(
+            f"- load average (1, 5, 15 min) at the end: {load[0]:.2f}, {load[1]:.2f}, {load[2]:.2f}"
+        )
     return 0
 
 
