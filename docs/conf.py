@@ -29,7 +29,6 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
-    "sphinx.ext.viewcode",
     "numpydoc",
     "myst_parser",
     "fastnoise_docs",
@@ -53,6 +52,9 @@ suppress_warnings = [
 warnings.filterwarnings(
     "ignore", message="potentially wrong underline length", category=UserWarning
 )
+
+# No sphinx.ext.viewcode: the compiled modules have no source in the wheel, and the
+# Python sources' comments cite the source documents by their file numbers.
 
 # ---- autodoc / autosummary / numpydoc --------------------------------------------------
 autosummary_generate = True

@@ -204,6 +204,10 @@ _SECTION = re.compile(
     r"References|See Also|Methods|Other Parameters)$"
 )
 _FIELD = re.compile(r"^[A-Za-z_][\w, ]* : \S")
+# a type is a few words ("int, numpy.random.SeedSequence or None"); more is prose
+_FIELD_TEXT = re.compile(r"^([A-Za-z_][\w, ]*) : (.+)$")
+#: Docstrings whose "name : text" entries are descriptions, not types (step 3 below).
+DESCRIPTION_AS_TYPE = ("TriadNoise",)
 
 
 def _is_header(lines: list[str], i: int) -> bool:
@@ -214,7 +218,7 @@ def _is_header(lines: list[str], i: int) -> bool:
     )
 
 
-def fix_sections(lines: list[str]) -> None:
+def fix_sections(lines: list[str], name: str = "") -> None:
     """Repair what numpydoc cannot parse, in place (see the module docstring)."""
     # 1. "Parameters (m)" over a shorter underline: the note becomes a sentence
     for i in range(len(lines) - 1):
@@ -250,7 +254,22 @@ def fix_sections(lines: list[str]) -> None:
                 break
             j += 1
         break
-    # 3. "name : text" lines of a docstring with no section at all (a NamedTuple's
+    # 3. "name : a whole description" (TriadNoise): numpydoc would typeset the
+    #    description as the parameter's type; it moves to the next line, indented
+    section = None
+    i = 0
+    while name.rsplit(".", 1)[-1] in DESCRIPTION_AS_TYPE and i < len(lines):
+        if _is_header(lines, i):
+            section = lines[i].strip()
+            i += 2
+            continue
+        m = _FIELD_TEXT.match(lines[i])
+        if section in ("Parameters", "Attributes", "Other Parameters") and m:
+            field, text = m.groups()
+            lines[i : i + 1] = [field, "    " + text]
+            i += 1
+        i += 1
+    # 4. "name : text" lines of a docstring with no section at all (a NamedTuple's
     #    fields): an Attributes section
     if not any(_is_header(lines, i) for i in range(len(lines))):
         for i, line in enumerate(lines):
@@ -280,7 +299,7 @@ def _module_of(name: str, obj: object) -> str | None:
 def process_docstring(
     app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]
 ) -> None:
-    fix_sections(lines)
+    fix_sections(lines, name)
     module = _module_of(name, obj)
     if module is None and "." in name:
         owner = name.rsplit(".", 1)[0]
