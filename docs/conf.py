@@ -82,13 +82,36 @@ myst_heading_anchors = 3
 # ---- HTML ------------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = f"fastnoise {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["fastnoise.css"]
+# the top-level pages have no sub-pages: no section navigation, room for the tables
+html_sidebars = {
+    page: []
+    for page in (
+        "index",
+        "getting-started",
+        "reproducibility",
+        "peers",
+        "conventions",
+        "performance",
+        "cli",
+        "changelog",
+        "contributing",
+    )
+}
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
     "navbar_align": "left",
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
+    # the pages of wide tables give the width of the page's table of contents to them
+    "secondary_sidebar_items": {
+        "**": ["page-toc"],
+        "peers": [],
+        "conventions": [],
+        "performance": [],
+    },
 }
 html_show_sourcelink = False
 html_last_updated_fmt = None
