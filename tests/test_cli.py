@@ -109,3 +109,13 @@ def test_argument_types_name_the_value_and_the_range(convert, good, bad, allowed
 def test_every_public_cli_module_is_one_subcommand():
     modules = [m.name for m in pkgutil.iter_modules(cli.__path__) if not m.name.startswith("_")]
     assert len(cli.commands()) == len(modules)
+
+
+def test_a_closed_pipe_ends_the_demo_quietly():
+    import subprocess
+    import sys
+
+    cmd = f"{sys.executable} -m fastnoise demo --steps 100000 --report-every 1 | head -n 3"
+    r = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=120)
+    assert len(r.stdout.splitlines()) == 3
+    assert "Traceback" not in r.stderr

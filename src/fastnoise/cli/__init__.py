@@ -99,4 +99,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command is None:
         parser.print_help(sys.stderr)
         return 2
-    return command.run(args)
+    try:
+        return command.run(args)
+    except BrokenPipeError:
+        # the reader went away (``fastnoise demo | head``): stop quietly, as Unix tools do
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141

@@ -136,7 +136,7 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
 
     Notes
     -----
-    Normal ``j`` of a stream is fixed: ``normal(n)`` returns the next ``n`` of them and
+    Normal ``j`` of a stream is fixed: ``standard_normal(n)`` returns the next ``n`` of them and
     ``n`` calls of ``generate()`` return the same ``n`` values, bit for bit (normals
     are made 16 at a time from four Philox blocks; the values not yet returned are
     the "cached" values of the SensorSimulator API document). A draw of ``mean`` and ``stddev`` is ``fma(stddev, z, mean)``.

@@ -18,6 +18,7 @@ def check_state(
 class Model:
     model_name: ClassVar[str | None]
     stochastic: ClassVar[bool]
+    def reset(self) -> None: ...
     @property
     def seed(self) -> np.random.SeedSequence | None: ...
     @property

@@ -165,6 +165,10 @@ cdef class Model:
         """Become ``other``, a fully built model of the same class (cannot fail)."""
         raise NotImplementedError
 
+    def reset(self):
+        """Back to the state right after construction (each model says what that is)."""
+        raise NotImplementedError
+
     def _state_extras(self):
         """Constructor arguments that are not part of the state (SensorSimulator's
         source)."""

@@ -178,6 +178,11 @@ def c_constants() -> dict[str, int]:
 def table_markdown() -> str:
     """The registry as a Markdown table (for the docs)."""
     rows = ["| model | key tag | stream | draws | limits |", "| --- | --- | --- | --- | --- |"]
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")  # a literal bar inside a cell
+
     for s in STREAMS:
-        rows.append(f"| {s.model} | {s.key_tag or '(seed)'} | {s.stream} | {s.draws} | {s.limit} |")
+        cells = (s.model, s.key_tag or "(seed)", s.stream, s.draws, s.limit)
+        rows.append("| " + " | ".join(cell(c) for c in cells) + " |")
     return "\n".join(rows)
