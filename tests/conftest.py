@@ -16,9 +16,20 @@ def simd_path(request):
     fastnoise.set_simd_path(before)
 
 
-#: Marks a test of the recycled result memory, which a sanitizer build turns off (each
-#: result gets its own malloc block there, so ASan sees overflows past its end).
-needs_recycling = pytest.mark.skipif(
-    __import__("fastnoise.core.buffers", fromlist=["SANITIZED"]).SANITIZED,
-    reason="sanitizer build: results are not recycled",
-)
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "needs_recycling: a test of the recycled result memory, which a sanitizer build "
+        "turns off (each result gets its own malloc block there, so ASan sees overflows)",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    from fastnoise.core.buffers import SANITIZED
+
+    if not SANITIZED:
+        return
+    skip = pytest.mark.skip(reason="sanitizer build: results are not recycled")
+    for item in items:
+        if "needs_recycling" in item.keywords:
+            item.add_marker(skip)

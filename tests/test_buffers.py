@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 
 import numpy as np
-from conftest import needs_recycling
+import pytest
 
 import fastnoise
 from fastnoise import ImuNoise
@@ -23,7 +23,7 @@ def _motion():
     return rng.normal(size=(N, 3)), rng.normal(size=(N, 3))
 
 
-@needs_recycling
+@pytest.mark.needs_recycling
 def test_release_hands_back_everything_and_reports_it():
     fastnoise.release_spare_memory()
     assert fastnoise.spare_memory() == 0
@@ -36,7 +36,7 @@ def test_release_hands_back_everything_and_reports_it():
     assert fastnoise.spare_memory() == 0
 
 
-@needs_recycling
+@pytest.mark.needs_recycling
 def test_reused_memory_gives_the_same_values_and_spares_live_results():
     omega, accel = _motion()
     ref_w, ref_a = _imu().apply(omega, accel, 0.01)
@@ -54,7 +54,7 @@ def test_reused_memory_gives_the_same_values_and_spares_live_results():
     assert np.array_equal(view, keep_w[5:9])
 
 
-@needs_recycling
+@pytest.mark.needs_recycling
 def test_at_most_four_spare_blocks_are_kept():
     fastnoise.release_spare_memory()
     omega, accel = _motion()
@@ -77,7 +77,7 @@ def _address(a):
     return a.__array_interface__["data"][0]
 
 
-@needs_recycling
+@pytest.mark.needs_recycling
 def test_a_dropped_block_serves_the_next_large_result():
     fastnoise.release_spare_memory()
     omega, accel = _motion()

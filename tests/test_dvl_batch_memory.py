@@ -7,7 +7,7 @@ import gc
 import pickle
 
 import numpy as np
-from conftest import needs_recycling
+import pytest
 
 import fastnoise
 from fastnoise.io import dvl_config as dc
@@ -143,7 +143,7 @@ def test_recycled_results_pickle_and_outlive_the_simulator():
     assert np.array_equal(bits(a), bits(DvlSimulator(sensors(), seed=10).measure_many(t)))
 
 
-@needs_recycling
+@pytest.mark.needs_recycling
 def test_blocks_over_the_recycling_cap():
     """Results over the cap are freed when dropped and leave the spare blocks alone."""
     from fastnoise.core import buffers as _buffers
