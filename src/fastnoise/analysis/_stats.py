@@ -110,6 +110,7 @@ def gamma_q(a: float, x: float) -> float:
 def chi2_ppf(p: float, nu: float) -> float:
     """Quantile of the chi-square distribution with ``nu`` > 0 degrees of freedom at
     probability ``p`` in (0, 1) (scipy's ``chi2.ppf``)."""
+    p, nu = float(p), float(nu)
     if not 0.0 < p < 1.0:
         raise ValueError(f"p={p!r} is not allowed: it must lie in (0, 1)")
     if not (nu > 0.0 and math.isfinite(nu)):
@@ -137,8 +138,7 @@ def chi2_ppf(p: float, nu: float) -> float:
             hi = x
         dens = math.exp(_log_prefactor(a, x)) / x  # dP/dx
         slope = -dens if upper else dens
-        step = f / slope if slope != 0.0 else math.inf
-        new = x - step
+        new = x - f / slope if abs(slope) > 1e-300 else math.nan
         if not (lo < new < hi) or not math.isfinite(new):
             new = 0.5 * (lo + hi) if math.isfinite(hi) else 2.0 * x
         if abs(new - x) <= 1e-15 * x:

@@ -227,7 +227,8 @@ def _column_sums(
     from fastnoise.analysis import _allan
 
     n, k = y.shape
-    mean = np.array([float(np.mean(y[:, c])) for c in range(k)])
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = np.array([float(np.mean(y[:, c])) for c in range(k)])
     if not np.all(np.isfinite(mean)):
         c = int(np.flatnonzero(~np.isfinite(mean))[0])
         raise _first_bad(name, y[:, c], c, two_d)
