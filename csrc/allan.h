@@ -10,9 +10,11 @@
  *   S(m)    = sum_{i = 0}^{n - 2m} ((x[i + 2m] - 2 x[i + m]) + x[i])^2,
  * with the second difference evaluated in that order (as allantools does).
  *
- * Sums run in blocks of FN_ALLAN_BLOCK terms with four partial sums each, the block
- * sums added in order, so the rounding error stays near (FN_ALLAN_BLOCK/4 + blocks)
- * * eps relative instead of n * eps. No allocation, no global state, thread-safe.
+ * Sums run in blocks of FN_ALLAN_BLOCK terms with eight partial sums each (lane l takes
+ * the terms i = l mod 8), the block sums added in order, so the rounding error stays
+ * near (FN_ALLAN_BLOCK/8 + blocks) * eps relative instead of n * eps; the order is fixed,
+ * so the scalar, AVX2 and AVX-512 copies (allan_kern.c) give the same bits. No
+ * allocation, no global state, thread-safe.
  */
 #ifndef FN_ALLAN_H
 #define FN_ALLAN_H
