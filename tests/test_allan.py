@@ -371,7 +371,8 @@ def test_terms_add_and_imu_has_six_axes():
     no_q = allan_deviation(imu, tau, DT, quantization=False)
     np.testing.assert_allclose(no_q[:, 3], 2e-3 / np.sqrt(tau), rtol=1e-14)
     # the constant and turn-on biases, scale factor and misalignment do not show
-    other = g.replace(bias=0.3, turn_on_bias_mean=0.1, scale_factor=0.01, misalignment=0.001)
+    off = [[0.0, 1e-3, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    other = g.replace(bias=0.3, turn_on_bias_mean=0.1, scale_factor=0.01, misalignment=off)
     np.testing.assert_array_equal(allan_deviation(other, tau, DT), total[:, :3])
 
 
