@@ -529,7 +529,7 @@ def _solve_amplitudes(d: _Data, g: FloatArray, free: Sequence[int]) -> tuple[Flo
                 x_new = x_try
         if new > cur:
             break
-        done = abs(cur - new) <= 1e-10 * max(cur, 1e-300)
+        done = abs(cur - new) <= 1e-9 * max(cur, 1e-300)
         x, cur = x_new, new
         if done:
             break
@@ -547,7 +547,7 @@ def _fit_terms(
         amp, cost = _solve_amplitudes(d, g, free)
         return amp, math.inf, cost, False
     lo, hi = math.log(tau_bounds[0]), math.log(tau_bounds[1])
-    grid = np.linspace(lo, hi, 25)
+    grid = np.linspace(lo, hi, max(8, min(25, int(4 * (hi - lo)) + 2)))  # ~4 per e-fold
 
     def at(log_tc: float) -> tuple[float, FloatArray]:
         amp, cost = _solve_amplitudes(d, _shapes(d.m, d.dt, math.exp(log_tc)), free)
@@ -569,7 +569,7 @@ def _fit_terms(
             a, x1, f1 = x1, x2, f2
             x2 = a + gr * (b - a)
             f2 = at(x2)[0]
-        if b - a < 1e-3:
+        if b - a < 5e-3:  # tau_c to 0.5%
             break
     best = 0.5 * (a + b)
     cost, amp = at(best)
@@ -754,14 +754,20 @@ def _fit_column(
     alpha = noise_type_from_slope(np.square(np.maximum(sigma, 1e-300)), tau)
     ref = sigma
     amp, tc, terms = np.zeros(3), math.inf, set(FIT_TERMS)
-    terms = set(FIT_TERMS)
+    # 1. every term, weighted least squares: a model for the noise types and weights
+    eye = np.eye(int(np.count_nonzero(keep)))
+    amp, tc, _cost, _ = _fit_terms(
+        replace(data(alpha, ref), whiten=eye), set(FIT_TERMS), tau_bounds
+    )
+    alpha = _model_alpha(mf, dt, tc, amp)
+    ref = np.sqrt(np.maximum(_shapes(mf, dt, tc) @ amp, 1e-300))
+    # 2. which terms: decorrelated (generalized) least squares, so that the cost
+    # differences behave as chi-square
+    _amp, _tc, terms, _cost = _fit_axis(data(alpha, ref), tau_bounds, min_sig)
+    # 3. their values: weighted least squares, twice (noise types and weights from the
+    # model of the pass before)
     for _ in range(2):
-        # which terms: decorrelated (generalized) least squares, so that the cost
-        # differences behave as chi-square; the values: weighted least squares
-        d = data(alpha, ref)
-        _amp, _tc, terms, _cost = _fit_axis(d, tau_bounds, min_sig)
-        d = replace(d, whiten=np.eye(d.m.size))
-        amp, tc, _cost, _ = _fit_terms(d, terms, tau_bounds)
+        amp, tc, _cost, _ = _fit_terms(replace(data(alpha, ref), whiten=eye), terms, tau_bounds)
         alpha = _model_alpha(mf, dt, tc, amp)
         ref = np.sqrt(np.maximum(_shapes(mf, dt, tc) @ amp, 1e-300))
     d = data(alpha, ref)
