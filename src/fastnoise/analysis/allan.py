@@ -202,16 +202,16 @@ def tau_grid(n_samples: int, rate: float, taus: TauSpec = "octave") -> tuple[Int
                 f"taus={np.asarray(taus).tolist()!r} is not allowed: every averaging time "
                 "must be finite and > 0 s"
             )
-    m = np.round(t * fs)
-    m = m[(m < npts) & (m > 0)]
-    m = np.unique(m).astype(np.int64)
+    mr = np.round(t * fs)
+    mr = mr[(mr < npts) & (mr > 0)]
+    m: IntArray = np.unique(mr).astype(np.int64)
     m = m[npts - 2 * m > 1]  # allantools drops taus with a single second difference
     if m.size == 0:
         raise ValueError(
             f"taus={taus!r} leaves no averaging time for {n} samples at {fs} Hz: "
             f"tau must lie in [{1.0 / fs}, {(n - 1) // 2 / fs}] s"
         )
-    return m, m / fs
+    return m, np.asarray(m / fs, dtype=np.float64)
 
 
 # ---- the deviation -----------------------------------------------------------------------
@@ -375,7 +375,7 @@ def noise_type_from_slope(avar: npt.ArrayLike, tau: npt.ArrayLike) -> IntArray:
     tiny = np.finfo(np.float64).tiny
     lv = np.log(np.maximum(v, tiny))
     mu = np.gradient(lv, np.log(t), axis=0)
-    return np.clip(np.round(-mu - 1.0), -2, 1).astype(np.int64)
+    return np.asarray(np.clip(np.round(-mu - 1.0), -2, 1), dtype=np.int64)
 
 
 def _alphas(alpha: AlphaSpec, adev: FloatArray, tau: FloatArray) -> IntArray:

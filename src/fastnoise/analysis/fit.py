@@ -51,8 +51,10 @@ amplitude's variance is never taken below that of reading it off its single best
 2 / (nu_i f_i^2) (IEEE Std 952's way of reading an Allan plot). Each parameter p then
 gets the EDF nu_p = 2 / var(ln p^2) (N, sigma_b, K) or 2 / var(ln tau_c) and the
 chi-square interval ``p * (nu_p / chi2.ppf((1 +/- ci)/2, nu_p))^(1/2)`` (power 1 for
-tau_c). In round trips over many seeds the 68% intervals hold the truth in 60-75% of
-the fits. A term that was dropped gets 0 with the interval
+tau_c). In round trips (white + Gauss-Markov + random walk, 40 and 12 seeds x 3 axes,
+2000 s and 10000 s logs) the 68% intervals held the truth in 72-77% of the fits for
+N, 58-64% for tau_c, 62-67% for K (when detected) and only 47-63% for sigma_b: its
+intervals are about 25% too narrow. A term that was dropped gets 0 with the interval
 [0, upper]: the largest amplitude the data's upper confidence limits allow. Bias
 instability B (derived, IEEE 952): the fitted model's Allan deviation where its log-log
 slope is closest to 0 (the flat floor of a white + random-walk curve, or a Gauss-Markov
@@ -219,16 +221,18 @@ class NoiseFit:
         out = []
         for t in range(k // 3):
             ax = self.axes[3 * t : 3 * t + 3]
-            nd = tuple(a.noise_density.value for a in ax)
-            sb = tuple(a.bias_stddev.value for a in ax)
-            kk = tuple(a.random_walk_density.value for a in ax)
+            nd = _three([a.noise_density.value for a in ax])
+            sb = _three([a.bias_stddev.value for a in ax])
+            kk = _three([a.random_walk_density.value for a in ax])
             taus = [a.bias_correlation_time.value for a in ax]
             present = [v for v, s in zip(taus, sb, strict=True) if s > 0 and math.isfinite(v)]
             if present:
                 fill = float(np.exp(np.mean(np.log(present))))
-                tc = tuple(
-                    v if (s > 0 and math.isfinite(v)) else fill
-                    for v, s in zip(taus, sb, strict=True)
+                tc = _three(
+                    [
+                        v if (s > 0 and math.isfinite(v)) else fill
+                        for v, s in zip(taus, sb, strict=True)
+                    ]
                 )
                 out.append(
                     TriadNoise(
@@ -339,6 +343,10 @@ class NoiseFit:
         return out
 
 
+def _three(values: Sequence[float]) -> tuple[float, float, float]:
+    return (float(values[0]), float(values[1]), float(values[2]))
+
+
 # ---- model pieces ---------------------------------------------------------------------------
 def _shapes(m: FloatArray, dt: float, tau_c: float) -> FloatArray:
     """(T, 3) Allan variance per unit amplitude: white (N^2 = 1), Gauss-Markov
@@ -438,7 +446,7 @@ def _nnls(a: FloatArray, b: FloatArray) -> FloatArray:
             best_cost = cost
             best = np.zeros(p)
             best[cols] = x
-    return best / norms
+    return np.asarray(best / norms, dtype=np.float64)
 
 
 #: Correlation of ln(avar) estimates (overlapping, m << N) at two taus d octaves apart,
@@ -464,7 +472,7 @@ def _correlation(tau: FloatArray, alpha: npt.NDArray[np.int64]) -> FloatArray:
     for k in (0, -1, -2):
         out += np.where(lo == k, (1.0 - frac) * rows[k], 0.0)
         out += np.where(lo + 1 == k, frac * rows[k], 0.0)
-    return out
+    return np.asarray(out, dtype=np.float64)
 
 
 def _whitener(tau: FloatArray, alpha: npt.NDArray[np.int64]) -> FloatArray:
@@ -733,7 +741,7 @@ def _fit_column(
 ) -> tuple[AxisFit, npt.NDArray[np.int64], FloatArray]:
     """Fit one column's Allan deviation ``sigma`` (U) at ``tau`` (s); returns the
     AxisFit, the noise type per point and the EDF per point."""
-    mf = np.round(tau / dt)
+    mf = np.asarray(np.round(tau / dt), dtype=np.float64)
     nan = Estimate(math.nan, math.nan, math.nan)
     if not np.any(sigma > 0):  # a constant column: nothing to fit
         alpha0 = np.zeros(tau.size, dtype=np.int64)
@@ -777,7 +785,7 @@ def _fit_column(
     chi2 = float(r @ r) / max(d.m.size, 1)
     white, sb, tce, rw = _intervals(d, corr, amp, tc, terms, ci, tau_bounds)
     # bias instability: read where the model's curve is flattest, on a fine grid
-    fine = np.unique(np.round(np.geomspace(mf[0], mf[-1], 200)))
+    fine = np.asarray(np.unique(np.round(np.geomspace(mf[0], mf[-1], 200))), dtype=np.float64)
     fine_dev = np.sqrt(np.maximum(_shapes(fine, dt, tc) @ amp, 1e-300))
     slope = np.gradient(np.log(fine_dev), np.log(fine)) if fine.size > 1 else np.ones(1)
     ib = int(np.argmin(np.abs(slope)))
@@ -864,7 +872,7 @@ def fit_noise(
     ci = _ci(ci)
     min_sig = _validate.nonnegative("min_significance", min_significance)
     arr, file_rate = load_log(
-        data,  # type: ignore[arg-type]
+        data,
         columns=None if columns is None else list(columns),
         time_column=time_column,
     )

@@ -106,7 +106,7 @@ def _gauss_pdf(x: FloatArray, mean: float, sd: float) -> FloatArray:
 def _tau_line(tau: FloatArray, rate: float, count: int = 120) -> FloatArray:
     """Whole-sample taus (s) spread log-evenly over [tau[0], tau[-1]]."""
     m = np.unique(np.round(np.geomspace(tau[0] * rate, tau[-1] * rate, count)))
-    return m / rate
+    return np.asarray(m / rate, dtype=np.float64)
 
 
 # ---- Allan deviation ------------------------------------------------------------------------

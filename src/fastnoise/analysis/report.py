@@ -175,7 +175,7 @@ def load_model_config(
             f"config['report'] has unknown entries {unknown}: allowed for {model} are "
             f"{list(_REPORT_KEYS[name])}"
         )
-    cls = registered_models()[name]
+    cls: Any = registered_models()[name]
     if all(k in data for k in STATE_KEYS):
         if data["model"] != name:
             raise ValueError(
