@@ -252,6 +252,9 @@ def plot_allan_model(
         data = None
     t_line = _tau_line(tau, 1.0 / step)
     target: Any = gyro if k == 3 else (gyro, accel)
+    triads = (gyro,) if k == 3 else (gyro, accel)
+    lsb = np.concatenate([t.lsb for t in triads])
+    white_sd = np.concatenate([t.white_stddev(step) for t in triads])
     terms = allan_deviation_terms(target, t_line, step)
     total = allan_deviation(target, t_line, step)
     unit = _units(k, None if k == 6 else "rad/s")
@@ -270,6 +273,15 @@ def plot_allan_model(
             if np.any(v > 0):
                 ax.plot(t_line, v, "--", color=TERM_COLOURS[name], lw=1.2, label=name)
         ax.plot(t_line, total[:, c], "-", color="black", lw=1.4, label="total")
+        if lsb[c] > 0 and white_sd[c] < lsb[c]:
+            ax.text(
+                0.02,
+                0.02,
+                "noise σ < LSB: quantization is not white,\nthe theory is approximate here",
+                transform=ax.transAxes,
+                fontsize=7,
+                color="tab:purple",
+            )
         _loglog(ax)
         ax.set_xlabel("τ [s]")
         ax.set_ylabel(f"σ(τ) [{unit[c]}]")
