@@ -1,30 +1,30 @@
 # The base of every model (see model.pyx for the contract).
-from cpython.pythread cimport (
-    NOWAIT_LOCK,
-    WAIT_LOCK,
-    PyThread_acquire_lock,
-    PyThread_release_lock,
-    PyThread_type_lock,
-)
+
+cdef extern from "fnlock.h" nogil:
+    ctypedef struct fn_lock:
+        pass
+    bint fn_lock_try(fn_lock *l)
+    void fn_lock_release(fn_lock *l)
+    void fn_lock_wait(fn_lock *l)
 
 
 cdef class Model:
     cdef object _seed_seq  # numpy.random.SeedSequence, or None for a deterministic model
-    cdef PyThread_type_lock _lock  # guards positions and states shared by threads
+    cdef fn_lock _lock  # guards positions and states shared by threads (zeroed: unlocked)
 
 
 # The per-object lock: taken around every read-and-advance of a model's position (and
 # for a whole call where the model has a recurrence). Uncontended, it costs one atomic
-# operation; contended, it waits with the GIL released, so the holder can finish.
-# Not reentrant: a locked section must not call another locked method of the same
-# object.
+# compare-exchange; contended, it waits with the GIL released, so the holder can
+# finish. Not reentrant: a locked section must not call another locked method of the
+# same object.
 cdef inline int lock_model(Model m) except -1:
-    if PyThread_acquire_lock(m._lock, NOWAIT_LOCK):
+    if fn_lock_try(&m._lock):
         return 0
     with nogil:
-        PyThread_acquire_lock(m._lock, WAIT_LOCK)
+        fn_lock_wait(&m._lock)
     return 0
 
 
 cdef inline void unlock_model(Model m) noexcept:
-    PyThread_release_lock(m._lock)
+    fn_lock_release(&m._lock)

@@ -49,8 +49,6 @@ How the models differ, in one place:
 
 import copy as _copy
 
-from cpython.pythread cimport PyThread_allocate_lock, PyThread_free_lock
-
 from fastnoise.core import validate
 from fastnoise.core.seeding import seed_sequence_state
 
@@ -138,15 +136,7 @@ cdef class Model:
     stochastic = True
 
     def __cinit__(self, *args, **kwargs):
-        self._seed_seq = None
-        self._lock = PyThread_allocate_lock()
-        if self._lock == NULL:
-            raise MemoryError("no memory for a model's lock")
-
-    def __dealloc__(self):
-        if self._lock != NULL:
-            PyThread_free_lock(self._lock)
-            self._lock = NULL
+        self._seed_seq = None  # the lock needs no set-up: zeroed memory is unlocked
 
     # ---- what each model provides ---------------------------------------------------
     def _params(self):
