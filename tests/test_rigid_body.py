@@ -355,10 +355,14 @@ def test_bad_options_are_rejected():
         RigidBodySimulator(SEED_INERTIA, omega=(1.0, 2.0))
 
 
-def test_overflow_fails_the_numeric_check():
+def test_overflow_is_refused_and_changes_nothing():
+    # it used to run to inf/NaN (check_numerics() False); now the state stays finite
     body = RigidBodySimulator((1.0, 1.0, 1.0))
-    body.update(1e300, (1e300, 0.0, 0.0))
-    assert not body.check_numerics()
+    body.update(0.01, (0.1, 0.0, 0.0))
+    before = body.state
+    with pytest.raises(ValueError, match="rad/s"):
+        body.update(1e300, (1e300, 0.0, 0.0))
+    assert body.state == before and body.check_numerics()
 
 
 def test_torque_may_be_any_length3_vector():
