@@ -148,47 +148,6 @@ cdef cnp.ndarray _vec3_out(str name, object out):
     return _arrays.output(name, out, (3,), _F64)
 
 
-def _refusal(ImuNoise m, int rc, size_t where, size_t n, steps, w, acc, bint per_sample):
-    """The exception for an FN_IMU_ERR_* code of a call of n samples (steps: the
-    call's steps in s; w, acc: its true values)."""
-    cdef int a = <int>(where // 3)
-    if rc == FN_IMU_ERR_COUNT:
-        return OverflowError(
-            f"sample_count={m.m.count} is at its end: {n} more samples would pass "
-            "2**64 - 1 (an ImuNoise counts at most 2**64 - 1 samples)")
-    if rc == FN_IMU_ERR_STREAM:
-        t = where % 3
-        return OverflowError(
-            f"the {_TERMS[t]} stream of {_TRIADS[a // 3]} {_XYZ[a % 3]} is at position "
-            f"{m.m.st[a][t].position} (state['position']['stream_positions'][{a}][{t}]): "
-            f"{n} more samples would run past the end of the stream (2**64 - 1)")
-    axis = f"{_TRIADS[where // 3]} {_XYZ[where % 3]}"
-    if rc == FN_IMU_ERR_WHITE:
-        dt = float(np.min(steps))
-        p = &m.m.p[where]
-        return ValueError(
-            f"dt={dt!r} is not allowed with noise_density={p.noise_density!r} "
-            f"({axis}): the white-noise sigma sqrt(noise_stddev**2 + "
-            f"noise_density**2/dt) would pass {FN_IMU_TERM_MAX:g}; dt must be at least "
-            f"(noise_density/{FN_IMU_TERM_MAX:g})**2 = "
-            f"{(p.noise_density / FN_IMU_TERM_MAX) ** 2:.17g} s")
-    if rc == FN_IMU_ERR_GM or rc == FN_IMU_ERR_RW:
-        name, v = (("Gauss-Markov", m.m.gm[where]) if rc == FN_IMU_ERR_GM
-                   else ("random-walk", m.m.rw[where]))
-        return OverflowError(
-            f"the {name} bias of {axis} ({v!r}) could pass {FN_IMU_TERM_MAX:g} within "
-            f"these {n} samples (dt up to {float(np.max(steps))!r} s): bias states are "
-            f"kept within +/-{FN_IMU_TERM_MAX:g}")
-    name, x = ("omega", w) if rc == FN_IMU_ERR_OMEGA else ("accel", acc)
-    at = f"{where}" if per_sample else f"{where // 3}, {where % 3}"
-    return ValueError(
-        f"{name}[{at}]={float(np.reshape(x, -1)[where])!r} is not allowed: it is beyond "
-        f"+/-{m.m.max_input:.17g}: "
-        f"finite true values must lie within +/-{FN_IMU_TERM_MAX:g} divided by the "
-        "largest absolute row sum of this IMU's linear map (I + scale_factor + "
-        "misalignment, plus the gyro's G-sensitivity), where that exceeds 1")
-
-
 # The lock (see the class notes): apply holds the object lock and marks the object
 # busy for its whole call, since it releases the GIL; every other access runs under
 # the GIL without releasing it, so it only has to wait (on the lock) while an apply
@@ -571,6 +530,52 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 
 
 register_model(ImuNoise)
+
+
+@cython.boundscheck(True)
+def _refusal(ImuNoise m, int rc, size_t where, size_t n, steps, w, acc, bint per_sample):
+    """The exception for an FN_IMU_ERR_* code of a call of n samples (steps: the
+    call's steps in s; w, acc: its true values). ``where`` is an axis (0-5), 3 axis +
+    term, or a flat index into the true values, by the code."""
+    cdef int a
+    if rc == FN_IMU_ERR_OMEGA or rc == FN_IMU_ERR_ACCEL:
+        name, x = ("omega", w) if rc == FN_IMU_ERR_OMEGA else ("accel", acc)
+        at = f"{where}" if per_sample else f"{where // 3}, {where % 3}"
+        return ValueError(
+            f"{name}[{at}]={float(np.reshape(x, -1)[where])!r} is not allowed: it is "
+            f"beyond +/-{m.m.max_input:.17g}: finite true values must lie within "
+            f"+/-{FN_IMU_TERM_MAX:g} divided by the largest absolute row sum of this "
+            "IMU's linear map (I + scale_factor + misalignment, plus the gyro's "
+            "G-sensitivity), where that exceeds 1")
+    if rc == FN_IMU_ERR_COUNT:
+        return OverflowError(
+            f"sample_count={m.m.count} is at its end: {n} more samples would pass "
+            "2**64 - 1 (an ImuNoise counts at most 2**64 - 1 samples)")
+    if rc == FN_IMU_ERR_STREAM:
+        a = <int>(where // 3)
+        t = where % 3
+        return OverflowError(
+            f"the {_TERMS[t]} stream of {_TRIADS[a // 3]} {_XYZ[a % 3]} is at position "
+            f"{m.m.st[a][t].position} (state['position']['stream_positions'][{a}][{t}]): "
+            f"{n} more samples would run past the end of the stream (2**64 - 1)")
+    axis = f"{_TRIADS[where // 3]} {_XYZ[where % 3]}"
+    if rc == FN_IMU_ERR_WHITE:
+        dt = float(np.min(steps))
+        p = &m.m.p[where]
+        return ValueError(
+            f"dt={dt!r} is not allowed with noise_density={p.noise_density!r} "
+            f"({axis}): the white-noise sigma sqrt(noise_stddev**2 + "
+            f"noise_density**2/dt) would pass {FN_IMU_TERM_MAX:g}; dt must be at least "
+            f"(noise_density/{FN_IMU_TERM_MAX:g})**2 = "
+            f"{(p.noise_density / FN_IMU_TERM_MAX) ** 2:.17g} s")
+    if rc == FN_IMU_ERR_GM or rc == FN_IMU_ERR_RW:
+        name, v = (("Gauss-Markov", m.m.gm[where]) if rc == FN_IMU_ERR_GM
+                   else ("random-walk", m.m.rw[where]))
+        return OverflowError(
+            f"the {name} bias of {axis} ({v!r}) could pass {FN_IMU_TERM_MAX:g} within "
+            f"these {n} samples (dt up to {float(np.max(steps))!r} s): bias states are "
+            f"kept within +/-{FN_IMU_TERM_MAX:g}")
+    raise AssertionError(f"unknown IMU error code {rc}")
 
 
 @cython.boundscheck(True)

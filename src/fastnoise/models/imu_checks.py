@@ -131,10 +131,15 @@ def steps_from_times(t: np.ndarray, last_time: float) -> tuple:
         )
     if not np.all(np.isfinite(out)):
         k = int(np.argmax(~np.isfinite(out)))
+        if k == 0 and math.isfinite(last_time):
+            where = f"timestamps[0]={float(t[0])!r} after the previous call's last one"
+            where += f" {last_time!r}"
+        else:
+            k = max(k, 1)  # on a first call, step 0 is timestamps[1] - timestamps[0]
+            where = f"timestamps[{k}]={float(t[k])!r} after {float(t[k - 1])!r}"
         raise ValueError(
-            f"timestamps[{k}]={t[k]!r} is not allowed: its step from the timestamp before "
-            f"it (or the previous call's last one, {last_time!r}) overflows; steps must "
-            f"be at most {sys.float_info.max!r} s"
+            f"{where} is not allowed: the step between them overflows (steps must be "
+            f"at most {sys.float_info.max!r} s)"
         )
     return out, float(t[-1])
 
