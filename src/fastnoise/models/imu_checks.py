@@ -96,6 +96,8 @@ def steps(dt: object, n: int) -> np.ndarray:
     ok = np.isfinite(arr) & (arr > 0.0)
     if not np.all(ok):
         raise ValueError(f"dt contains {arr[~ok][0]!r}: every step must be finite and > 0 s")
+    if n == 0:  # no sample, no step read (an empty dt array goes with an empty call)
+        return np.ones(1)
     return arr if n > 1 else arr.reshape(1).copy()
 
 

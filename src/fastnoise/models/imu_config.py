@@ -84,6 +84,14 @@ def _real(name: str, value: object, *, allow_inf: bool = False, limit: bool = Tr
     return v
 
 
+def _positive(name: str, value: object) -> float:
+    """A finite real number > 0; numpy timedeltas, datetimes, bools and complex
+    numbers are refused by name (``numbers.Real`` lets a timedelta64 through)."""
+    if isinstance(value, np.generic) and value.dtype.kind not in "iuf":
+        raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
+    return _validate.positive(name, value)
+
+
 def _seq(name: str, value: object) -> list | None:
     """``value`` as a list (from a list, tuple or ndarray), or None for a scalar."""
     if isinstance(value, np.ndarray):
@@ -220,6 +228,11 @@ class TriadNoise:
             raise ValueError(
                 f"scale_factor={self.scale_factor!r} is not allowed: every component must be > -1"
             )
+        # the flags first: the checks below take their truth values
+        for name in ("bias_steady_state", "turn_on_bias_decays"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name}={getattr(self, name)!r} is not allowed: use True/False")
+            put(self, name, bool(getattr(self, name)))
         put(self, "misalignment", _mat3("misalignment", self.misalignment, zero_diagonal=True))
         put(self, "g_sensitivity", _mat3("g_sensitivity", self.g_sensitivity))
         if self.bias_correlation_time is not None:
@@ -235,10 +248,6 @@ class TriadNoise:
                 "bias_correlation_time=None is not allowed with a Gauss-Markov bias "
                 "(bias_stddev, bias_steady_state or turn_on_bias_decays): give tau in s, > 0"
             )
-        for name in ("bias_steady_state", "turn_on_bias_decays"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise TypeError(f"{name}={getattr(self, name)!r} is not allowed: use True/False")
-            put(self, name, bool(getattr(self, name)))
         if self.bias_steady_state and self.turn_on_bias_decays:
             raise ValueError(
                 "bias_steady_state=True is not allowed with turn_on_bias_decays=True: "
@@ -295,7 +304,7 @@ class TriadNoise:
         """Per-sample white-noise sigma for step ``dt`` (s): sqrt(stddev^2 + N^2/dt), U
         (where N^2/dt overflows, the same value in a scaled form, as the C model does).
         A sigma beyond the doubles is refused (ValueError naming ``dt``)."""
-        dt = _validate.positive("dt", dt)
+        dt = _positive("dt", dt)
         s, n = np.array(self.noise_stddev), np.array(self.noise_density)
         with np.errstate(over="ignore"):
             var = np.square(s) + np.square(n) / dt
@@ -435,9 +444,20 @@ def gauss_markov_stddev_from_gazebo(dynamic_bias_stddev: float, correlation_time
     """Stationary std of Gazebo's dynamic bias: its ``dynamic_bias_stddev`` sigma is a
     driving density (U/sqrt(s)), discretized as
     sqrt(-sigma^2*tau/2*expm1(-2*dt/tau)), so the stationary std is sigma*sqrt(tau/2), U."""
-    sigma = _validate.nonnegative("dynamic_bias_stddev", dynamic_bias_stddev)
-    tau = _validate.positive("dynamic_bias_correlation_time", correlation_time)
-    return sigma * math.sqrt(tau / 2.0)
+    sigma = _real("dynamic_bias_stddev", dynamic_bias_stddev, limit=False)
+    if sigma < 0.0:
+        raise ValueError(
+            f"dynamic_bias_stddev={dynamic_bias_stddev!r} is not allowed: it must be >= 0"
+        )
+    tau = _positive("dynamic_bias_correlation_time", correlation_time)
+    out = sigma * math.sqrt(tau / 2.0)
+    if not math.isfinite(out):
+        raise ValueError(
+            f"dynamic_bias_stddev={dynamic_bias_stddev!r} with "
+            f"dynamic_bias_correlation_time={correlation_time!r}: the stationary std "
+            "sigma*sqrt(tau/2) overflows"
+        )
+    return out
 
 
 def wt901c(
