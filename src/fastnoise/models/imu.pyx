@@ -460,10 +460,12 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 
     def angular_velocity_covariance(self, dt):
         """Row-major 3x3 (9 floats), (rad/s)^2: sigma_white^2 + sigma_bias^2 for step dt."""
+        self._params()  # (refuses an ImuNoise made with __new__ alone)
         return triad_covariance(self._gyro, dt)
 
     def linear_acceleration_covariance(self, dt):
         """Row-major 3x3 (9 floats), (m/s^2)^2: sigma_white^2 + sigma_bias^2 for step dt."""
+        self._params()
         return triad_covariance(self._accel, dt)
 
     # ---- state, copies, pickling -------------------------------------------------

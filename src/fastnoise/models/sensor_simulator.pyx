@@ -350,9 +350,11 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         """Measured body angular velocity in rad/s: ``omega + drift_omega + noise``.
 
         Returns a new float64 array of shape (3,), or fills and returns ``out`` (native
-        float64, shape (3,), C-contiguous, aligned, writeable). Raises ValueError if the
-        source's omega is not finite or beyond +/-1e300 (no noise is drawn then), and
-        OverflowError at the end of the noise stream.
+        float64, shape (3,), C-contiguous, aligned, writeable; anything else is refused
+        by name). The source is read before ``out`` is written, so ``out`` may be the
+        source's own array. Raises ValueError if the source's omega is not finite or
+        beyond +/-1e300 (no noise is drawn then), and OverflowError at the end of the
+        noise stream.
         """
         cdef double w[3]
         _source_omega(self.source_, w)
