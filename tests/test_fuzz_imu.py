@@ -195,6 +195,8 @@ def _plain(x):
 
 def _snap(x):
     if isinstance(x, np.ndarray):
+        if x.dtype.hasobject:
+            return x.dtype, x.shape, x.tolist()
         return x.dtype, x.shape, np.array(x, copy=True).tobytes()
     return copy.deepcopy(x)
 
@@ -279,6 +281,8 @@ def _value(snap, x):
     """The values x had before the call (from its snapshot)."""
     if isinstance(x, np.ndarray):
         dt, shape, raw = snap
+        if isinstance(raw, list):
+            return np.array(raw, dtype=dt).reshape(shape)
         return np.frombuffer(raw, dtype=dt).reshape(shape)
     return snap
 

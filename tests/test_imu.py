@@ -787,8 +787,9 @@ def test_bad_step_outputs_are_refused_by_name(out, exc, word):
         np.array(["2020-01-01"] * 3, dtype="datetime64[ns]"),
         [[0.0], 0.0, 0.0],
         "abc",
+        [0.0, True, 0.0],
     ],
-    ids=["bool", "complex", "str", "object", "datetime", "ragged", "string"],
+    ids=["bool", "complex", "str", "object", "datetime", "ragged", "string", "bool-entry"],
 )
 def test_non_real_inputs_are_refused_by_name(value):
     m = _full_model()

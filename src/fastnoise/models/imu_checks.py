@@ -34,17 +34,27 @@ def split_keywords(kwargs: dict) -> dict:
     return parts
 
 
+def _has_bool(value: object) -> bool:
+    """Whether a (nested) list or tuple holds a bool, which numpy would turn into 1.0."""
+    if isinstance(value, bool | np.bool_):
+        return True
+    return isinstance(value, list | tuple) and any(_has_bool(v) for v in value)
+
+
 def _asarray(name: str, value: object) -> np.ndarray:
-    """``value`` as an ndarray; what numpy cannot make one of (ragged lists, ...) is a
-    TypeError naming ``name``."""
+    """``value`` as an ndarray; what numpy cannot make one of (ragged lists, ...) and
+    lists holding bools are a TypeError naming ``name``."""
     if isinstance(value, np.ndarray):
         return value
     try:
-        return np.asarray(value)
+        arr = np.asarray(value)
     except (TypeError, ValueError, OverflowError) as exc:
         raise TypeError(
             f"{name}={value!r:.80} is not allowed: it must be an array of real numbers"
         ) from exc
+    if arr.dtype.kind != "b" and _has_bool(value):
+        raise TypeError(f"{name}={value!r:.80} is not allowed: it holds a bool, not a number")
+    return arr
 
 
 def real_in(name: str, value: object, *, ndim: int | None = None, last_dim: int | None = None):
