@@ -33,6 +33,18 @@ void fn_imu_init(fn_imu *m) {
         m->on[a][FN_IMU_GM] = p->gm_tau > 0.0 && p->gm_stddev > 0.0;
         m->on[a][FN_IMU_RW] = p->rw_density > 0.0;
     }
+    /* |x_i| <= (row sum of |C| and |G|) * max |true value| */
+    double rows = 1.0;
+    for (int i = 0; i < 3; i++) {
+        double g = 0.0, acc = 0.0;
+        for (int j = 0; j < 3; j++) {
+            g += fabs(m->lin[0][i][j]) + fabs(m->gsens[i][j]);
+            acc += fabs(m->lin[1][i][j]);
+        }
+        rows = g > rows ? g : rows;
+        rows = acc > rows ? acc : rows;
+    }
+    m->max_input = FN_IMU_TERM_MAX / rows;
     fn_imu_reset(m);
 }
 
@@ -60,31 +72,96 @@ void fn_imu_reset(fn_imu *m) {
         m->rw[a] = 0.0;
     }
     m->count = 0;
+    m->room = UINT64_MAX;
     m->coef_dt = 0.0; /* the offsets depend on the turn-on biases: recompute */
 }
 
-void fn_imu_set_dt(fn_imu *m, double dt) {
-    for (int a = 0; a < FN_IMU_AXES; a++) {
-        const fn_imu_axis_params *p = &m->p[a];
-        fn_imu_coefs *c = &m->c[a];
-        c->offset = p->bias + (p->turn_on_in_gm ? 0.0 : m->turn_on[a]);
-        c->white = sqrt(p->noise_stddev * p->noise_stddev +
-                        p->noise_density * p->noise_density / dt);
-        if (p->gm_tau > 0.0) {
-            double alpha = fn_exp_f64(-dt / p->gm_tau);
-            c->alpha = alpha;
-            /* (1 - a)(1 + a): 1 - a is exact for a in [1/2, 1], unlike 1 - a*a */
-            c->gm_drive = p->gm_stddev * sqrt((1.0 - alpha) * (1.0 + alpha));
-        } else {
-            c->alpha = 1.0;
-            c->gm_drive = 0.0;
-        }
-        c->rw_step = p->rw_density * sqrt(dt);
-        c->full_scale = p->full_scale;
-        c->lsb = p->lsb;
-        c->inv_lsb = p->lsb > 0.0 ? 1.0 / p->lsb : 0.0;
+void fn_imu_set_room(fn_imu *m) {
+    uint64_t top = m->count;
+    for (int a = 0; a < FN_IMU_AXES; a++)
+        for (int t = 0; t < FN_IMU_TERMS; t++)
+            if (m->on[a][t] && m->st[a][t].position > top) top = m->st[a][t].position;
+    m->room = UINT64_MAX - top;
+}
+
+/* The coefficients of axis a for step dt. */
+static void coefs_of(const fn_imu *m, int a, double dt, fn_imu_coefs *c) {
+    const fn_imu_axis_params *p = &m->p[a];
+    c->offset = p->bias + (p->turn_on_in_gm ? 0.0 : m->turn_on[a]);
+    double var =
+        p->noise_stddev * p->noise_stddev + p->noise_density * p->noise_density / dt;
+    c->white = sqrt(var);
+    if (!(var <= DBL_MAX)) {
+        /* density^2 / dt overflows (a tiny dt): the scaled form, with t = N / sqrt(dt)
+         * > 1e154 > stddev (<= 1e150), in correctly rounded operations only */
+        double t = p->noise_density / sqrt(dt), r = p->noise_stddev / t;
+        c->white = t * sqrt(1.0 + r * r);
     }
+    if (p->gm_tau > 0.0) {
+        double alpha = fn_exp_f64(-dt / p->gm_tau);
+        c->alpha = alpha;
+        /* (1 - a)(1 + a): 1 - a is exact for a in [1/2, 1], unlike 1 - a*a */
+        c->gm_drive = p->gm_stddev * sqrt((1.0 - alpha) * (1.0 + alpha));
+    } else {
+        c->alpha = 1.0;
+        c->gm_drive = 0.0;
+    }
+    c->rw_step = p->rw_density * sqrt(dt);
+    c->full_scale = p->full_scale;
+    c->lsb = p->lsb;
+    c->inv_lsb = p->lsb > 0.0 ? 1.0 / p->lsb : 0.0;
+}
+
+void fn_imu_set_dt(fn_imu *m, double dt) {
+    for (int a = 0; a < FN_IMU_AXES; a++)
+        coefs_of(m, a, dt, &m->c[a]);
     m->coef_dt = dt;
+}
+
+/* The checks of n more samples whose coefficients lie between lo (the smallest step:
+ * the largest white sigma) and hi (the largest step: the largest bias drives); every
+ * coefficient is monotonic in dt. */
+static int check_samples(const fn_imu *m, uint64_t n, const fn_imu_coefs *lo,
+                         const fn_imu_coefs *hi, size_t *where) {
+    if (n > m->room) { /* which counter, for the message */
+        if (n > UINT64_MAX - m->count) return FN_IMU_ERR_COUNT;
+        for (int a = 0; a < FN_IMU_AXES; a++)
+            for (int t = 0; t < FN_IMU_TERMS; t++)
+                if (m->on[a][t] && n > UINT64_MAX - m->st[a][t].position) {
+                    *where = (size_t)(3 * a + t);
+                    return FN_IMU_ERR_STREAM;
+                }
+    }
+    double k = (double)n * FN_IMU_Z_MAX;
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        *where = (size_t)a;
+        if (!(lo[a].white <= FN_IMU_TERM_MAX)) return FN_IMU_ERR_WHITE;
+        if (!(fabs(m->gm[a]) + k * hi[a].gm_drive <= FN_IMU_TERM_MAX)) return FN_IMU_ERR_GM;
+        if (!(fabs(m->rw[a]) + k * hi[a].rw_step <= FN_IMU_TERM_MAX)) return FN_IMU_ERR_RW;
+    }
+    return FN_IMU_OK;
+}
+
+/* Index of the first finite value of v[0..n) beyond max_input, or n: a vectorized
+ * test of the whole, then a plain search only when it fails. */
+static size_t first_too_large(const double *v, size_t n, double max_input) {
+    int bad = 1; /* a few values (a step): the plain search right away */
+    if (n >= 64) FN_DISPATCH(fn_imu_any_too_large, (v, n, max_input, &bad));
+    if (bad)
+        for (size_t i = 0; i < n; i++) {
+            double x = fabs(v[i]);
+            if (x > max_input && x != INFINITY) return i;
+        }
+    return n;
+}
+
+static int check_inputs(const fn_imu *m, size_t n, const double *omega, const double *accel,
+                        size_t *where) {
+    *where = first_too_large(omega, 3 * n, m->max_input);
+    if (*where < 3 * n) return FN_IMU_ERR_OMEGA;
+    *where = first_too_large(accel, 3 * n, m->max_input);
+    if (*where < 3 * n) return FN_IMU_ERR_ACCEL;
+    return FN_IMU_OK;
 }
 
 void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double dt,
@@ -110,6 +187,16 @@ void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double
         accel_out[i] = y[3 + i];
     }
     m->count++;
+    m->room--; /* the caller checked that there is room (fn_imu_step_checked) */
+}
+
+int fn_imu_step_checked(fn_imu *m, const double omega[3], const double accel[3], double dt,
+                        double omega_out[3], double accel_out[3], size_t *where) {
+    if (dt != m->coef_dt) fn_imu_set_dt(m, dt);
+    int rc = check_samples(m, 1, m->c, m->c, where);
+    if (rc == FN_IMU_OK) rc = check_inputs(m, 1, omega, accel, where);
+    if (rc == FN_IMU_OK) fn_imu_step(m, omega, accel, dt, omega_out, accel_out);
+    return rc;
 }
 
 /* Per-sample path of apply, for a step that changes from sample to sample. */
@@ -138,9 +225,12 @@ static int overlap(const double *p, const double *q, size_t n) {
     return (uintptr_t)p < (uintptr_t)(q + n) && (uintptr_t)q < (uintptr_t)(p + n);
 }
 
-void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
-                  const double *dt, size_t dt_stride, double *omega_out,
-                  double *accel_out) {
+/* fn_imu_apply; with scan, each chunk's true values are checked (check_inputs) just
+ * before the chunk is computed, where they are in the cache: on a refusal the error
+ * is returned part-way, and the caller restores the model it saved. */
+static int apply_impl(fn_imu *m, size_t n, const double *omega, const double *accel,
+                      const double *dt, size_t dt_stride, double *omega_out,
+                      double *accel_out, int scan, size_t *where) {
     /* unit normals: row 3 a + t for term t of axis a; rows of terms that are off stay
      * zeros (the fills write only the rows of terms that are on) */
     double buf[FN_IMU_AXES][FN_IMU_TERMS][FN_IMU_CHUNK];
@@ -148,7 +238,7 @@ void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
     const double *z[FN_IMU_AXES][FN_IMU_TERMS];
     int f32 = m->normal_dtype == FN_FLOAT32;
 
-    if (n == 0) return;
+    if (n == 0) return FN_IMU_OK;
     size_t rows = n < FN_IMU_CHUNK ? n : FN_IMU_CHUNK; /* the length of the longest chunk */
     for (int a = 0; a < FN_IMU_AXES; a++)
         for (int t = 0; t < FN_IMU_TERMS; t++) {
@@ -194,6 +284,13 @@ void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
                                            buf[a][t]);
                 }
             }
+        if (scan) {
+            int rc = check_inputs(m, len, omega + 3 * k0, accel + 3 * k0, where);
+            if (rc != FN_IMU_OK) {
+                *where += 3 * k0;
+                return rc;
+            }
+        }
         if (dt_stride) {
             if (f32) /* exact conversion, as fn_imu_step's */
                 for (int a = 0; a < FN_IMU_AXES; a++)
@@ -208,4 +305,51 @@ void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
         }
     }
     m->count += n;
+    m->room -= n; /* the caller checked that there is room (fn_imu_apply_checked) */
+    return FN_IMU_OK;
+}
+
+void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
+                  const double *dt, size_t dt_stride, double *omega_out,
+                  double *accel_out) {
+    size_t where;
+    apply_impl(m, n, omega, accel, dt, dt_stride, omega_out, accel_out, 0, &where);
+}
+
+int fn_imu_apply_checked(fn_imu *m, size_t n, const double *omega, const double *accel,
+                         const double *dt, size_t dt_stride, double *omega_out,
+                         double *accel_out, size_t *where) {
+    if (n == 0) return FN_IMU_OK;
+    double lo = dt[0], hi = dt[0];
+    if (dt_stride)
+        for (size_t k = 1; k < n; k++) {
+            double d = dt[k * dt_stride];
+            lo = d < lo ? d : lo;
+            hi = d > hi ? d : hi;
+        }
+    fn_imu_coefs clo[FN_IMU_AXES], chi[FN_IMU_AXES];
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        coefs_of(m, a, lo, &clo[a]);
+        coefs_of(m, a, hi, &chi[a]);
+    }
+    int rc = check_samples(m, (uint64_t)n, clo, chi, where);
+    if (rc != FN_IMU_OK) return rc;
+    /* The true values are checked before anything changes: all at once for short
+     * calls and where an output is an input (in place: a refusal part-way would have
+     * overwritten it); otherwise chunk by chunk, where they are in the cache anyway,
+     * with the model saved first and restored on a refusal (the outputs then hold
+     * partial results). */
+    size_t nv = 3 * n;
+    if (n < FN_IMU_CHUNK || overlap(omega_out, omega, nv) ||
+        overlap(omega_out, accel, nv) || overlap(accel_out, omega, nv) ||
+        overlap(accel_out, accel, nv)) {
+        rc = check_inputs(m, n, omega, accel, where);
+        if (rc == FN_IMU_OK)
+            fn_imu_apply(m, n, omega, accel, dt, dt_stride, omega_out, accel_out);
+        return rc;
+    }
+    fn_imu saved = *m;
+    rc = apply_impl(m, n, omega, accel, dt, dt_stride, omega_out, accel_out, 1, where);
+    if (rc != FN_IMU_OK) *m = saved;
+    return rc;
 }

@@ -32,6 +32,7 @@
 
 #include "streams.h"
 
+#include <float.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,33 @@
 #define FN_IMU_AXES 6
 #define FN_IMU_TERMS 3 /* per-sample random terms: white, Gauss-Markov, random walk */
 #define FN_IMU_STREAM_TAG FN_STREAM_IMU_TAG
+
+/* Magnitudes that keep every intermediate finite. Each term of
+ * y = x + offset + gm + rw + white * z is kept within FN_IMU_TERM_MAX (the unit
+ * normals come from 32-bit uniforms, so |z| <= 6.67 < FN_IMU_Z_MAX), so their sum
+ * stays below 1e302 and never overflows:
+ *   - x: finite true values are refused beyond +/- max_input, FN_IMU_TERM_MAX over the
+ *     largest absolute row sum of the linear map and G-sensitivity (when above 1);
+ *   - offset: the parameters are bounded at construction (1e150, imu_config.py);
+ *   - white: refused for a step dt that would make it exceed FN_IMU_TERM_MAX;
+ *   - gm, rw: a call of n samples is refused when |state| + n * FN_IMU_Z_MAX * (its
+ *     per-sample drive) could exceed FN_IMU_TERM_MAX (states past it are refused
+ *     too), so the bias states never pass it;
+ * and the quantization keeps y where y / lsb would overflow (fn_imu_quantized). */
+#define FN_IMU_TERM_MAX 1e300
+#define FN_IMU_Z_MAX 8.0
+
+/* What fn_imu_step_checked / fn_imu_apply_checked refuse (nothing changes then). */
+enum {
+    FN_IMU_OK = 0,
+    FN_IMU_ERR_COUNT,  /* the sample count would pass 2^64 - 1 */
+    FN_IMU_ERR_STREAM, /* a stream position would pass 2^64 - 1 (where: 3 axis + term) */
+    FN_IMU_ERR_WHITE,  /* the white-noise sigma of axis `where` would pass TERM_MAX */
+    FN_IMU_ERR_GM,     /* the Gauss-Markov state of axis `where` could pass TERM_MAX */
+    FN_IMU_ERR_RW,     /* the random-walk state of axis `where` could pass TERM_MAX */
+    FN_IMU_ERR_OMEGA,  /* omega value `where` (flat index) is finite but beyond max_input */
+    FN_IMU_ERR_ACCEL   /* the same for accel */
+};
 
 enum {
     FN_IMU_WHITE = FN_STREAM_IMU_WHITE,
@@ -80,6 +108,7 @@ typedef struct {
     int lin_on[2];       /* 0 when C is the identity */
     int gsens_on;
     int on[FN_IMU_AXES][FN_IMU_TERMS]; /* which terms draw normals */
+    double max_input; /* largest finite |true value| accepted (see FN_IMU_TERM_MAX) */
     uint64_t key;
     int normal_dtype; /* FN_FLOAT64 or FN_FLOAT32: precision of the unit normals */
     /* state */
@@ -88,6 +117,9 @@ typedef struct {
     double rw[FN_IMU_AXES];
     double turn_on[FN_IMU_AXES];
     uint64_t count; /* samples produced since the start */
+    /* samples left before the count or a drawing stream's position would pass
+     * 2^64 - 1 (every one of them advances by one per sample); fn_imu_set_room */
+    uint64_t room;
     /* cache of the coefficients for coef_dt (0: none) */
     double coef_dt;
     fn_imu_coefs c[FN_IMU_AXES];
@@ -153,9 +185,14 @@ static inline double fn_imu_saturated(double x, double g, double r, double zw,
     return y;
 }
 
-/* Step 5: quantization to multiples of lsb (inv_lsb = 1 / lsb). */
+/* Step 5: quantization to multiples of lsb (inv_lsb = 1 / lsb). Where y / lsb is
+ * beyond the doubles (a huge y on a fine grid), y is kept: it is a multiple of lsb to
+ * far below its own precision (the plain formula would give +/-inf). Non-finite y stay
+ * as they are, as before. */
 static inline double fn_imu_quantized(double y, double lsb, double inv_lsb) {
-    return round_even(y * inv_lsb) * lsb;
+    double q = y * inv_lsb;
+    double r = round_even(q) * lsb;
+    return fabs(q) <= DBL_MAX ? r : y;
 }
 
 /* Steps 3-5 of imu.h for one axis. Branch-free apart from the quantization switch. */
@@ -178,17 +215,29 @@ static inline double fn_imu_axis_sample(const fn_imu_coefs *c, double *gm, doubl
 void fn_imu_init(fn_imu *m);
 /* Back to the seeded start (same turn-on biases, same streams). */
 void fn_imu_reset(fn_imu *m);
+/* Recompute m->room after the count or a stream position was set. */
+void fn_imu_set_room(fn_imu *m);
 /* Coefficients of every axis for step dt (> 0). */
 void fn_imu_set_dt(fn_imu *m, double dt);
 
 /* One sample: omega[3], accel[3] true values in; measured values out. */
 void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double dt,
                  double omega_out[3], double accel_out[3]);
+/* fn_imu_step after every check of the FN_IMU_ERR_* list: returns FN_IMU_OK, or the
+ * error (with *where) and then changes nothing but the coefficient cache. */
+int fn_imu_step_checked(fn_imu *m, const double omega[3], const double accel[3], double dt,
+                        double omega_out[3], double accel_out[3], size_t *where);
 /* n samples of (n, 3) C-contiguous arrays; dt[k * dt_stride] is the step of sample k
  * (dt_stride 0 for a constant step). Bit-identical to n calls of fn_imu_step. The
  * outputs may alias the inputs. */
 void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
                   const double *dt, size_t dt_stride, double *omega_out, double *accel_out);
+/* fn_imu_apply after every check of the FN_IMU_ERR_* list, for steps dt[k * dt_stride]
+ * that are finite and > 0: returns FN_IMU_OK, or the error (with *where) and then
+ * changes nothing but the coefficient cache. */
+int fn_imu_apply_checked(fn_imu *m, size_t n, const double *omega, const double *accel,
+                         const double *dt, size_t dt_stride, double *omega_out,
+                         double *accel_out, size_t *where);
 
 /* Chunk pass of fn_imu_apply over samples [k0, k0 + len), len <= FN_IMU_CHUNK, for
  * the current coefficients (constant step). The unit normal of term t of axis a at
@@ -200,5 +249,10 @@ FN_DECLARE_KERNEL(void, fn_imu_chunk,
                   (fn_imu * m, size_t k0, size_t len, const double *omega,
                    const double *accel, double *omega_out, double *accel_out,
                    const double *zd, const float *zf, int buffered))
+
+/* *bad = whether v[0..n) holds a finite value beyond max_input (the check of the true
+ * values; the first such value is then found by a plain loop). */
+FN_DECLARE_KERNEL(void, fn_imu_any_too_large,
+                  (const double *v, size_t n, double max_input, int *bad))
 
 #endif

@@ -158,3 +158,16 @@ void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *ome
                       with_rw ? r + s * TRIAD_VALUES : NULL, w + s * TRIAD_VALUES, y[s]);
     }
 }
+
+/* *bad = whether v[0..n) holds a finite value beyond max_input (> 0): on the bits, so
+ * the loop vectorizes (NaN and +/-inf have the largest magnitudes' bits). */
+void FN_KERNEL(fn_imu_any_too_large)(const double *v, size_t n, double max_input,
+                                     int *bad) {
+    const int64_t lim = (int64_t)fn_bits64(max_input), inf = (int64_t)0x7ff0000000000000;
+    int64_t acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t u = (int64_t)(fn_bits64(v[i]) & 0x7fffffffffffffffull);
+        acc |= (int64_t)(u > lim) & (int64_t)(u < inf);
+    }
+    *bad = acc != 0;
+}

@@ -2,9 +2,12 @@
 with fixed seeds, Gazebo turn-on semantics, covariances, presets and bad input."""
 
 import copy
+import copyreg
 import json
 import math
 import pickle
+import sys
+import threading
 
 import numpy as np
 import pytest
@@ -662,3 +665,436 @@ def test_failed_reinit_changes_nothing_and_new_objects_are_safe():
     assert w.tolist() == [0.1, 0.2, 0.3] and a.tolist() == [0.0, 0.0, 9.81]
     with pytest.raises(RuntimeError, match="initialized"):
         blank.copy()
+
+
+# ---- hardening (issue 12): intake, overlap, counters, ranges, threads, pickles ------
+
+
+def _wt901c_model(seed=11):
+    gyro, accel = wt901c()
+    return ImuNoise(gyro=gyro, accel=accel, seed=seed)
+
+
+def test_apply_refuses_an_out_that_is_a_shifted_view_of_its_input():
+    # the issue's example: out_omega one row ahead of omega, dt an array (1999 of 2000
+    # rows used to come out wrong); now refused, the model unchanged
+    rng = np.random.default_rng(0)
+    buf = rng.normal(size=(2001, 3))
+    accel, dt = rng.normal(size=(2000, 3)), np.full(2000, 0.01)
+    m = _full_model()
+    before = m.state
+    for w, out in ((buf[:2000], buf[1:]), (buf[1:], buf[:2000])):
+        with pytest.raises(ValueError, match="out_omega overlaps omega"):
+            m.apply(w, accel, dt, out_omega=out)
+    assert m.state == before
+    o = np.zeros((2001, 3))
+    with pytest.raises(ValueError, match="out_omega overlaps out_accel"):
+        m.apply(buf[:2000], accel, dt, out_omega=o[:2000], out_accel=o[1:])
+    spare = np.zeros(2 * 3 * 2000)
+    d = spare[:2000]
+    d[:] = 0.01
+    with pytest.raises(ValueError, match="out_omega overlaps dt"):
+        m.apply(buf[:2000], accel, d, out_omega=spare[1000 : 1000 + 6000].reshape(2000, 3))
+    assert m.state == before
+    # the exact in-place forms stay allowed (and equal the plain call)
+    ref = _full_model().apply(buf[:2000], accel, dt)
+    w, a = buf[:2000].copy(), accel.copy()
+    m.apply(w, a, dt, out_omega=w, out_accel=a)
+    assert np.array_equal(w, ref[0]) and np.array_equal(a, ref[1])
+
+
+def test_step_outputs_may_share_inputs_but_not_each_other():
+    buf = np.arange(7.0)
+    ref = _full_model().step(buf[0:3].copy(), buf[3:6].copy(), 0.01)
+    got = _full_model().step(buf[0:3], buf[3:6], 0.01, out_omega=buf[1:4], out_accel=buf[4:7])
+    assert np.array_equal(got[0], ref[0]) and np.array_equal(buf[4:7], ref[1])
+    m = _full_model()
+    before = m.state
+    out = np.zeros(5)
+    with pytest.raises(ValueError, match="out_omega overlaps out_accel"):
+        m.step(np.zeros(3), np.zeros(3), 0.01, out_omega=out[:3], out_accel=out[2:])
+    assert m.state == before
+
+
+def _layouts(a):
+    """a (float64) in other layouts with the same values."""
+    a = np.asarray(a, dtype=np.float64)
+    raw = np.zeros(a.nbytes + 1, np.uint8)
+    unaligned = raw[1:].view(np.float64).reshape(a.shape)
+    unaligned[...] = a
+    big = a.astype(">f8")
+    strided = np.repeat(a[..., None], 2, axis=-1)[..., 0]
+    readonly = a.copy()
+    readonly.flags.writeable = False
+    return {
+        "big-endian": big,
+        "unaligned": unaligned,
+        "strided": strided,
+        "read-only": readonly,
+        "float32-exact": a.astype(np.float32).astype(np.float64),
+    }
+
+
+def test_step_and_apply_read_any_layout_by_value():
+    # big-endian arrays used to be read as raw bytes on step's fast path (1.0 -> 3e-319)
+    omega, accel = _motion(40)
+    omega[:] = omega.astype(np.float32)  # so that the float32 layout holds the same values
+    ref = _full_model().apply(omega, accel, 0.01)
+    for name, w in _layouts(omega).items():
+        got = _full_model().apply(w, accel, 0.01)
+        assert np.array_equal(got[0], ref[0]) and np.array_equal(got[1], ref[1]), name
+        m = _full_model()
+        rows = [m.step(w[k], _layouts(accel[k])[name], 0.01) for k in range(3)]
+        assert np.array_equal(np.array([r[0] for r in rows]), ref[0][:3]), name
+        assert np.array_equal(np.array([r[1] for r in rows]), ref[1][:3]), name
+    # and one big-endian 1.0 reads as 1.0
+    m = ImuNoise(seed=1)
+    w, _ = m.step(np.array([1.0, 2.0, 3.0], ">f8"), np.zeros(3), 0.01)
+    assert w.tolist() == [1.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize(
+    "out, exc, word",
+    [
+        (np.zeros(3, ">f8"), TypeError, "native"),
+        (np.zeros(25, np.uint8)[1:].view(np.float64), ValueError, "aligned"),
+        (np.zeros(3, np.float32), TypeError, "float64"),
+        (np.zeros(6)[::2], ValueError, "C-contiguous"),
+        ([0.0, 0.0, 0.0], TypeError, "ndarray"),
+    ],
+    ids=["big-endian", "unaligned", "float32", "strided", "list"],
+)
+def test_bad_step_outputs_are_refused_by_name(out, exc, word):
+    m = _full_model()
+    before = m.state
+    with pytest.raises(exc, match=word) as info:
+        m.step(np.zeros(3), np.zeros(3), 0.01, out_omega=out)
+    assert "out_omega" in str(info.value)
+    ro = np.zeros(3)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="out_accel is read-only"):
+        m.step(np.zeros(3), np.zeros(3), 0.01, out_accel=ro)
+    assert m.state == before
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        np.array([True, False, True]),
+        np.array([1 + 0j, 0, 0]),
+        np.array(["a", "b", "c"]),
+        np.array([0.0, None, 0.0], dtype=object),
+        np.array(["2020-01-01"] * 3, dtype="datetime64[ns]"),
+        [[0.0], 0.0, 0.0],
+        "abc",
+        [0.0, True, 0.0],
+    ],
+    ids=["bool", "complex", "str", "object", "datetime", "ragged", "string", "bool-entry"],
+)
+def test_non_real_inputs_are_refused_by_name(value):
+    m = _full_model()
+    before = m.state
+    with pytest.raises((TypeError, ValueError), match="omega"):
+        m.step(value, np.zeros(3), 0.01)
+    rec = [value] * 4 if isinstance(value, list) else value
+    if isinstance(value, np.ndarray):
+        rec = np.broadcast_to(value, (4, 3))
+    with pytest.raises((TypeError, ValueError), match="omega"):
+        m.apply(rec, np.zeros((4, 3)), 0.01)
+    assert m.state == before
+
+
+@pytest.mark.parametrize(
+    "dt",
+    [np.timedelta64(1, "s"), np.datetime64("2020-01-01", "ns"), np.array([True]), 1 + 0j],
+    ids=["timedelta", "datetime", "bool-array", "complex"],
+)
+def test_non_real_steps_are_refused_by_name(dt):
+    m = _full_model()
+    with pytest.raises(TypeError, match="dt"):
+        m.step(np.zeros(3), np.zeros(3), dt)
+    with pytest.raises((TypeError, ValueError), match="dt"):
+        m.apply(np.zeros((1, 3)), np.zeros((1, 3)), dt)
+    with pytest.raises(ValueError, match="dt has shape"):
+        m.apply(np.zeros((2, 3)), np.zeros((2, 3)), np.zeros(0))
+
+
+def test_counters_stop_at_the_end_instead_of_wrapping():
+    m = _full_model()
+    s = m.state
+    s["position"]["sample_count"] = 2**64 - 2
+    m.state = s
+    m.step(np.zeros(3), np.zeros(3), 0.01)
+    assert m.sample_count == 2**64 - 1
+    before = m.state
+    with pytest.raises(OverflowError, match="sample_count"):
+        m.step(np.zeros(3), np.zeros(3), 0.01)
+    with pytest.raises(OverflowError, match="sample_count"):
+        m.apply(np.zeros((1, 3)), np.zeros((1, 3)), 0.01)
+    assert m.state == before
+    # a drawing stream near its end: the call that would pass it is refused whole
+    m = _full_model()
+    s = m.state
+    s["position"]["stream_positions"][4][0] = 2**64 - 600  # accel y, white
+    m.state = s
+    before = m.state
+    with pytest.raises(OverflowError, match=r"white stream of accel y.*\[4\]\[0\]"):
+        m.apply(np.zeros((700, 3)), np.zeros((700, 3)), 0.01)
+    assert m.state == before
+    m.apply(np.zeros((599, 3)), np.zeros((599, 3)), 0.01)
+    assert m.state["position"]["stream_positions"][4][0] == 2**64 - 1
+    with pytest.raises(OverflowError, match="white stream of accel y"):
+        m.step(np.zeros(3), np.zeros(3), 0.01)
+    # a stream that draws nothing never runs out
+    m = ImuNoise(gyro=dict(noise_stddev=0.1), seed=3)
+    s = m.state
+    s["position"]["stream_positions"][5][2] = 2**64 - 1  # accel z random walk: off
+    m.state = s
+    m.apply(np.zeros((10, 3)), np.zeros((10, 3)), 0.01)
+
+
+def test_extreme_timestamps_are_refused_not_turned_into_an_infinite_step():
+    m = ImuNoise(gyro=dict(noise_density=1e-3), seed=2)
+    before = m.state
+    with pytest.raises(ValueError, match=r"timestamps\[1\].*overflows"):
+        m.apply(np.zeros((2, 3)), np.zeros((2, 3)), timestamps=[-1.7e308, 1.7e308])
+    assert m.state == before
+    m.apply(np.zeros((2, 3)), np.zeros((2, 3)), timestamps=[-1.7e308, -1.6e308])
+    with pytest.raises(ValueError, match=r"timestamps\[0\].*previous call"):
+        m.apply(np.zeros((1, 3)), np.zeros((1, 3)), timestamps=[1.7e308])
+    # a huge but finite step is fine and finite
+    w, _ = m.apply(np.zeros((2, 3)), np.zeros((2, 3)), timestamps=[0.0, 1e308])
+    assert np.all(np.isfinite(w))
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("noise_stddev", 1e155),
+        ("noise_density", 1e155),
+        ("bias", -1e151),
+        ("turn_on_bias_mean", 1e200),
+        ("turn_on_bias_stddev", 1e160),
+        ("random_walk_density", 1e300),
+        ("scale_factor", 1e151),
+        ("misalignment", [[0, 1e151, 0], [0, 0, 0], [0, 0, 0]]),
+        ("g_sensitivity", 1e151),
+        ("full_scale", 1e151),
+        ("full_scale", 1e-151),
+        ("resolution", 1e-151),
+        ("resolution", 1e151),
+    ],
+)
+def test_parameter_bounds_keep_sigma_squared_finite(field, value):
+    # noise_stddev 1e200 used to give sigma**2 = inf: inf/NaN measurements
+    with pytest.raises(ValueError, match=field):
+        TriadNoise(**{field: value})
+    with pytest.raises(ValueError, match=field):
+        ImuNoise(**{f"gyro_{field}": value})
+    TriadNoise(bias_stddev=1e150, bias_correlation_time=1e-300)  # at the bounds: fine
+
+
+def test_tiny_steps_use_the_scaled_sigma_or_are_refused_by_name():
+    # density**2/dt overflows for dt = 5e-324, but sigma = N/sqrt(dt) does not
+    m = ImuNoise(gyro=dict(noise_density=1e-3, noise_stddev=1.0), seed=4)
+    w, _ = m.step(np.zeros(3), np.zeros(3), 5e-324)
+    sigma = m.gyro.white_stddev(5e-324)
+    assert np.all(np.isfinite(w)) and np.all(np.isfinite(sigma))
+    assert sigma[0] == pytest.approx(1e-3 / math.sqrt(5e-324))
+    assert np.all(np.abs(w) <= 6.7 * sigma)
+    with pytest.raises(ValueError, match="dt"):
+        m.angular_velocity_covariance(5e-324)  # the variance itself is beyond the doubles
+    # a sigma past 1e300 is refused, naming dt, with nothing changed
+    m = ImuNoise(gyro=dict(noise_density=1e150), seed=4)
+    before = m.state
+    with pytest.raises(ValueError, match=r"dt=1e-301 .*noise_density"):
+        m.step(np.zeros(3), np.zeros(3), 1e-301)
+    with pytest.raises(ValueError, match="dt=1e-301"):
+        m.apply(np.zeros((3, 3)), np.zeros((3, 3)), np.array([0.01, 1e-301, 0.01]))
+    assert m.state == before
+    m.step(np.zeros(3), np.zeros(3), 1e-300)  # sigma exactly 1e300: the bound itself
+
+
+def test_true_values_beyond_the_range_are_refused_and_finite_ones_give_finite_outputs():
+    m = ImuNoise(gyro=dict(noise_stddev=1e150, scale_factor=0.5), seed=4)
+    before = m.state
+    with pytest.raises(ValueError, match=r"omega\[1\]=1e\+300"):
+        m.step([0.0, 1e300, 0.0], [0.0, 0.0, 0.0], 0.01)
+    rec = np.zeros((1000, 3))
+    rec[777, 2] = -1.7e308
+    with pytest.raises(ValueError, match=r"accel\[777, 2\]"):
+        m.apply(np.zeros((1000, 3)), rec, 0.01)
+    assert m.state == before
+    w, a = m.step([6e299, -6e299, 1.0], [6e299, -6e299, 1.0], 0.01)
+    assert np.all(np.isfinite(w)) and np.all(np.isfinite(a))
+    w, _ = ImuNoise(gyro=dict(noise_stddev=1e150), seed=4).step([1e300, np.inf, np.nan], a, 0.01)
+    assert np.isfinite(w[0]) and w[1] == np.inf and np.isnan(w[2])  # data rules kept
+    # quantization of a huge value on a fine grid keeps it (y / lsb overflows)
+    q = ImuNoise(gyro=dict(resolution=1e-150), seed=1)
+    w, _ = q.step([1e300, -1e300, 0.25], [0.0, 0.0, 0.0], 0.01)
+    assert w.tolist() == [1e300, -1e300, 0.25]
+
+
+def test_bias_states_stay_within_their_range():
+    m = ImuNoise(gyro=dict(random_walk_density=[0.0, 1e150, 0.0]), seed=4)
+    s = m.state
+    s["position"]["random_walk"][0][1] = 9.9e299
+    m.state = s
+    before = m.state
+    with pytest.raises(OverflowError, match=r"random-walk bias of gyro y"):
+        m.step(np.zeros(3), np.zeros(3), 1e298)  # a step of up to 8 * 1e150 * 1e149
+    with pytest.raises(OverflowError, match=r"random-walk bias of gyro y"):
+        m.apply(np.zeros((2, 3)), np.zeros((2, 3)), np.array([1.0, 1e298]))
+    assert m.state == before
+    w, _ = m.step(np.zeros(3), np.zeros(3), 1.0)
+    assert np.all(np.isfinite(w))
+    s["position"]["gauss_markov"][1][0] = -1.5e300
+    with pytest.raises(ValueError, match=r"\['gauss_markov'\]\[1\]\[0\]"):
+        m.state = s
+
+
+def _race(target, nthreads=4):
+    barrier = threading.Barrier(nthreads)
+    results = [None] * nthreads
+    errors = []
+
+    def run(i):
+        try:
+            barrier.wait()
+            results[i] = target(i)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(nthreads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    return results
+
+
+def _rows(*arrays):
+    return sorted(map(tuple, np.concatenate(arrays).tolist()))
+
+
+def _busy_imu():
+    """Every term drawing, nothing quantized: any repeated or skipped noise shows."""
+    return ImuNoise(
+        gyro=dict(
+            noise_stddev=1.0, bias_stddev=0.5, bias_correlation_time=1.0, random_walk_density=0.1
+        ),
+        accel=dict(noise_density=0.1, random_walk_density=0.2),
+        seed=11,
+    )
+
+
+def test_threads_sharing_one_imu_get_the_calls_of_one_thread():
+    # 4 threads, each 12 apply calls of the same 3000 zero rows at the same step: the
+    # 48 results must be exactly the 48 blocks of one single-threaded run, in some
+    # order. Before the fix apply read and advanced the stream positions with the GIL
+    # released, so concurrent calls took interleaved chunks (or the same ones).
+    n, calls = 20000, 6
+    zeros = np.zeros((n, 3))
+    shared = _busy_imu()
+
+    def work(i):
+        return [np.concatenate(shared.apply(zeros, zeros, 0.01)).tobytes() for _ in range(calls)]
+
+    got = [block for blocks in _race(work) for block in blocks]
+    single = _busy_imu()
+    want = [np.concatenate(single.apply(zeros, zeros, 0.01)).tobytes() for _ in range(4 * calls)]
+    assert sorted(got) == sorted(want)
+    assert shared.state == single.state
+
+
+def test_threads_mixing_step_and_apply_share_every_sample_once():
+    # the same inputs and step for every sample, so sample k has one value whichever
+    # call draws it: together the rows are exactly those of one single-threaded run,
+    # and each apply's rows are one contiguous block of it (no step slipped into an
+    # apply whose kernel runs with the GIL released)
+    n, zeros = 20000, np.zeros((20000, 3))
+    shared = _busy_imu()
+
+    def work(i):
+        blocks, singles = [], []
+        for _ in range(4):
+            if i % 2:
+                singles += [
+                    np.concatenate(shared.step(zeros[0], zeros[0], 0.01)) for _ in range(1000)
+                ]
+            else:
+                blocks.append(np.hstack(shared.apply(zeros, zeros, 0.01)))
+        return blocks, singles
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # the step threads take turns with everything
+    try:
+        got = _race(work)
+    finally:
+        sys.setswitchinterval(interval)
+    blocks = [b for g in got for b in g[0]]
+    singles = [r for g in got for r in g[1]]
+    total = n * len(blocks) + len(singles)
+    ref = np.hstack(_busy_imu().apply(np.zeros((total, 3)), np.zeros((total, 3)), 0.01))
+    assert shared.sample_count == total
+    assert _rows(*blocks, np.array(singles).reshape(-1, 6)) == _rows(ref)
+    index = {row.tobytes(): k for k, row in enumerate(ref)}
+    for b in blocks:
+        k = index[b[0].tobytes()]
+        assert np.array_equal(ref[k : k + n], b)
+
+
+def test_a_triad_noise_cannot_be_tampered_past_its_checks():
+    # a frozen dataclass restored without __post_init__ (pickle's default form, or
+    # object.__new__ and object.__setattr__) used to reach the C fill with short lists
+    bad = TriadNoise().to_dict()
+    bad["noise_stddev"] = [0.1]
+    payload = pickle.dumps(_NewObj(TriadNoise, bad))
+    with pytest.raises((TypeError, ValueError), match="noise_stddev"):
+        pickle.loads(payload)
+    t = object.__new__(TriadNoise)
+    for k, v in bad.items():
+        object.__setattr__(t, k, v)
+    with pytest.raises((TypeError, ValueError), match="noise_stddev"):
+        ImuNoise(gyro=t)
+    half = object.__new__(TriadNoise)  # no fields of its own: the class defaults
+    assert ImuNoise(gyro=half).gyro == TriadNoise()
+    # and a hand-made ImuNoise pickle that carries such a TriadNoise in its state
+    from fastnoise.core.model import _restore
+
+    state = _full_model().state
+    state["params"]["gyro"] = _NewObj(TriadNoise, bad)
+    with pytest.raises((TypeError, ValueError), match="noise_stddev"):
+        pickle.loads(pickle.dumps(_Reduce(_restore, (ImuNoise, state, {}))))
+    state["params"]["gyro"] = t
+    with pytest.raises((TypeError, ValueError), match="noise_stddev"):
+        ImuNoise.from_state(state)
+    # a short list in the position part of a pickled state
+    state = _full_model().state
+    state["position"]["gauss_markov"][1] = [0.0]
+    with pytest.raises(ValueError, match="gauss_markov"):
+        pickle.loads(pickle.dumps(_Reduce(_restore, (ImuNoise, state, {}))))
+    # a TriadNoise's own pickle and copies still round-trip
+    g, _ = wt901c()
+    assert pickle.loads(pickle.dumps(g)) == g and copy.copy(g) == g
+
+
+class _NewObj:
+    """Pickles as cls.__new__(cls) plus a state dict (a dataclass's default form)."""
+
+    def __init__(self, cls, state):
+        self.cls, self.state = cls, state
+
+    def __reduce__(self):
+        return (copyreg._reconstructor, (self.cls, object, None), self.state)
+
+
+class _Reduce:
+    """Pickles as any call."""
+
+    def __init__(self, func, args):
+        self.func, self.args = func, args
+
+    def __reduce__(self):
+        return (self.func, self.args)

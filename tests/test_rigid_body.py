@@ -355,10 +355,14 @@ def test_bad_options_are_rejected():
         RigidBodySimulator(SEED_INERTIA, omega=(1.0, 2.0))
 
 
-def test_overflow_fails_the_numeric_check():
+def test_overflow_is_refused_and_changes_nothing():
+    # it used to run to inf/NaN (check_numerics() False); now the state stays finite
     body = RigidBodySimulator((1.0, 1.0, 1.0))
-    body.update(1e300, (1e300, 0.0, 0.0))
-    assert not body.check_numerics()
+    body.update(0.01, (0.1, 0.0, 0.0))
+    before = body.state
+    with pytest.raises(ValueError, match="rad/s"):
+        body.update(1e300, (1e300, 0.0, 0.0))
+    assert body.state == before and body.check_numerics()
 
 
 def test_torque_may_be_any_length3_vector():
@@ -386,3 +390,160 @@ def test_wrap_never_returns_below_minus_pi():
 
     body = Body(1.0, roll=5 * math.pi - 1e-15)
     assert -math.pi <= body.roll < math.pi
+
+
+# ---- hardening (issue 12) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("angle", [1e17, 5e17, -3e18, 1e19, 1e300, -1.7976931348623157e308])
+def test_huge_angles_are_wrapped_exactly(angle):
+    # the plain reduction left 5e17 at 57.7 rad; the exact remainder is what wraps now
+    body = RigidBodySimulator(1.0, roll=angle)
+    r = math.fmod(angle, 2 * math.pi)
+    r = r - 2 * math.pi if r >= math.pi else r + 2 * math.pi if r < -math.pi else r
+    assert -math.pi <= body.roll < math.pi
+    assert body.roll == pytest.approx(r, abs=1e-15)
+
+
+def test_moderate_angles_wrap_as_before_bit_for_bit():
+    # below 2**20 rad the plain reduction is kept, so pinned results do not move
+    for a in (3.5, -3.5, 7.0, 20.0, -1000.25, 1048575.0):
+        want = a - 2.0 * math.pi * math.floor((a + math.pi) / (2.0 * math.pi))
+        want = want - 2 * math.pi if want >= math.pi else want
+        want = want + 2 * math.pi if want < -math.pi else want
+        assert RigidBodySimulator(1.0, yaw=a).yaw == want
+
+
+def test_angle_increments_beyond_2_20_rad_still_land_in_range():
+    body = RigidBodySimulator((1.0, 1.0, 1.0), omega=(1e100, -1e100, 3e99))
+    body.update(1e200, (0.0, 0.0, 0.0))
+    for a in (body.roll, body.pitch, body.yaw):
+        assert -math.pi <= a < math.pi
+    before = body.state
+    with pytest.raises(ValueError, match="angle increment"):
+        body.update(1e300, (0.0, 0.0, 0.0))  # 1e100 rad/s * 1e300 s overflows
+    assert body.state == before
+
+
+@pytest.mark.parametrize(
+    ("kw", "word"),
+    [
+        ({"inertia": (1e101, 1.0, 1.0)}, "inertia"),
+        ({"omega": (0.0, 2e100, 0.0)}, "omega"),
+        ({"omega": (0.0, 0.0, -1e300)}, "omega"),
+    ],
+)
+def test_ranges_of_inertia_and_rates(kw, word):
+    args = {"inertia": (1.0, 1.0, 1.0), **kw}
+    with pytest.raises(ValueError, match=word):
+        RigidBodySimulator(**args)
+    body = RigidBodySimulator((1.0, 1.0, 1.0))
+    bad = body.state
+    if "omega" in kw:
+        bad["position"]["omega"] = list(kw["omega"])
+        with pytest.raises(ValueError, match="omega"):
+            body.state = bad
+
+
+def test_an_ill_posed_torque_is_refused_and_changes_nothing():
+    body = RigidBodySimulator((1e-300, 1.0, 1.0), omega=(1.0, 0.0, 0.0))
+    before = body.state
+    with pytest.raises(ValueError, match="rad/s"):
+        body.update(1.0, (1.0, 0.0, 0.0))  # 1 N m on 1e-300 kg m^2
+    with pytest.raises(ValueError, match="rad/s"):
+        RigidBodySimulator((1.0, 1.0, 1.0)).update(1.0, (1.7e308, -1.7e308, 0.0))
+    assert body.state == before and body.check_numerics()
+    # the largest state: the derived quantities stay finite
+    big = RigidBodySimulator((1e100, 1e100, 1e100), omega=(1e100, -1e100, 1e100))
+    assert math.isfinite(big.kinetic_energy)
+    assert np.all(np.isfinite(big.angular_momentum))
+
+
+def test_vectors_are_read_by_value_in_any_layout():
+    # big-endian arrays used to be read as raw bytes on the fast path
+    torque = np.array([0.5, -0.25, 0.125])
+    ref = RigidBodySimulator(SEED_INERTIA)
+    ref.update(0.01, torque)
+    raw = np.zeros(25, np.uint8)
+    unaligned = raw[1:].view(np.float64)
+    unaligned[:] = torque
+    for t in (torque.astype(">f8"), unaligned, torque[::-1][::-1], tuple(torque)):
+        body = RigidBodySimulator(SEED_INERTIA)
+        body.update(0.01, t)
+        assert body.state == ref.state
+    b = RigidBodySimulator(np.array([10.0, 8.0, 12.0], ">f8"), omega=np.array([1.0, 0, 0], ">f8"))
+    assert b.inertia.tolist() == [10.0, 8.0, 12.0] and b.omega.tolist() == [1.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    "torque",
+    [
+        np.array([True, False, True]),
+        np.array([1 + 1j, 0, 0]),
+        np.array(["a", "b", "c"]),
+        np.array([0.0, None, 0.0], dtype=object),
+        [0.0, 1 + 0j, 0.0],
+        [[0.0], 0.0, 0.0],
+        (0.0, np.timedelta64(1, "s"), 0.0),
+    ],
+    ids=["bool", "complex", "str", "object", "complex-entry", "ragged", "timedelta"],
+)
+def test_non_real_torques_are_refused_by_name(torque):
+    body = RigidBodySimulator(SEED_INERTIA)
+    before = body.state
+    with pytest.raises((TypeError, ValueError), match="torque"):
+        body.update(0.01, torque)
+    assert body.state == before
+
+
+@pytest.mark.parametrize("dt", [np.timedelta64(1, "s"), np.datetime64("2020-01-01"), 1j])
+def test_non_real_steps_are_refused_by_name(dt):
+    with pytest.raises(TypeError, match="dt"):
+        RigidBodySimulator(SEED_INERTIA).update(dt, (0.0, 0.0, 0.0))
+
+
+def test_a_hand_made_pickle_with_short_lists_is_refused():
+    from fastnoise.core.model import _restore
+
+    class Payload:
+        def __init__(self, state):
+            self.state = state
+
+        def __reduce__(self):
+            return (_restore, (RigidBodySimulator, self.state, {}))
+
+    good = RigidBodySimulator(SEED_INERTIA, omega=(0.1, 0.2, 0.3)).state
+    for where, value in [
+        (("position", "omega"), [0.1]),
+        (("position", "angles"), []),
+        (("params", "inertia"), [1.0, 2.0]),
+        (("params", "omega"), (0.5,)),
+    ]:
+        bad = copy.deepcopy(good)
+        bad[where[0]][where[1]] = value
+        with pytest.raises(ValueError, match=where[1]):
+            pickle.loads(pickle.dumps(Payload(bad)))
+
+
+def test_threads_sharing_one_body_run_its_updates_one_after_another():
+    # (this held before as well: an update never releases the GIL)
+    import threading
+
+    torque = (0.1, -0.05, 0.02)
+    shared = RigidBodySimulator(SEED_INERTIA)
+    barrier = threading.Barrier(4)
+
+    def work():
+        barrier.wait()
+        for _ in range(2500):
+            shared.update(SEED_DT, torque)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    single = RigidBodySimulator(SEED_INERTIA)
+    for _ in range(10000):
+        single.update(SEED_DT, torque)
+    assert shared.state == single.state

@@ -315,18 +315,16 @@ def test_read_only_out_is_rejected():
         SensorSimulator(_body(), seed=1).read_angular_velocity(out=buf)
 
 
-def test_non_finite_rigid_body_fails_check_and_reads_raise():
+def test_a_rigid_body_source_stays_finite_and_reads_stay_finite():
+    # the body used to overflow to inf (and the reads then raised); it now refuses
     body = RigidBodySimulator((1.0, 1.0, 1.0))
     imu = SensorSimulator(body, seed=1, noise_stddev=0.1)
     assert imu.check_numerics()
-    body.update(1e300, (1e300, 0.0, 0.0))
-    assert not imu.check_numerics()
-    state = imu.generator_state
-    with pytest.raises(ValueError, match="finite"):
-        imu.read_angular_velocity()
-    with pytest.raises(ValueError, match="finite"):
-        imu.read_orientation()
-    assert imu.generator_state == state  # nothing was drawn
+    with pytest.raises(ValueError, match="rad/s"):
+        body.update(1e300, (1e300, 0.0, 0.0))
+    assert imu.check_numerics()
+    assert np.all(np.isfinite(imu.read_angular_velocity()))
+    assert np.all(np.isfinite(imu.read_orientation()))
 
 
 def test_non_finite_python_source_fails_check_and_reads_raise():
@@ -483,3 +481,158 @@ def test_dt_must_be_a_real_number_not_a_bool():
     imu.update(np.float64(0.5))
     imu.update(1)
     np.testing.assert_array_equal(imu.drift_omega, 1.5)
+
+
+# ---- hardening (issue 12) ---------------------------------------------------------------
+
+
+def test_reads_stop_at_the_end_of_the_noise_stream():
+    imu = SensorSimulator(_body(), seed=1, noise_stddev=0.1)
+    s = imu.state
+    s["position"]["generator"]["position"] = 2**64 - 4
+    imu.state = s
+    imu.read_angular_velocity()
+    assert imu.state["position"]["generator"]["position"] == 2**64 - 1
+    before = imu.state
+    for read in (imu.read_angular_velocity, imu.read_orientation):
+        with pytest.raises(OverflowError, match=r"\['generator'\]\['position'\]"):
+            read()
+    assert imu.state == before
+
+
+@pytest.mark.parametrize(
+    "out, exc, word",
+    [
+        (np.zeros(3, ">f8"), TypeError, "native"),
+        (np.zeros(25, np.uint8)[1:].view(np.float64), ValueError, "aligned"),
+        (np.zeros(6)[::2], ValueError, "C-contiguous"),
+        (np.zeros(3, np.float32), TypeError, "float64"),
+    ],
+    ids=["big-endian", "unaligned", "strided", "float32"],
+)
+def test_outputs_the_kernel_cannot_write_are_refused(out, exc, word):
+    # a big-endian out used to be written with native bytes
+    imu = SensorSimulator(_body(), seed=1, noise_stddev=0.1)
+    before = imu.state
+    with pytest.raises(exc, match=word):
+        imu.read_angular_velocity(out=out)
+    assert imu.state == before
+
+
+def test_source_vectors_are_read_by_value_in_any_layout():
+    ref = SensorSimulator(AttrSource(omega=(1.0, -2.0, 0.5)), seed=3, noise_stddev=0.1)
+    want = ref.read_angular_velocity()
+    raw = np.zeros(25, np.uint8)
+    unaligned = raw[1:].view(np.float64)
+    unaligned[:] = (1.0, -2.0, 0.5)
+    for omega in (np.array([1.0, -2.0, 0.5], ">f8"), unaligned, np.array([0.5, -2.0, 1.0])[::-1]):
+        got = SensorSimulator(AttrSource(omega=omega), seed=3, noise_stddev=0.1)
+        assert np.array_equal(got.read_angular_velocity(), want)
+
+
+@pytest.mark.parametrize(
+    ("attr", "value"),
+    [
+        ("omega", np.array([True, False, True])),
+        ("omega", np.array([1j, 0, 0])),
+        ("omega", [0.0, "x", 0.0]),
+        ("yaw", True),
+        ("yaw", 1j),
+        ("yaw", np.datetime64("2020-01-01")),
+        ("yaw", "0.1"),
+    ],
+)
+def test_non_real_source_values_are_refused_by_name(attr, value):
+    src = AttrSource()
+    setattr(src, attr, value)
+    imu = SensorSimulator(src, seed=1, noise_stddev=0.1)
+    before = imu.state
+    read = imu.read_angular_velocity if attr == "omega" else imu.read_orientation
+    with pytest.raises((TypeError, ValueError), match=f"source.{attr}"):
+        read()
+    assert imu.state == before
+
+
+def test_values_beyond_the_range_are_refused_so_readings_stay_finite():
+    imu = SensorSimulator(AttrSource(omega=(1e301, 0.0, 0.0)), seed=1, noise_stddev=1e300)
+    before = imu.state
+    with pytest.raises(ValueError, match=r"source.omega.*1e\+300"):
+        imu.read_angular_velocity()
+    assert imu.state == before  # nothing drawn
+    imu.source.omega = (1e300, -1e300, 0.0)
+    assert np.all(np.isfinite(imu.read_angular_velocity()))
+    for kw in ({"noise_stddev": 2e300}, {"drift_rate": -1e301}, {"angle_drift_rate": 1e308}):
+        with pytest.raises(ValueError, match=next(iter(kw))):
+            SensorSimulator(_body(), seed=1, **kw)
+    imu = SensorSimulator(_body(), seed=1, drift_rate=1e300)
+    imu.update(1.0)
+    before = imu.state
+    with pytest.raises(ValueError, match="drift accumulator"):
+        imu.update(1.0)  # 2e300: past the range, though finite
+    assert imu.state == before
+    s = imu.state
+    s["position"]["drift_angles"] = [0.0, 1.5e300, 0.0]
+    with pytest.raises(ValueError, match="drift_angles"):
+        imu.state = s
+
+
+@pytest.mark.parametrize(
+    "value",
+    [np.array([True, True, True]), True, 1j, np.array([1j, 0, 0]), [0.1, None, 0.1]],
+)
+def test_non_real_configuration_is_refused_by_name(value):
+    imu = SensorSimulator(_body(), seed=1)
+    with pytest.raises((TypeError, ValueError), match="stddev"):
+        imu.set_noise_stddev(value)
+    with pytest.raises((TypeError, ValueError), match="rate"):
+        imu.set_drift_rate(value)
+    with pytest.raises(TypeError, match="dt"):
+        imu.update(np.timedelta64(1, "s"))
+
+
+def test_a_hand_made_pickle_with_short_lists_is_refused():
+    from fastnoise.core.model import _restore
+
+    class Payload:
+        def __init__(self, state):
+            self.state = state
+
+        def __reduce__(self):
+            return (_restore, (SensorSimulator, self.state, {"source": _body()}))
+
+    good = SensorSimulator(_body(), seed=1, noise_stddev=0.1).state
+    for where, value in [
+        (("position", "drift_omega"), [0.1]),
+        (("position", "drift_angles"), []),
+        (("params", "noise_stddev"), [0.1, 0.2]),
+        (("params", "drift_rate"), (0.5,)),
+    ]:
+        bad = copy.deepcopy(good)
+        bad[where[0]][where[1]] = value
+        with pytest.raises(ValueError, match=where[1]):
+            pickle.loads(pickle.dumps(Payload(bad)))
+
+
+def test_threads_sharing_one_sensor_get_every_normal_once():
+    # 4 threads read one sensor; together the readings are those of one thread's
+    # reads (this held before as well: a read never releases the GIL)
+    import threading
+
+    src = AttrSource(omega=(0.0, 0.0, 0.0))
+    shared = SensorSimulator(src, seed=9, noise_stddev=1.0)
+    barrier = threading.Barrier(4)
+    results = [[] for _ in range(4)]
+
+    def work(i):
+        barrier.wait()
+        for _ in range(3000):
+            results[i].append(shared.read_angular_velocity().tobytes())
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    single = SensorSimulator(src, seed=9, noise_stddev=1.0)
+    want = [single.read_angular_velocity().tobytes() for _ in range(12000)]
+    assert sorted(r for rs in results for r in rs) == sorted(want)

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+cimport cython
 cimport numpy as cnp
 from libc.math cimport isfinite, INFINITY, NAN
 from libc.stdint cimport uint64_t
@@ -16,9 +17,9 @@ from libc.string cimport memset
 
 from fastnoise.core.buffers cimport recycled_empty
 from fastnoise.core.capi cimport FN_FLOAT32, FN_FLOAT64, fn_stream
-from fastnoise.core.model cimport Model
-from fastnoise.core.vec3 cimport out_vec3
+from fastnoise.core.model cimport Model, lock_model, unlock_model
 
+from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.core.seeding import as_seed_sequence, model_key
@@ -46,6 +47,16 @@ cdef extern from "imu.h" nogil:
         int gm_steady_state
         int turn_on_in_gm
 
+    double FN_IMU_TERM_MAX
+    int FN_IMU_OK
+    int FN_IMU_ERR_COUNT
+    int FN_IMU_ERR_STREAM
+    int FN_IMU_ERR_WHITE
+    int FN_IMU_ERR_GM
+    int FN_IMU_ERR_RW
+    int FN_IMU_ERR_OMEGA
+    int FN_IMU_ERR_ACCEL
+
     ctypedef struct fn_imu:
         fn_imu_axis_params p[6]
         double lin[2][3][3]
@@ -57,32 +68,100 @@ cdef extern from "imu.h" nogil:
         double rw[6]
         double turn_on[6]
         uint64_t count
+        uint64_t room
         double coef_dt
+        double max_input
 
     void fn_imu_init(fn_imu *m)
     void fn_imu_reset(fn_imu *m)
-    void fn_imu_step(fn_imu *m, const double *omega, const double *accel, double dt,
-                     double *omega_out, double *accel_out)
-    void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
-                      const double *dt, size_t dt_stride, double *omega_out,
-                      double *accel_out)
+    void fn_imu_set_room(fn_imu *m)
+    int fn_imu_step_checked(fn_imu *m, const double *omega, const double *accel, double dt,
+                            double *omega_out, double *accel_out, size_t *where)
+    int fn_imu_apply_checked(fn_imu *m, size_t n, const double *omega, const double *accel,
+                             const double *dt, size_t dt_stride, double *omega_out,
+                             double *accel_out, size_t *where)
 
 
 _F64 = np.dtype(np.float64)
-cdef inline bint _is_vec3(object x):
-    """x is a C-contiguous float64 ndarray of shape (3,) (the fast path of step)."""
+_TRIADS = ("gyro", "accel")
+_XYZ = "xyz"
+_TERMS = ("white", "gauss_markov", "random_walk")
+
+
+cdef inline bint _is_vec3(object x, bint writeable):
+    """x is an exact ndarray of 3 native-endian, aligned, C-contiguous float64 values
+    (writeable too if asked): the fast path of step; anything else goes through the
+    intake path (``fastnoise.core.arrays``)."""
     cdef cnp.ndarray a
-    if type(x) is not np.ndarray:
+    if type(x) is not cnp.ndarray:
         return False
     a = <cnp.ndarray>x
     return (cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT64 and cnp.PyArray_NDIM(a) == 1
-            and cnp.PyArray_DIM(a, 0) == 3 and cnp.PyArray_IS_C_CONTIGUOUS(a))
+            and cnp.PyArray_DIM(a, 0) == 3 and cnp.PyArray_IS_C_CONTIGUOUS(a)
+            and cnp.PyArray_ISBEHAVED_RO(a)
+            and (not writeable or cnp.PyArray_ISWRITEABLE(a)))
 
 
-cdef cnp.ndarray _vec3_in(str name, object x):
-    if _is_vec3(x):
-        return <cnp.ndarray>x
-    return _checks.vec3_in(name, x)
+cdef int _vec3_in(str name, object x, double out[3]) except -1:
+    """The 3 true values of step into ``out`` (copied, so the outputs may share memory
+    with the inputs in any way). Fast paths: a behaved float64 ndarray (see _is_vec3)
+    and a list or tuple of 3 floats; anything else goes through the intake path."""
+    cdef const double *src
+    cdef cnp.ndarray a
+    if (type(x) is list or type(x) is tuple) and len(x) == 3:
+        x0, x1, x2 = x
+        if type(x0) is float and type(x1) is float and type(x2) is float:
+            out[0] = x0
+            out[1] = x1
+            out[2] = x2
+            return 0
+    if _is_vec3(x, False):
+        a = <cnp.ndarray>x
+    else:
+        a = _checks.vec3_in(name, x)
+    src = <const double *>cnp.PyArray_DATA(a)
+    out[0] = src[0]
+    out[1] = src[1]
+    out[2] = src[2]
+    return 0
+
+
+cdef object _rec_in(str name, object x):
+    """A recording of apply: an exact native-endian, aligned, C-contiguous float64
+    ndarray of shape (N, 3) as it is, anything else through the intake path."""
+    cdef cnp.ndarray a
+    if type(x) is cnp.ndarray:
+        a = <cnp.ndarray>x
+        if (cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT64 and cnp.PyArray_NDIM(a) == 2
+                and cnp.PyArray_DIM(a, 1) == 3 and cnp.PyArray_IS_C_CONTIGUOUS(a)
+                and cnp.PyArray_ISBEHAVED_RO(a)):
+            return a
+    return _checks.rec_in(name, x)
+
+
+cdef cnp.ndarray _vec3_out(str name, object out):
+    cdef cnp.npy_intp n = 3
+    if out is None:
+        return cnp.PyArray_EMPTY(1, &n, cnp.NPY_FLOAT64, 0)
+    if _is_vec3(out, True):
+        return <cnp.ndarray>out
+    return _arrays.output(name, out, (3,), _F64)
+
+
+# The lock (see the class notes): apply holds the object lock and marks the object
+# busy for its whole call, since it releases the GIL; every other access runs under
+# the GIL without releasing it, so it only has to wait (on the lock) while an apply
+# is busy. _busy is read and written only with the GIL held.
+cdef inline bint _enter(ImuNoise m) except -1:
+    if m._busy:
+        lock_model(m)  # waits, with the GIL released, for the apply to finish
+        return True
+    return False
+
+
+cdef inline void _leave(ImuNoise m, bint locked) noexcept:
+    if locked:
+        unlock_model(m)
 
 
 cdef class ImuNoise(Model):
@@ -133,9 +212,29 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     ``fastnoise.models.imu_config`` for +/-inf). Streams: normal k of stream
     ``0x494D55 << 40 | axis << 8 | term`` (axis 0-2 gyro, 3-5 accel; term 0 white, 1
     Gauss-Markov, 2 random walk, 3 start-up draws) under the seed's key.
+
+    Limits (refused with an error naming the value, and nothing changed): finite true
+    values beyond +/-1e300 (divided by the linear map's largest absolute row sum when
+    above 1), a step so small that a white-noise sigma passes 1e300, a call that could
+    take a Gauss-Markov or random-walk bias state past +/-1e300, and counters
+    (``sample_count``, stream positions) past 2**64 - 1 (OverflowError); the parameter
+    bounds are listed in ``fastnoise.models.imu_config``. So every output is finite
+    where the true values are finite.
+
+    Threads: one ImuNoise may be shared; calls never interleave. ``apply`` holds the
+    object's lock (``fastnoise.core.model.lock_model``) for its whole call, releasing
+    the GIL only inside its kernel, and marks the object busy meanwhile. Every other
+    call (``step``, ``reset``, ``state``, the bias properties) runs whole under the GIL,
+    which it never releases, and waits on the lock while an ``apply`` is busy; so the
+    per-sample ``step`` pays no atomic operation when no ``apply`` runs (the lock
+    costs about 30 ns here, a tenth of a step). Concurrent calls thus run one after
+    another, each continuing the streams where the previous one stopped: no noise is
+    handed out twice or skipped. Which thread's call goes first is up to the
+    scheduler. (Free-threaded CPython, without a GIL, is not supported.)
     """
 
     cdef fn_imu m
+    cdef bint _busy        # an apply holds the lock (and may have released the GIL)
     cdef object _gyro      # TriadNoise, None until __init__ has run
     cdef object _accel
     cdef double _last_time
@@ -170,11 +269,13 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         code = _normal_dtype_code(normal_dtype)
         ss = as_seed_sequence(seed)
         _fill(&built, g, a, model_key(ss, "imu"), code)
+        cdef bint locked = _enter(self)  # a second __init__ must not tear an apply
         self.m = built
+        self._last_time = NAN
+        _leave(self, locked)
         self._gyro = g
         self._accel = a
         self._seed_seq = ss
-        self._last_time = NAN
 
     # ---- per sample -------------------------------------------------------------
     def step(self, omega, accel, dt, out_omega=None, out_accel=None):
@@ -182,22 +283,44 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         ``accel`` (3, m/s^2), step ``dt`` (s, > 0) since the previous sample.
 
         Returns ``(omega_measured, accel_measured)``, float64 arrays of shape (3,),
-        written into ``out_omega`` / ``out_accel`` when given (they may be the inputs).
+        written into ``out_omega`` / ``out_accel`` when given: native float64 (3,)
+        arrays, C-contiguous, aligned and writeable. Every input is read before any
+        output is written, so an output may share memory with ``omega`` or ``accel`` in
+        any way (in place included); the two outputs must not share memory with each
+        other (ValueError).
+
+        Refused, with nothing changed: finite true values beyond +/-1e300 (less with
+        a large linear map, see ``csrc/imu.h``), a ``dt`` so small that the white-noise
+        sigma would pass 1e300, and a sample past the end of the counters
+        (OverflowError).
         """
         cdef double d
+        cdef size_t where = 0
+        cdef int rc
         if type(dt) is float:  # fast path; anything else (bools too) is checked in full
             d = dt
             if not (d > 0.0 and isfinite(d)):
                 raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 s")
         else:
-            d = _validate.positive("dt", dt)
-        cdef cnp.ndarray w = _vec3_in("omega", omega)
-        cdef cnp.ndarray a = _vec3_in("accel", accel)
-        cdef cnp.ndarray wo = out_vec3("out_omega", out_omega)
-        cdef cnp.ndarray ao = out_vec3("out_accel", out_accel)
-        fn_imu_step(&self.m, <double *>cnp.PyArray_DATA(w), <double *>cnp.PyArray_DATA(a),
-                    d, <double *>cnp.PyArray_DATA(wo), <double *>cnp.PyArray_DATA(ao))
-        self._last_time = NAN
+            d = _checks.positive_scalar("dt", dt)
+        cdef double w[3]
+        cdef double a[3]
+        _vec3_in("omega", omega, w)
+        _vec3_in("accel", accel, a)
+        cdef cnp.ndarray wo = _vec3_out("out_omega", out_omega)
+        cdef cnp.ndarray ao = _vec3_out("out_accel", out_accel)
+        cdef double *pwo = <double *>cnp.PyArray_DATA(wo)
+        cdef double *pao = <double *>cnp.PyArray_DATA(ao)
+        if pwo < pao + 3 and pao < pwo + 3:
+            raise ValueError("out_omega overlaps out_accel: pass separate arrays")
+        cdef bint locked = _enter(self)
+        rc = fn_imu_step_checked(&self.m, w, a, d, pwo, pao, &where)
+        if rc == FN_IMU_OK:
+            self._last_time = NAN
+        _leave(self, locked)
+        if rc != FN_IMU_OK:
+            raise _refusal(self, rc, where, 1, d, [w[0], w[1], w[2]], [a[0], a[1], a[2]],
+                           True)
         return wo, ao
 
     # ---- whole recordings -------------------------------------------------------
@@ -210,45 +333,81 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         strictly increasing): the step of sample 0 is the time since the last timestamp
         of the previous ``apply(timestamps=...)`` call, or ``t[1] - t[0]`` on a first
         call (after construction, ``reset``, ``step`` or an ``apply`` with ``dt``).
+        Inputs of any real dtype, byte order, alignment or layout are read through
+        ``fastnoise.core.arrays.intake`` (copied where needed, never modified).
 
         Returns ``(omega_measured, accel_measured)``, float64 (N, 3); equal bit for bit
-        to N calls of ``step``. ``out_omega``/``out_accel`` (C-contiguous float64 (N, 3))
-        receive the results and may be the inputs themselves. Without them, large
-        results (4 MiB or more) take the memory of dropped ones, which spares the kernel
-        zeroing fresh pages (``fastnoise.release_spare_memory()`` hands it back).
+        to N calls of ``step``. ``out_omega``/``out_accel`` (native float64 (N, 3),
+        C-contiguous, aligned, writeable) receive the results. Each may be exactly
+        ``omega`` or ``accel`` (in place, either way round); any other sharing of memory
+        with an input (``omega``, ``accel``, ``dt``) or with each other, such as a view
+        shifted by a row, is refused (ValueError): the kernel would read values it has
+        already overwritten. Without them, large results (4 MiB or more) take the
+        memory of dropped ones, which spares the kernel zeroing fresh pages
+        (``fastnoise.release_spare_memory()`` hands it back).
+
+        Refused, with the model unchanged: finite true values beyond +/-1e300 (less
+        with a large linear map), a step so small that a white-noise sigma would pass
+        1e300, steps between timestamps that overflow, and a call that could take a
+        bias state past 1e300 or a counter past 2**64 - 1 (OverflowError). Given
+        ``out_`` arrays that are not inputs may then hold partial results.
         """
-        w = _checks.rec_in("omega", omega)
-        a = _checks.rec_in("accel", accel)
+        cdef size_t where = 0
+        cdef int rc
+        w = _rec_in("omega", omega)
+        a = _rec_in("accel", accel)
         cdef Py_ssize_t n = w.shape[0]
         if a.shape[0] != n:
             raise ValueError(
                 f"omega has {n} samples and accel {a.shape[0]}: they must be the same")
-        last = math.nan
         if (dt is None) == (timestamps is None):
             raise TypeError("give exactly one of dt= (s) and timestamps= (s)")
         if timestamps is not None:
-            steps, last = _checks.steps_from_times(timestamps, n, self._last_time)
+            times = _checks.times_in(timestamps, n)
+            steps = None
         else:
             steps = _checks.steps(dt, n)
         wo = self._rec_out("out_omega", out_omega, n)
         ao = self._rec_out("out_accel", out_accel, n)
-        cdef double[::1] sv = steps
-        cdef size_t stride = 1 if steps.shape[0] > 1 else 0
+        if out_omega is not None or out_accel is not None:  # (new arrays overlap nothing)
+            _arrays.no_partial_overlap(
+                {"out_omega": wo if out_omega is not None else None,
+                 "out_accel": ao if out_accel is not None else None},
+                {"omega": w, "accel": a, "dt": steps if steps is not None and
+                 steps.shape[0] > 1 else None})
         cdef const double *pw = <const double *>cnp.PyArray_DATA(w)
         cdef const double *pa = <const double *>cnp.PyArray_DATA(a)
         cdef double *pwo = <double *>cnp.PyArray_DATA(wo)
         cdef double *pao = <double *>cnp.PyArray_DATA(ao)
-        if n > 0:
-            with nogil:
-                fn_imu_apply(&self.m, <size_t>n, pw, pa, &sv[0], stride, pwo, pao)
-        self._last_time = last
+        cdef const double *ps
+        cdef size_t stride
+        # the recurrence (bias states, positions, last timestamp) is the object's: the
+        # lock is held for the whole call, the GIL released for the kernel
+        lock_model(self)
+        self._busy = True
+        try:
+            last = math.nan
+            if steps is None:
+                steps, last = _checks.steps_from_times(times, self._last_time)
+            ps = <const double *>cnp.PyArray_DATA(steps)
+            stride = 1 if steps.shape[0] > 1 else 0
+            if n > 0:
+                with nogil:
+                    rc = fn_imu_apply_checked(&self.m, <size_t>n, pw, pa, ps, stride, pwo,
+                                              pao, &where)
+                if rc != FN_IMU_OK:
+                    raise _refusal(self, rc, where, n, steps, w, a, False)
+            self._last_time = last
+        finally:
+            self._busy = False
+            unlock_model(self)
         return wo, ao
 
     @staticmethod
     def _rec_out(name, out, n):
         if out is None:  # large results reuse the memory of dropped ones
             return recycled_empty((n, 3), np.float64)
-        return _validate.output_array(name, out, (n, 3), _F64)
+        return _arrays.output(name, out, (n, 3), _F64)
 
     # ---- parameters and derived values ------------------------------------------
     @property
@@ -269,7 +428,10 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     @property
     def sample_count(self):
         """Samples produced since the start (or the last reset)."""
-        return int(self.m.count)
+        cdef bint locked = _enter(self)
+        n = self.m.count
+        _leave(self, locked)
+        return int(n)
 
     @property
     def turn_on_bias(self):
@@ -280,26 +442,39 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     @property
     def gauss_markov_bias(self):
         """Current Gauss-Markov bias state, (2, 3): gyro (rad/s), accel (m/s^2)."""
-        return np.array([self.m.gm[i] for i in range(6)]).reshape(2, 3)
+        return self._bias_state(0)
 
     @property
     def random_walk_bias(self):
         """Current random-walk bias state, (2, 3): gyro (rad/s), accel (m/s^2)."""
-        return np.array([self.m.rw[i] for i in range(6)]).reshape(2, 3)
+        return self._bias_state(1)
+
+    cdef object _bias_state(self, int which):
+        cdef double v[6]
+        cdef int i
+        cdef bint locked = _enter(self)  # not in the middle of another thread's apply
+        for i in range(6):
+            v[i] = self.m.gm[i] if which == 0 else self.m.rw[i]
+        _leave(self, locked)
+        return np.array([v[i] for i in range(6)]).reshape(2, 3)
 
     def angular_velocity_covariance(self, dt):
         """Row-major 3x3 (9 floats), (rad/s)^2: sigma_white^2 + sigma_bias^2 for step dt."""
+        self._params()  # (refuses an ImuNoise made with __new__ alone)
         return triad_covariance(self._gyro, dt)
 
     def linear_acceleration_covariance(self, dt):
         """Row-major 3x3 (9 floats), (m/s^2)^2: sigma_white^2 + sigma_bias^2 for step dt."""
+        self._params()
         return triad_covariance(self._accel, dt)
 
     # ---- state, copies, pickling -------------------------------------------------
     def reset(self):
         """Back to the seeded start: same turn-on biases, same noise sequence."""
+        cdef bint locked = _enter(self)
         fn_imu_reset(&self.m)
         self._last_time = NAN
+        _leave(self, locked)
 
     @property
     def normal_dtype(self):
@@ -317,13 +492,19 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 
     def _position(self):
         cdef int i, t
+        cdef fn_imu snap
+        cdef double last
+        cdef bint locked = _enter(self)  # not in the middle of another thread's apply
+        snap = self.m
+        last = self._last_time
+        _leave(self, locked)
         return {
-            "stream_positions": [[int(self.m.st[i][t].position) for t in range(3)]
+            "stream_positions": [[int(snap.st[i][t].position) for t in range(3)]
                                  for i in range(6)],
-            "gauss_markov": [[float(self.m.gm[3 * i + t]) for t in range(3)] for i in range(2)],
-            "random_walk": [[float(self.m.rw[3 * i + t]) for t in range(3)] for i in range(2)],
-            "sample_count": int(self.m.count),
-            "last_time": float(self._last_time) if isfinite(self._last_time) else None,
+            "gauss_markov": [[float(snap.gm[3 * i + t]) for t in range(3)] for i in range(2)],
+            "random_walk": [[float(snap.rw[3 * i + t]) for t in range(3)] for i in range(2)],
+            "sample_count": int(snap.count),
+            "last_time": float(last) if isfinite(last) else None,
         }
 
     def _set_position(self, position):
@@ -336,22 +517,74 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
             self.m.gm[i] = gm[i // 3][i % 3]
             self.m.rw[i] = rw[i // 3][i % 3]
         self.m.count = <uint64_t>count
+        fn_imu_set_room(&self.m)
         self._last_time = last
 
     def _take(self, other):
-        cdef ImuNoise o = other
+        cdef ImuNoise o = other  # freshly built by from_state: no other thread has it
+        cdef bint locked = _enter(self)
         self.m = o.m
+        self._last_time = o._last_time
+        _leave(self, locked)
         self._gyro = o._gyro
         self._accel = o._accel
         self._seed_seq = o._seed_seq
-        self._last_time = o._last_time
 
 
 register_model(ImuNoise)
 
 
+@cython.boundscheck(True)
+def _refusal(ImuNoise m, int rc, size_t where, size_t n, steps, w, acc, bint per_sample):
+    """The exception for an FN_IMU_ERR_* code of a call of n samples (steps: the
+    call's steps in s; w, acc: its true values). ``where`` is an axis (0-5), 3 axis +
+    term, or a flat index into the true values, by the code."""
+    cdef int a
+    if rc == FN_IMU_ERR_OMEGA or rc == FN_IMU_ERR_ACCEL:
+        name, x = ("omega", w) if rc == FN_IMU_ERR_OMEGA else ("accel", acc)
+        at = f"{where}" if per_sample else f"{where // 3}, {where % 3}"
+        return ValueError(
+            f"{name}[{at}]={float(np.reshape(x, -1)[where])!r} is not allowed: it is "
+            f"beyond +/-{m.m.max_input:.17g}: finite true values must lie within "
+            f"+/-{FN_IMU_TERM_MAX:g} divided by the largest absolute row sum of this "
+            "IMU's linear map (I + scale_factor + misalignment, plus the gyro's "
+            "G-sensitivity), where that exceeds 1")
+    if rc == FN_IMU_ERR_COUNT:
+        return OverflowError(
+            f"sample_count={m.m.count} is at its end: {n} more samples would pass "
+            "2**64 - 1 (an ImuNoise counts at most 2**64 - 1 samples)")
+    if rc == FN_IMU_ERR_STREAM:
+        a = <int>(where // 3)
+        t = where % 3
+        return OverflowError(
+            f"the {_TERMS[t]} stream of {_TRIADS[a // 3]} {_XYZ[a % 3]} is at position "
+            f"{m.m.st[a][t].position} (state['position']['stream_positions'][{a}][{t}]): "
+            f"{n} more samples would run past the end of the stream (2**64 - 1)")
+    axis = f"{_TRIADS[where // 3]} {_XYZ[where % 3]}"
+    if rc == FN_IMU_ERR_WHITE:
+        dt = float(np.min(steps))
+        p = &m.m.p[where]
+        return ValueError(
+            f"dt={dt!r} is not allowed with noise_density={p.noise_density!r} "
+            f"({axis}): the white-noise sigma sqrt(noise_stddev**2 + "
+            f"noise_density**2/dt) would pass {FN_IMU_TERM_MAX:g}; dt must be at least "
+            f"(noise_density/{FN_IMU_TERM_MAX:g})**2 = "
+            f"{(p.noise_density / FN_IMU_TERM_MAX) ** 2:.17g} s")
+    if rc == FN_IMU_ERR_GM or rc == FN_IMU_ERR_RW:
+        name, v = (("Gauss-Markov", m.m.gm[where]) if rc == FN_IMU_ERR_GM
+                   else ("random-walk", m.m.rw[where]))
+        return OverflowError(
+            f"the {name} bias of {axis} ({v!r}) could pass {FN_IMU_TERM_MAX:g} within "
+            f"these {n} samples (dt up to {float(np.max(steps))!r} s): bias states are "
+            f"kept within +/-{FN_IMU_TERM_MAX:g}")
+    raise AssertionError(f"unknown IMU error code {rc}")
+
+
+@cython.boundscheck(True)
 cdef int _fill(fn_imu *m, gyro, accel, uint64_t key, int dtype_code) except -1:
-    """Set up ``m`` from the parameters, key and precision of the draws, from zero."""
+    """Set up ``m`` from the parameters, key and precision of the draws, from zero
+    (bounds-checked: the triads come validated by TriadNoise.from_value, and a wrong
+    length is an IndexError, never a read past a tuple)."""
     cdef int s, i, j, axis
     cdef fn_imu_axis_params *p
     memset(m, 0, sizeof(fn_imu))

@@ -5,10 +5,12 @@ splitting, recording inputs and steps, and the ``position`` part of its state.""
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import fields
 
 import numpy as np
 
+from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.models.imu_config import TriadNoise
 
@@ -32,76 +34,124 @@ def split_keywords(kwargs: dict) -> dict:
     return parts
 
 
-def _real_array(name: str, value: object) -> np.ndarray:
-    """``value`` as a float64 array; bools, strings and objects are refused."""
+def _has_bool(value: object) -> bool:
+    """Whether a (nested) list or tuple holds a bool, which numpy would turn into 1.0."""
+    if isinstance(value, bool | np.bool_):
+        return True
+    return isinstance(value, list | tuple) and any(_has_bool(v) for v in value)
+
+
+def _asarray(name: str, value: object) -> np.ndarray:
+    """``value`` as an ndarray; what numpy cannot make one of (ragged lists, ...) and
+    lists holding bools are a TypeError naming ``name``."""
+    if isinstance(value, np.ndarray):
+        return value
     try:
         arr = np.asarray(value)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be real numbers") from exc
-    if arr.dtype.kind not in "fiu":
+    except (TypeError, ValueError, OverflowError) as exc:
         raise TypeError(
-            f"{name} has dtype {arr.dtype} ({value!r:.80}): it must be real numbers "
-            "(not bools or strings)"
-        )
-    return arr.astype(np.float64, copy=False)
+            f"{name}={value!r:.80} is not allowed: it must be an array of real numbers"
+        ) from exc
+    if arr.dtype.kind != "b" and _has_bool(value):
+        raise TypeError(f"{name}={value!r:.80} is not allowed: it holds a bool, not a number")
+    return arr
+
+
+def real_in(name: str, value: object, *, ndim: int | None = None, last_dim: int | None = None):
+    """An input array of a kernel, through the one intake path
+    (``fastnoise.core.arrays.intake``): native-endian, aligned, C-contiguous float64,
+    copied when it is not; bools, complex, strings, objects, datetimes refused by name.
+    The result may be ``value`` itself: it is only read."""
+    return _arrays.intake(name, _asarray(name, value), np.float64, ndim=ndim, last_dim=last_dim)
 
 
 def vec3_in(name: str, x: object) -> np.ndarray:
-    """One true-value vector of ``step``: 3 real numbers, C-contiguous float64."""
-    a = np.ascontiguousarray(_real_array(name, x))
+    """One true-value vector of ``step``: 3 real numbers (the slow path of the
+    per-sample fast check)."""
+    a = real_in(name, x)
     if a.shape != (3,):
         raise ValueError(f"{name} has shape {a.shape}: it must be (3,)")
     return a
 
 
 def rec_in(name: str, x: object) -> np.ndarray:
-    """A recording of ``apply``: (N, 3) real numbers, C-contiguous float64."""
-    arr = np.ascontiguousarray(_real_array(name, x))
+    """A recording of ``apply``: (N, 3) real numbers."""
+    arr = real_in(name, x)
     if arr.ndim != 2 or arr.shape[1] != 3:
         raise ValueError(f"{name} has shape {arr.shape}: it must be (N, 3)")
     return arr
 
 
+def positive_scalar(name: str, value: object) -> float:
+    """A finite float > 0; numpy bools, datetimes, timedeltas and complex numbers are
+    refused by name (``numbers.Real`` would let a timedelta64 through)."""
+    if isinstance(value, np.ndarray | np.generic):
+        if value.dtype.kind not in "iuf":
+            raise TypeError(
+                f"{name}={value!r} is not allowed: it must be a real number "
+                f"(dtype {value.dtype} is not)"
+            )
+        if isinstance(value, np.ndarray):
+            value = value.item()
+    return _validate.positive(name, value)
+
+
 def steps(dt: object, n: int) -> np.ndarray:
     """``apply``'s dt: a scalar (one step, shape (1,)) or N steps, each finite > 0 s."""
-    if np.ndim(dt) == 0 and not isinstance(dt, str | bytes):
-        d = dt.item() if isinstance(dt, np.ndarray | np.generic) else dt
-        return np.array([_validate.positive("dt", d)])
-    arr = _real_array("dt", dt)
+    if not isinstance(dt, str | bytes) and np.ndim(dt) == 0:
+        return np.array([positive_scalar("dt", dt)])
+    arr = real_in("dt", dt)
     if arr.shape != (n,):
         raise ValueError(f"dt has shape {arr.shape}: it must be a scalar or ({n},)")
     ok = np.isfinite(arr) & (arr > 0.0)
     if not np.all(ok):
         raise ValueError(f"dt contains {arr[~ok][0]!r}: every step must be finite and > 0 s")
-    return np.ascontiguousarray(arr) if n > 1 else arr.reshape(1).copy()
+    if n == 0:  # no sample, no step read (an empty dt array goes with an empty call)
+        return np.ones(1)
+    return arr if n > 1 else arr.reshape(1).copy()
 
 
-def steps_from_times(timestamps: object, n: int, last_time: float) -> tuple:
-    """(steps, last timestamp) of ``apply(timestamps=...)``; ``last_time`` is the last
-    timestamp of the previous such call (NaN for none)."""
-    t = _real_array("timestamps", timestamps)
+def times_in(timestamps: object, n: int) -> np.ndarray:
+    """``apply``'s timestamps: N finite values (s)."""
+    t = real_in("timestamps", timestamps)
     if t.shape != (n,):
         raise ValueError(f"timestamps has shape {t.shape}: it must be ({n},)")
     if not np.all(np.isfinite(t)):
         raise ValueError("timestamps must be finite (s)")
+    return t
+
+
+def steps_from_times(t: np.ndarray, last_time: float) -> tuple:
+    """(steps, last timestamp) of ``apply(timestamps=t)`` (``t`` from ``times_in``);
+    ``last_time`` is the last timestamp of the previous such call (NaN for none)."""
+    n = t.shape[0]
     if n == 0:
         return np.ones(1), last_time
-    if math.isfinite(last_time):
-        first = t[0] - last_time
-    elif n >= 2:
-        first = t[1] - t[0]
-    else:
+    if not math.isfinite(last_time) and n < 2:
         raise ValueError(
             "timestamps with one sample need a previous apply(timestamps=...) call "
             "to give its step; use dt= instead"
         )
     out = np.empty(n)
-    out[0] = first
-    out[1:] = np.diff(t)
+    with np.errstate(over="ignore"):  # an overflowing step is refused below
+        out[0] = t[0] - last_time if math.isfinite(last_time) else t[1] - t[0]
+        out[1:] = np.diff(t)
     if not np.all(out > 0.0):
         raise ValueError(
             "timestamps must be strictly increasing (also after the previous call's "
             f"last timestamp {last_time!r})"
+        )
+    if not np.all(np.isfinite(out)):
+        k = int(np.argmax(~np.isfinite(out)))
+        if k == 0 and math.isfinite(last_time):
+            where = f"timestamps[0]={float(t[0])!r} after the previous call's last one"
+            where += f" {last_time!r}"
+        else:
+            k = max(k, 1)  # on a first call, step 0 is timestamps[1] - timestamps[0]
+            where = f"timestamps[{k}]={float(t[k])!r} after {float(t[k - 1])!r}"
+        raise ValueError(
+            f"{where} is not allowed: the step between them overflows (steps must be "
+            f"at most {sys.float_info.max!r} s)"
         )
     return out, float(t[-1])
 
@@ -122,13 +172,22 @@ def _grid(name: str, value: object, n: int, m: int, check) -> list:
     ]
 
 
+#: Largest |Gauss-Markov| and |random-walk| bias state (csrc/imu.h FN_IMU_TERM_MAX):
+#: a call that could take a state past it is refused, so no state reaches it.
+BIAS_STATE_MAX = 1e300
+
+
+def _bias_state(name: str, value: object) -> float:
+    return _validate.in_range(name, value, -BIAS_STATE_MAX, BIAS_STATE_MAX)
+
+
 def check_position(position: object) -> tuple:
     """Validate ``ImuNoise.state['position']``; return (stream positions 6x3, Gauss-Markov
     2x3, random walk 2x3, sample count, last time or NaN), all plain Python values."""
     p = _validate.fields(_P, position, POSITION_KEYS)
     st = _grid(f"{_P}['stream_positions']", p["stream_positions"], 6, 3, _validate.counter)
-    gm = _grid(f"{_P}['gauss_markov']", p["gauss_markov"], 2, 3, _validate.finite)
-    rw = _grid(f"{_P}['random_walk']", p["random_walk"], 2, 3, _validate.finite)
+    gm = _grid(f"{_P}['gauss_markov']", p["gauss_markov"], 2, 3, _bias_state)
+    rw = _grid(f"{_P}['random_walk']", p["random_walk"], 2, 3, _bias_state)
     count = _validate.counter(f"{_P}['sample_count']", p["sample_count"])
     last = p["last_time"]
     last = math.nan if last is None else _validate.finite(f"{_P}['last_time']", last)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -57,14 +58,38 @@ _Vec3 = float | tuple[float, float, float]
 _Mat3 = float | tuple[float, float, float] | tuple[tuple[float, float, float], ...]
 
 
-def _real(name: str, value: object, *, allow_inf: bool = False) -> float:
-    """One real number (not a bool or a string), finite unless ``allow_inf``."""
+#: Largest magnitude of every noise, bias, scale, misalignment, G-sensitivity,
+#: full-scale and resolution value (in its unit): so sigma**2 and every term of the
+#: measurement stay finite (see csrc/imu.h). Far beyond any physical IMU.
+PARAM_MAX = 1e150
+#: Smallest finite full_scale and resolution: 1/lsb stays finite.
+PARAM_MIN = 1e-150
+
+
+def _real(name: str, value: object, *, allow_inf: bool = False, limit: bool = True) -> float:
+    """One real number (not a bool or a string), finite unless ``allow_inf``; with
+    ``limit``, a finite one has magnitude <= PARAM_MAX."""
+    if isinstance(value, np.generic) and value.dtype.kind not in "iuf":
+        raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
     if allow_inf and isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
         v = float(value)
         if math.isnan(v):
             raise ValueError(f"{name}={value!r} is not allowed: it must not be NaN")
-        return v
-    return _validate.finite(name, value)
+    else:
+        v = _validate.finite(name, value)
+    if limit and math.isfinite(v) and abs(v) > PARAM_MAX:
+        raise ValueError(
+            f"{name}={value!r} is not allowed: its magnitude must be at most {PARAM_MAX:g}"
+        )
+    return v
+
+
+def _positive(name: str, value: object) -> float:
+    """A finite real number > 0; numpy timedeltas, datetimes, bools and complex
+    numbers are refused by name (``numbers.Real`` lets a timedelta64 through)."""
+    if isinstance(value, np.generic) and value.dtype.kind not in "iuf":
+        raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
+    return _validate.positive(name, value)
 
 
 def _seq(name: str, value: object) -> list | None:
@@ -76,16 +101,25 @@ def _seq(name: str, value: object) -> list | None:
     return None
 
 
-def _vec(name: str, value: object, *, nonneg: bool = False, allow_inf: bool = False) -> tuple:
+def _vec(
+    name: str,
+    value: object,
+    *,
+    nonneg: bool = False,
+    allow_inf: bool = False,
+    limit: bool = True,
+) -> tuple:
     """A scalar (all three axes) or a length-3 sequence, each entry checked by name."""
     items = _seq(name, value)
     if items is None:
-        items = [_real(name, value, allow_inf=allow_inf)] * 3
+        items = [_real(name, value, allow_inf=allow_inf, limit=limit)] * 3
     elif len(items) != 3:
         raise ValueError(
             f"{name}={value!r} has {len(items)} entries: it must be a scalar or a length-3 vector"
         )
-    out = tuple(_real(f"{name}[{i}]", v, allow_inf=allow_inf) for i, v in enumerate(items))
+    out = tuple(
+        _real(f"{name}[{i}]", v, allow_inf=allow_inf, limit=limit) for i, v in enumerate(items)
+    )
     if nonneg:
         for i, v in enumerate(out):
             if v < 0.0:
@@ -155,6 +189,11 @@ class TriadNoise:
         lsb = 2*full_scale/2**bits. Needs a finite ``full_scale``.
     resolution : an explicit quantization step, U (Gazebo's ``precision``); not with
         ``bits``. Rounding is to the nearest multiple, ties to even.
+
+    Bounds (so that sigma**2 and every term of a measurement stay finite): every value
+    but ``bias_correlation_time`` has magnitude at most ``PARAM_MAX`` = 1e150;
+    ``full_scale`` is inf or lies in [1e-150, 1e150], ``resolution`` in [1e-150, 1e150].
+    A TriadNoise is checked when built, when unpickled and when an ImuNoise takes it.
     """
 
     noise_stddev: _Vec3 = 0.0
@@ -189,11 +228,16 @@ class TriadNoise:
             raise ValueError(
                 f"scale_factor={self.scale_factor!r} is not allowed: every component must be > -1"
             )
+        # the flags first: the checks below take their truth values
+        for name in ("bias_steady_state", "turn_on_bias_decays"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name}={getattr(self, name)!r} is not allowed: use True/False")
+            put(self, name, bool(getattr(self, name)))
         put(self, "misalignment", _mat3("misalignment", self.misalignment, zero_diagonal=True))
         put(self, "g_sensitivity", _mat3("g_sensitivity", self.g_sensitivity))
         if self.bias_correlation_time is not None:
-            tau = _vec("bias_correlation_time", self.bias_correlation_time)
-            if any(t <= 0.0 for t in tau):
+            tau = _vec("bias_correlation_time", self.bias_correlation_time, limit=False)
+            if any(t <= 0.0 for t in tau):  # (any finite tau: exp(-dt/tau) stays in [0, 1])
                 raise ValueError(
                     f"bias_correlation_time={self.bias_correlation_time!r} is not allowed: "
                     "every component must be finite and > 0 s"
@@ -204,10 +248,6 @@ class TriadNoise:
                 "bias_correlation_time=None is not allowed with a Gauss-Markov bias "
                 "(bias_stddev, bias_steady_state or turn_on_bias_decays): give tau in s, > 0"
             )
-        for name in ("bias_steady_state", "turn_on_bias_decays"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise TypeError(f"{name}={getattr(self, name)!r} is not allowed: use True/False")
-            put(self, name, bool(getattr(self, name)))
         if self.bias_steady_state and self.turn_on_bias_decays:
             raise ValueError(
                 "bias_steady_state=True is not allowed with turn_on_bias_decays=True: "
@@ -215,12 +255,15 @@ class TriadNoise:
             )
         fs = _vec("full_scale", self.full_scale, allow_inf=True)
         for i, v in enumerate(fs):
-            if v <= 0.0:
+            if not v >= PARAM_MIN:
                 raise ValueError(
-                    f"full_scale[{i}]={v!r} is not allowed: it must be > 0 (inf for no saturation)"
+                    f"full_scale[{i}]={v!r} is not allowed: it must be inf (no saturation) "
+                    f"or lie in [{PARAM_MIN:g}, {PARAM_MAX:g}]"
                 )
         put(self, "full_scale", fs)
         if self.bits is not None:
+            if isinstance(self.bits, np.generic) and self.bits.dtype.kind not in "iu":
+                raise TypeError(f"bits={self.bits!r} is not allowed: it must be an int")
             b = _validate.integer("bits", self.bits, 1, 33)
             if not all(math.isfinite(v) for v in self.full_scale):
                 raise ValueError(
@@ -235,8 +278,11 @@ class TriadNoise:
             put(self, "bits", int(b))
         if self.resolution is not None:
             res = _vec("resolution", self.resolution)
-            if any(r <= 0.0 for r in res):
-                raise ValueError(f"resolution={self.resolution!r} is not allowed: it must be > 0")
+            if any(not r >= PARAM_MIN for r in res):
+                raise ValueError(
+                    f"resolution={self.resolution!r} is not allowed: every component must "
+                    f"lie in [{PARAM_MIN:g}, {PARAM_MAX:g}]"
+                )
             put(self, "resolution", res)
 
     # ---- derived quantities --------------------------------------------------------
@@ -255,9 +301,22 @@ class TriadNoise:
         return np.eye(3) + np.diag(self.scale_factor) + np.array(self.misalignment)
 
     def white_stddev(self, dt: float) -> np.ndarray:
-        """Per-sample white-noise sigma for step ``dt`` (s): sqrt(stddev^2 + N^2/dt), U."""
-        dt = _validate.positive("dt", dt)
-        return np.sqrt(np.square(self.noise_stddev) + np.square(self.noise_density) / dt)
+        """Per-sample white-noise sigma for step ``dt`` (s): sqrt(stddev^2 + N^2/dt), U
+        (where N^2/dt overflows, the same value in a scaled form, as the C model does).
+        A sigma beyond the doubles is refused (ValueError naming ``dt``)."""
+        dt = _positive("dt", dt)
+        s, n = np.array(self.noise_stddev), np.array(self.noise_density)
+        with np.errstate(over="ignore"):
+            var = np.square(s) + np.square(n) / dt
+            t = n / math.sqrt(dt)
+            r = np.divide(s, t, out=np.zeros(3), where=t > 0.0)
+            sigma = np.where(var <= sys.float_info.max, np.sqrt(var), t * np.sqrt(1.0 + r * r))
+        if not np.all(np.isfinite(sigma)):
+            raise ValueError(
+                f"dt={dt!r} is not allowed with noise_density={self.noise_density!r}: "
+                "the white-noise sigma noise_density/sqrt(dt) overflows"
+            )
+        return sigma
 
     def bias_variance(self) -> np.ndarray:
         """Variance of the random bias per axis, U^2: the Gauss-Markov sigma_b^2 plus the
@@ -270,8 +329,19 @@ class TriadNoise:
         return var
 
     def variance(self, dt: float) -> np.ndarray:
-        """sigma_white^2 + sigma_bias^2 per axis for step ``dt`` (s), U^2."""
-        return np.square(self.white_stddev(dt)) + self.bias_variance()
+        """sigma_white^2 + sigma_bias^2 per axis for step ``dt`` (s), U^2. A variance
+        beyond the doubles (a tiny ``dt`` with a large density) is refused (ValueError
+        naming ``dt``) rather than returned as inf."""
+        white = self.white_stddev(dt)
+        with np.errstate(over="ignore"):
+            var = np.square(white) + self.bias_variance()
+        if not np.all(np.isfinite(var)):
+            raise ValueError(
+                f"dt={dt!r} is not allowed with noise_density={self.noise_density!r}: "
+                f"the white-noise variance noise_stddev**2 + noise_density**2/dt "
+                f"({max(white)!r}**2) overflows"
+            )
+        return var
 
     def replace(self, **changes) -> TriadNoise:
         """A copy with some fields changed (validated again)."""
@@ -294,13 +364,34 @@ class TriadNoise:
 
         return {f.name: plain(getattr(self, f.name)) for f in fields(self)}
 
+    # ---- pickling: through the validating constructor --------------------------------
+    def __reduce__(self) -> tuple:
+        return (_triad_from_dict, (self.to_dict(),))
+
+    def __setstate__(self, state: object) -> None:
+        """Restore a pickle of the default dataclass form (``object.__new__`` and the
+        field dict) through the constructor's checks, so a tampered one (a short list,
+        NaN, a negative sigma) raises instead of reaching the C model unchecked."""
+        fresh = TriadNoise.from_value("TriadNoise state", state)
+        for f in fields(TriadNoise):
+            object.__setattr__(self, f.name, getattr(fresh, f.name))
+
     @classmethod
     def from_value(cls, name: str, value: object) -> TriadNoise:
-        """Accept a TriadNoise, a dict of its fields, or None (no errors)."""
+        """Accept a TriadNoise, a dict of its fields, or None (no errors). A TriadNoise
+        is checked again (a new one is built from its fields), so one whose fields were
+        changed behind the frozen dataclass's back is refused too."""
         if value is None:
             return cls()
-        if isinstance(value, cls):
-            return value
+        if isinstance(value, TriadNoise):
+            try:
+                items = {f.name: getattr(value, f.name) for f in fields(cls)}
+            except AttributeError as exc:
+                raise TypeError(
+                    f"{name} is a TriadNoise that lacks fields ({exc}): build it with "
+                    "TriadNoise(...)"
+                ) from exc
+            return cls(**items)
         if isinstance(value, dict):
             known = {f.name for f in fields(cls)}
             unknown = sorted(set(value) - known)
@@ -315,11 +406,18 @@ class TriadNoise:
         )
 
 
+def _triad_from_dict(d: object) -> TriadNoise:
+    """Unpickle a TriadNoise (its ``to_dict()``) through the checks."""
+    return TriadNoise.from_value("TriadNoise state", d)
+
+
 def triad_covariance(params: TriadNoise, dt: float) -> np.ndarray:
     """Row-major 3x3 covariance (9 floats) for a ROS ``sensor_msgs/Imu`` field:
     diagonal sigma_white^2 + sigma_bias^2 (U^2) for step ``dt`` (s), zero elsewhere.
     Use it for ``angular_velocity_covariance`` (gyro, (rad/s)^2) and
     ``linear_acceleration_covariance`` (accel, (m/s^2)^2), as seed 002 does."""
+    if not isinstance(params, TriadNoise):
+        params = TriadNoise.from_value("params", params)
     cov = np.zeros((3, 3))
     cov[np.diag_indices(3)] = params.variance(dt)
     return cov.reshape(9)
@@ -346,9 +444,20 @@ def gauss_markov_stddev_from_gazebo(dynamic_bias_stddev: float, correlation_time
     """Stationary std of Gazebo's dynamic bias: its ``dynamic_bias_stddev`` sigma is a
     driving density (U/sqrt(s)), discretized as
     sqrt(-sigma^2*tau/2*expm1(-2*dt/tau)), so the stationary std is sigma*sqrt(tau/2), U."""
-    sigma = _validate.nonnegative("dynamic_bias_stddev", dynamic_bias_stddev)
-    tau = _validate.positive("dynamic_bias_correlation_time", correlation_time)
-    return sigma * math.sqrt(tau / 2.0)
+    sigma = _real("dynamic_bias_stddev", dynamic_bias_stddev, limit=False)
+    if sigma < 0.0:
+        raise ValueError(
+            f"dynamic_bias_stddev={dynamic_bias_stddev!r} is not allowed: it must be >= 0"
+        )
+    tau = _positive("dynamic_bias_correlation_time", correlation_time)
+    out = sigma * math.sqrt(tau / 2.0)
+    if not math.isfinite(out):
+        raise ValueError(
+            f"dynamic_bias_stddev={dynamic_bias_stddev!r} with "
+            f"dynamic_bias_correlation_time={correlation_time!r}: the stationary std "
+            "sigma*sqrt(tau/2) overflows"
+        )
+    return out
 
 
 def wt901c(

@@ -5,6 +5,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from fastnoise.core.model import Model
 
+INERTIA_MAX: float
+OMEGA_MAX: float
+
 class RigidBodySimulator(Model):
     def __init__(
         self,

@@ -6,12 +6,12 @@ Units: inertia in kg m^2, torque in N m, time in s, angular velocity in rad/s, a
 import numpy as np
 
 cimport numpy as cnp
-from libc.math cimport M_PI, floor, isfinite
+from libc.math cimport M_PI, fabs, floor, fmod, isfinite
 
 from fastnoise.core.capi cimport fn_sincos_f64
 from fastnoise.core.model cimport Model
-from fastnoise.core.vec3 cimport read_vec3
 
+from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 
@@ -19,13 +19,37 @@ cnp.import_array()
 
 _KINEMATICS = {"axis": 0, "zyx": 1}
 
+#: Largest moment of inertia (kg m^2) and body rate (rad/s) the simulator holds: with
+#: them, I w, I w^2 and the gyroscopic term w x (I w) stay finite (below 1e301).
+INERTIA_MAX = 1e100
+OMEGA_MAX = 1e100
+cdef double _OMEGA_MAX = OMEGA_MAX
+# below it, the plain reduction (unchanged, bit for bit); from it on, the exact one
+cdef double _EXACT_WRAP_FROM = 1048576.0  # 2**20 rad
+
+# update's outcomes (the state changes only on _OK)
+cdef enum:
+    _OK = 0
+    _OMEGA_TOO_LARGE = 1
+    _ANGLE_OVERFLOW = 2
+
 
 cdef inline double _wrap_pi(double a) noexcept nogil:
-    # into [-pi, pi); a value already inside is returned unchanged (bit for bit)
+    # into [-pi, pi); a value already inside is returned unchanged (bit for bit). Up
+    # to 2**20 rad the plain a - 2 pi floor((a + pi) / 2 pi); beyond it the exact
+    # remainder fmod(a, 2 pi) (the plain form loses up to ulp(a) there and leaves
+    # values past ~1e17 outside [-pi, pi))
     cdef double r
     if -M_PI <= a < M_PI:
         return a
-    r = a - 2.0 * M_PI * floor((a + M_PI) / (2.0 * M_PI))
+    if fabs(a) < _EXACT_WRAP_FROM:
+        r = a - 2.0 * M_PI * floor((a + M_PI) / (2.0 * M_PI))
+    else:
+        r = fmod(a, 2.0 * M_PI)  # exact, in (-2 pi, 2 pi)
+        if r >= M_PI:
+            r -= 2.0 * M_PI
+        elif r < -M_PI:
+            r += 2.0 * M_PI
     if r >= M_PI:  # rounding can land exactly on +pi ...
         r -= 2.0 * M_PI
     elif r < -M_PI:  # ... or just below -pi
@@ -33,25 +57,91 @@ cdef inline double _wrap_pi(double a) noexcept nogil:
     return r
 
 
-cdef int _vec3(str name, object value, double out[3]) except -1:
-    """read_vec3, but a list or tuple must have exactly 3 entries, each a finite real
-    number (an error names the entry)."""
-    cdef Py_ssize_t i, n
-    if isinstance(value, (list, tuple)):
-        n = len(value)
-        if n != 3:
-            raise ValueError(f"{name}={value!r} has {n} entries: it must have 3")
+cdef double _real(str name, object value) except? -1.0:
+    """One finite real number; bools, complex numbers, strings, datetimes and
+    timedeltas (numpy's too) are refused by name."""
+    if type(value) is float:
+        if isfinite(<double>value):
+            return <double>value
+    elif isinstance(value, np.generic) and value.dtype.kind not in "iuf":
+        raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
+    return _validate.finite(name, value)
+
+
+cdef double _positive(str name, object value) except? -1.0:
+    """A finite real number > 0 (as _real)."""
+    cdef double v = _real(name, value)
+    if not v > 0.0:
+        raise ValueError(f"{name}={value!r} is not allowed: it must be finite and > 0")
+    return v
+
+
+cdef int read3(str name, object value, double out[3]) except -1:
+    """A length-3 vector of finite reals (a scalar means all three) into ``out``. Fast
+    paths: an exact native-endian, aligned, C-contiguous float64 ndarray of shape (3,),
+    and a list or tuple of 3 entries; everything else goes through the intake path
+    (``fastnoise.core.arrays.intake``), which refuses non-real dtypes by name."""
+    cdef Py_ssize_t i
+    cdef cnp.ndarray a
+    cdef double *src
+    if (type(value) is cnp.ndarray and cnp.PyArray_TYPE(<cnp.ndarray>value) == cnp.NPY_FLOAT64
+            and cnp.PyArray_NDIM(<cnp.ndarray>value) == 1
+            and cnp.PyArray_DIM(<cnp.ndarray>value, 0) == 3
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>value)
+            and cnp.PyArray_ISBEHAVED_RO(<cnp.ndarray>value)):
+        a = <cnp.ndarray>value
+    elif type(value) is tuple or type(value) is list:
+        if len(value) != 3:
+            raise ValueError(f"{name}={value!r} has {len(value)} entries: it must have 3")
         for i in range(3):
-            out[i] = _validate.finite(f"{name}[{i}]", value[i])
+            v = value[i]
+            if type(v) is float and isfinite(<double>v):
+                out[i] = <double>v
+            else:
+                out[i] = _real(f"{name}[{i}]", v)
         return 0
-    return read_vec3(name, value, out)
+    else:
+        if isinstance(value, (list, tuple)):  # subclasses: entry by entry, by name
+            return read3(name, list(value), out)
+        try:
+            arr = np.asarray(value) if not isinstance(value, np.ndarray) else value
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise TypeError(
+                f"{name}={value!r:.80} is not allowed: it must be 3 real numbers") from exc
+        arr = _arrays.intake(name, arr, np.float64)
+        if arr.ndim == 0:
+            arr = np.full(3, arr.item())
+        if arr.shape != (3,):
+            raise ValueError(
+                f"{name} has shape {arr.shape}: it must be a scalar or a length-3 vector")
+        a = arr
+    src = <double *>cnp.PyArray_DATA(a)
+    for i in range(3):
+        out[i] = src[i]
+    if not (isfinite(out[0]) and isfinite(out[1]) and isfinite(out[2])):
+        raise ValueError(f"{name}={value!r} is not allowed: every component must be finite")
+    return 0
 
 
-cdef int _state_vec3(str name, object value, double out[3]) except -1:
-    """A list (or tuple) of 3 finite floats from a state, into ``out``."""
+cdef int _bounded3(str name, object value, double out[3], double lo, double hi,
+                   str unit) except -1:
+    """read3, each component in [lo, hi] (lo excluded when it is 0)."""
+    cdef int i
+    read3(name, value, out)
+    for i in range(3):
+        if not ((out[i] > lo if lo == 0.0 else out[i] >= lo) and out[i] <= hi):
+            raise ValueError(
+                f"{name}={value!r} is not allowed: every component must lie in "
+                f"{'(' if lo == 0.0 else '['}{lo:g}, {hi:g}] ({unit})")
+    return 0
+
+
+cdef int _state_vec3(str name, object value, double out[3], double lo, double hi,
+                     str unit) except -1:
+    """A list (or tuple) of 3 floats from a state, each in [lo, hi], into ``out``."""
     if not isinstance(value, (list, tuple)):
         raise TypeError(f"{name}={value!r} is not allowed: it must be a list of 3 floats")
-    return _vec3(name, value, out)
+    return _bounded3(name, value, out, lo, hi, unit)
 
 
 cdef inline list _list3(const double *a):
@@ -101,7 +191,23 @@ Rotation of a rigid body about its principal axes, driven by a body-frame torque
       ``yaw' = (q sin(roll) + r cos(roll)) / cos(pitch)``, integrated by explicit
       Euler; singular at pitch = +-pi/2 (gimbal lock).
 
-    All three angles are wrapped to [-pi, pi) after every step.
+    All three angles are wrapped to [-pi, pi) after every step (exactly, by the
+    remainder of the division by 2 pi, for angles beyond 2**20 rad).
+
+    Range: inertia components in (0, 1e100] kg m^2 (``INERTIA_MAX``), body rates within
+    +/-1e100 rad/s (``OMEGA_MAX``), in the constructor, in states and after every
+    update: an update that would take a rate past it, or an angle increment past the
+    doubles, is refused (ValueError) and changes nothing. So the state, the angular
+    momentum and the kinetic energy are always finite. (Such rates are far outside
+    the scheme's validity anyway: it needs dt |w| << 1.)
+
+    Threads: one body may be shared. ``update`` (a recurrence), ``reset``, a state
+    assignment and every read of the state are C code that runs whole under the GIL,
+    which none of them releases, so the GIL serializes them: updates run one after
+    another, in the order they get the GIL, and a read sees the state between two
+    updates. (The object lock of ``fastnoise.core.model`` is not taken: it would cost
+    more than an update, and nothing here runs without the GIL. Free-threaded CPython
+    is not supported.)
 
     The body draws no random numbers (``stochastic = False``): its ``seed`` is None and
     it has no ``key``. ``state['params']`` is the initial state given to the
@@ -116,29 +222,27 @@ Rotation of a rigid body about its principal axes, driven by a body-frame torque
         cdef double angles0[3]
         cdef int i
         # everything is checked into locals first: a failed call changes nothing
-        _vec3("inertia", inertia, inertia_)
-        for i in range(3):
-            if not inertia_[i] > 0.0:
-                raise ValueError(
-                    f"inertia={inertia!r} is not allowed: every component must be > 0 "
-                    "(kg m^2)")
+        _bounded3("inertia", inertia, inertia_, 0.0, INERTIA_MAX, "kg m^2")
         if omega is None:
             omega0[0] = omega0[1] = omega0[2] = 0.0
         else:
-            _vec3("omega", omega, omega0)
-        angles0[0] = _wrap_pi(_validate.finite("roll", roll))
-        angles0[1] = _wrap_pi(_validate.finite("pitch", pitch))
-        angles0[2] = _wrap_pi(_validate.finite("yaw", yaw))
+            _bounded3("omega", omega, omega0, -OMEGA_MAX, OMEGA_MAX, "rad/s")
+        angles0[0] = _wrap_pi(_real("roll", roll))
+        angles0[1] = _wrap_pi(_real("pitch", pitch))
+        angles0[2] = _wrap_pi(_real("yaw", yaw))
         kinematics = _validate.choice("kinematics", kinematics, tuple(_KINEMATICS))
-        for i in range(3):
+        for i in range(3):  # (no Python call from here on: one step under the GIL)
             self.inertia_[i] = inertia_[i]
             self.omega0_[i] = omega0[i]
             self.angles0_[i] = angles0[i]
+            self.omega_[i] = omega0[i]
+            self.angles_[i] = angles0[i]
         self.zyx_ = _KINEMATICS[kinematics]
-        self.reset()
 
     # ---- dynamics -----------------------------------------------------------------
-    cdef void step(self, double dt, const double *tau) noexcept nogil:
+    cdef int step(self, double dt, const double *tau) noexcept nogil:
+        # the new state is computed aside (scalars: no arrays for the compiler to pack)
+        # and taken only when it is in range, so a refused step changes nothing
         cdef double *w = self.omega_
         cdef double *inertia = self.inertia_
         cdef double *a = self.angles_
@@ -149,45 +253,64 @@ Rotation of a rigid body about its principal axes, driven by a body-frame torque
         cdef double gx = w[1] * lz - w[2] * ly
         cdef double gy = w[2] * lx - w[0] * lz
         cdef double gz = w[0] * ly - w[1] * lx
-        cdef double p, q, r, sr, cr, sp, tp, cp, s
-        w[0] = w[0] + (tau[0] - gx) / inertia[0] * dt
-        w[1] = w[1] + (tau[1] - gy) / inertia[1] * dt
-        w[2] = w[2] + (tau[2] - gz) / inertia[2] * dt
-        p = w[0]
-        q = w[1]
-        r = w[2]
+        cdef double sr, cr, sp, tp, cp, s, a0, a1, a2
+        cdef double p = w[0] + (tau[0] - gx) / inertia[0] * dt
+        cdef double q = w[1] + (tau[1] - gy) / inertia[1] * dt
+        cdef double r = w[2] + (tau[2] - gz) / inertia[2] * dt
+        if not (fabs(p) <= _OMEGA_MAX and fabs(q) <= _OMEGA_MAX and fabs(r) <= _OMEGA_MAX):
+            return _OMEGA_TOO_LARGE  # (NaN too)
         if self.zyx_:
             # the project's own sin/cos (csrc/fnmath.h): the same bits on every machine
             fn_sincos_f64(a[0], &sr, &cr)
             fn_sincos_f64(a[1], &sp, &cp)
             tp = sp / cp
             s = q * sr + r * cr
-            a[0] = a[0] + (p + s * tp) * dt
-            a[1] = a[1] + (q * cr - r * sr) * dt
-            a[2] = a[2] + s / cp * dt
+            a0 = a[0] + (p + s * tp) * dt
+            a1 = a[1] + (q * cr - r * sr) * dt
+            a2 = a[2] + s / cp * dt
         else:
-            a[0] = a[0] + p * dt
-            a[1] = a[1] + q * dt
-            a[2] = a[2] + r * dt
-        a[0] = _wrap_pi(a[0])
-        a[1] = _wrap_pi(a[1])
-        a[2] = _wrap_pi(a[2])
+            a0 = a[0] + p * dt
+            a1 = a[1] + q * dt
+            a2 = a[2] + r * dt
+        if not (isfinite(a0) and isfinite(a1) and isfinite(a2)):
+            return _ANGLE_OVERFLOW
+        w[0] = p
+        w[1] = q
+        w[2] = r
+        a[0] = _wrap_pi(a0)
+        a[1] = _wrap_pi(a1)
+        a[2] = _wrap_pi(a2)
+        return _OK
 
     def update(self, dt, torque):
         """Advance by ``dt`` seconds (finite, > 0) under a constant body-frame ``torque``
-        (length 3, N m, finite)."""
+        (length 3, N m, finite).
+
+        Refused (ValueError, nothing changed): a step that would take a body rate past
+        +/-1e100 rad/s (``OMEGA_MAX``) or an angle increment past the doubles.
+        """
         cdef double h
         cdef double tau[3]
+        cdef int rc
         if type(dt) is float:  # the common case, without the Python-level checks
             h = dt
             if not (h > 0.0 and isfinite(h)):
                 raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 (s)")
         else:
-            h = _validate.positive("dt", dt)
+            h = _positive("dt", dt)
         if not self.inertia_[0] > 0.0:
             raise RuntimeError("this RigidBodySimulator was never initialised (call __init__)")
-        read_vec3("torque", torque, tau)
-        self.step(h, tau)
+        read3("torque", torque, tau)
+        rc = self.step(h, tau)
+        if rc == _OMEGA_TOO_LARGE:
+            raise ValueError(
+                f"update(dt={dt!r}, torque={torque!r}) is not allowed: a body rate would "
+                f"leave [-{OMEGA_MAX:g}, {OMEGA_MAX:g}] rad/s, the simulator's range "
+                "(nothing was changed)")
+        if rc == _ANGLE_OVERFLOW:
+            raise ValueError(
+                f"update(dt={dt!r}, torque={torque!r}) is not allowed: an angle increment "
+                "(rate * dt) overflows the doubles (nothing was changed)")
 
     def reset(self):
         """Return to the initial state given to the constructor (rates and angles)."""
@@ -264,15 +387,23 @@ Rotation of a rigid body about its principal axes, driven by a body-frame torque
         }
 
     def _position(self):
-        return {"omega": _list3(self.omega_), "angles": _list3(self.angles_)}
+        cdef double w[3]
+        cdef double a[3]
+        cdef int i
+        for i in range(3):
+            w[i] = self.omega_[i]
+            a[i] = self.angles_[i]
+        return {"omega": _list3(w), "angles": _list3(a)}
 
     def _set_position(self, position):
         cdef double w[3]
         cdef double a[3]
         cdef int i
         _validate.fields("state['position']", position, ("omega", "angles"))
-        _state_vec3("state['position']['omega']", position["omega"], w)
-        _state_vec3("state['position']['angles']", position["angles"], a)
+        _state_vec3("state['position']['omega']", position["omega"], w, -OMEGA_MAX,
+                    OMEGA_MAX, "rad/s")
+        _state_vec3("state['position']['angles']", position["angles"], a, -M_PI, M_PI,
+                    "rad")
         for i in range(3):
             if not -M_PI <= a[i] < M_PI:
                 raise ValueError(

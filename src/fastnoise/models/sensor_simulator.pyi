@@ -19,6 +19,8 @@ class MotionSource(Protocol):
     @property
     def yaw(self) -> float: ...
 
+VALUE_MAX: float
+
 class SensorSimulator(Model):
     def __init__(
         self,

@@ -6,14 +6,15 @@ Units: angular velocity in rad/s, angles in rad, time in s. See ``SensorSimulato
 import numpy as np
 
 cimport numpy as cnp
-from libc.math cimport isfinite
+from libc.math cimport fabs, isfinite
+from libc.stdint cimport UINT64_MAX, uint64_t
 
-from fastnoise.core.capi cimport fn_stream_next_f64
+from fastnoise.core.capi cimport fn_stream_init, fn_stream_next_f64
 from fastnoise.core.generator cimport GaussianNoiseGenerator
 from fastnoise.core.model cimport Model
-from fastnoise.core.vec3 cimport out_vec3, read_vec3
-from fastnoise.models.rigid_body cimport RigidBodySimulator
+from fastnoise.models.rigid_body cimport RigidBodySimulator, read3
 
+from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.core.seeding import as_seed_sequence, model_seed_sequence
@@ -21,6 +22,13 @@ from fastnoise.core.seeding import as_seed_sequence, model_seed_sequence
 cnp.import_array()
 
 _SOURCE_ATTRS = ("omega", "roll", "pitch", "yaw")
+_F64 = np.dtype(np.float64)
+
+#: Largest magnitude of a noise stddev, a drift accumulator and a source value (rad/s
+#: or rad) the sensor works with: a reading x + drift + stddev * z (|z| <= 6.67) then
+#: stays finite.
+VALUE_MAX = 1e300
+cdef double _VALUE_MAX = VALUE_MAX
 _UNBUILT = "this SensorSimulator was never initialised (call __init__): it has no source"
 
 
@@ -38,22 +46,55 @@ def _check_source(source):
             "needs omega, roll, pitch and yaw)")
 
 
+cdef double _real(str name, object value) except? -1.0:
+    """One finite real number; bools, complex numbers, strings, datetimes and
+    timedeltas (numpy's too) are refused by name."""
+    if type(value) is float:
+        if isfinite(<double>value):
+            return <double>value
+    elif isinstance(value, np.generic) and value.dtype.kind not in "iuf":
+        raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
+    return _validate.finite(name, value)
+
+
 def _vector3(name, value, nonneg=False):
-    """A scalar or length-3 vector of finite reals (``>= 0`` with ``nonneg``) as a
-    float64 array; a list or tuple must have exactly 3 entries, each named in errors."""
-    if isinstance(value, (list, tuple)):
-        if len(value) != 3:
-            raise ValueError(f"{name}={value!r} has {len(value)} entries: it must have 3")
-        check = _validate.nonnegative if nonneg else _validate.finite
-        return np.array([check(f"{name}[{i}]", v) for i, v in enumerate(value)])
-    return _validate.vector3(name, value, nonneg=nonneg)
+    """A scalar or length-3 vector of finite reals, each within +/-VALUE_MAX (and
+    ``>= 0`` with ``nonneg``), as a float64 array (through the intake path: bools,
+    complex numbers, strings and objects are refused by name)."""
+    cdef double v[3]
+    cdef int i
+    read3(name, value, v)
+    for i in range(3):
+        if nonneg and not v[i] >= 0.0:
+            raise ValueError(f"{name}={value!r} is not allowed: every component must be >= 0")
+        if not fabs(v[i]) <= _VALUE_MAX:
+            raise ValueError(
+                f"{name}={value!r} is not allowed: every component must lie within "
+                f"+/-{VALUE_MAX:g}")
+    return np.array([v[0], v[1], v[2]])
 
 
 def _state_vector3(name, value):
-    """A list (or tuple) of 3 finite floats from a state."""
+    """A list (or tuple) of 3 floats within +/-VALUE_MAX from a state."""
     if not isinstance(value, (list, tuple)):
         raise TypeError(f"{name}={value!r} is not allowed: it must be a list of 3 floats")
     return _vector3(name, value)
+
+
+cdef int _out3(object out, double **dst) except -1:
+    """``out`` of a read: an exact native-endian, aligned, C-contiguous, writeable
+    float64 ndarray of shape (3,) on the fast path, else checked by
+    ``fastnoise.core.arrays.output`` (big-endian, unaligned, read-only refused)."""
+    cdef cnp.ndarray a
+    if not (type(out) is cnp.ndarray and cnp.PyArray_TYPE(<cnp.ndarray>out) == cnp.NPY_FLOAT64
+            and cnp.PyArray_NDIM(<cnp.ndarray>out) == 1
+            and cnp.PyArray_DIM(<cnp.ndarray>out, 0) == 3
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>out)
+            and cnp.PyArray_ISBEHAVED(<cnp.ndarray>out)):
+        _arrays.output("out", out, (3,), _F64)
+    a = <cnp.ndarray>out
+    dst[0] = <double *>cnp.PyArray_DATA(a)
+    return 0
 
 
 cdef inline list _list3(const double *a):
@@ -67,13 +108,23 @@ cdef inline object _get(object source, str name):
     return value
 
 
+cdef int _in_range(str name, const double *v) except -1:
+    cdef int i
+    for i in range(3):
+        if not fabs(v[i]) <= _VALUE_MAX:
+            raise ValueError(
+                f"{name}=({v[0]!r}, {v[1]!r}, {v[2]!r}) is not allowed: finite source "
+                f"values must lie within +/-{VALUE_MAX:g} (no noise was drawn)")
+    return 0
+
+
 cdef int _source_omega(object source, double w[3]) except -1:
     """The source's angular velocity (rad/s) into ``w``; ValueError if not finite."""
     cdef RigidBodySimulator body
     if type(source) is not RigidBodySimulator:
         if source is None:
             raise RuntimeError(_UNBUILT)
-        return read_vec3("source.omega", _get(source, "omega"), w)
+        return read3("source.omega", _get(source, "omega"), w)
     body = <RigidBodySimulator>source
     w[0] = body.omega_[0]
     w[1] = body.omega_[1]
@@ -88,6 +139,7 @@ cdef int _source_omega(object source, double w[3]) except -1:
 cdef int _source_angles(object source, double a[3]) except -1:
     """The source's (pitch, yaw, roll) in rad into ``a``; ValueError if not finite."""
     cdef RigidBodySimulator body
+    cdef int i
     if type(source) is RigidBodySimulator:
         body = <RigidBodySimulator>source
         a[0] = body.angles_[1]
@@ -96,9 +148,21 @@ cdef int _source_angles(object source, double a[3]) except -1:
     else:
         if source is None:
             raise RuntimeError(_UNBUILT)
-        a[0] = _get(source, "pitch")
-        a[1] = _get(source, "yaw")
-        a[2] = _get(source, "roll")
+        for i, name in enumerate(("pitch", "yaw", "roll")):
+            value = _get(source, name)
+            if type(value) is float:
+                a[i] = <double>value
+            elif isinstance(value, (bool, np.bool_)) or (
+                    isinstance(value, np.generic) and value.dtype.kind not in "iuf"):
+                raise TypeError(
+                    f"source.{name}={value!r} is not allowed: it must be a real number")
+            else:
+                try:
+                    a[i] = value
+                except (TypeError, ValueError, OverflowError) as exc:
+                    raise TypeError(
+                        f"source.{name}={value!r:.80} is not allowed: it must be a real "
+                        "number") from exc
     if not (isfinite(a[0]) and isfinite(a[1]) and isfinite(a[2])):
         raise ValueError(
             f"source (pitch, yaw, roll)=({a[0]!r}, {a[1]!r}, {a[2]!r}) is not finite: the "
@@ -152,6 +216,22 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
     accumulators ``drift_omega`` and ``drift_angles`` and ``generator``, the noise
     generator's own position (its ``state['position']``, ``{"position": n}``). The
     source is not part of the state: ``SensorSimulator.from_state(state, source=...)``.
+
+    Range: noise stddevs, drift accumulators and the source's values are kept within
+    +/-1e300 (``VALUE_MAX``): larger ones are refused by name (a source value at the
+    read, with nothing drawn; an ``update`` that would take an accumulator past it,
+    with nothing changed), so every reading is finite. A read at the end of the noise
+    stream (position 2**64 - 1) raises OverflowError.
+
+    Threads: one sensor may be shared. Each call's work on the sensor's own state (the
+    drift, the three normals of a read, a state or configuration change) is C code
+    that runs whole under the GIL, which none of it releases, so the GIL serializes
+    the calls: they run one after another, in the order they get the GIL, no normal
+    is handed out twice or skipped, and every read uses three consecutive ones. (The
+    object lock of ``fastnoise.core.model`` is not taken: it would cost more than the
+    calls, and nothing here runs without the GIL. Free-threaded CPython is not
+    supported.) The source is read first, as the caller's object: a source that moves
+    while another thread reads gives that read whichever value it had.
     """
 
     cdef object source_
@@ -180,6 +260,9 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         else:
             rate_a = _vector3("angle_drift_rate", angle_drift_rate)
         gen = GaussianNoiseGenerator(model_seed_sequence(ss, "sensor_simulator"))
+        # the old source and generator are dropped once the new state is whole (a
+        # source's __del__ may call back into this object)
+        old = (self.source_, self.gen)
         self.source_ = source
         self._seed_seq = ss
         self.gen = gen
@@ -189,6 +272,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
             self.rate_angles_[i] = rate_a[i]
             self.drift_omega_[i] = 0.0
             self.drift_angles_[i] = 0.0
+        del old
 
     # ---- configuration ------------------------------------------------------------
     def set_noise_stddev(self, stddev):
@@ -212,33 +296,52 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
 
     # ---- core ---------------------------------------------------------------------
     def update(self, dt):
-        """Advance both drift accumulators by ``rate * dt``; ``dt`` in s, finite, > 0."""
+        """Advance both drift accumulators by ``rate * dt``; ``dt`` in s, finite, > 0.
+        An update that would take an accumulator past +/-1e300 (``VALUE_MAX``) is
+        refused (ValueError) and changes nothing."""
         cdef double h
         cdef double new_w[3]
         cdef double new_a[3]
         cdef int i
+        cdef bint ok = True
         if type(dt) is float:  # the common case, without the Python-level checks
             h = dt
             if not (h > 0.0 and isfinite(h)):
                 raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 (s)")
         else:
-            h = _validate.positive("dt", dt)
+            h = _real("dt", dt)
+            if not h > 0.0:
+                raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 (s)")
         for i in range(3):
             new_w[i] = self.drift_omega_[i] + self.rate_omega_[i] * h
             new_a[i] = self.drift_angles_[i] + self.rate_angles_[i] * h
-            if not (isfinite(new_w[i]) and isfinite(new_a[i])):
-                raise ValueError(
-                    f"dt={dt!r} is not allowed: the drift would overflow to a non-finite "
-                    "value")
-        for i in range(3):
-            self.drift_omega_[i] = new_w[i]
-            self.drift_angles_[i] = new_a[i]
+            ok = ok and fabs(new_w[i]) <= _VALUE_MAX and fabs(new_a[i]) <= _VALUE_MAX
+        if ok:
+            for i in range(3):
+                self.drift_omega_[i] = new_w[i]
+                self.drift_angles_[i] = new_a[i]
+        if not ok:
+            raise ValueError(
+                f"dt={dt!r} is not allowed: a drift accumulator would pass "
+                f"+/-{VALUE_MAX:g} (nothing was changed)")
 
     cdef object _reading(self, const double *x, const double *drift, object out):
         """x + drift + N(0, sigma) per axis, into ``out`` (or a new array)."""
-        cdef cnp.ndarray res = out_vec3("out", out)
-        cdef double *dst = <double *>cnp.PyArray_DATA(res)
+        cdef cnp.npy_intp n = 3
+        cdef double *dst
         cdef int i
+        cdef uint64_t pos
+        if out is None:
+            res = cnp.PyArray_EMPTY(1, &n, cnp.NPY_FLOAT64, 0)
+        else:
+            res = out
+        _out3(res, &dst)
+        pos = self.gen.st.position
+        if pos > UINT64_MAX - 3:
+            raise OverflowError(
+                f"the noise generator is at position {pos} "
+                "(state['position']['generator']['position']): the 3 normals of a read "
+                "would run past the end of the stream (2**64 - 1)")
         for i in range(3):
             dst[i] = x[i] + drift[i] + self.sigma_[i] * fn_stream_next_f64(&self.gen.st)
         return res
@@ -246,12 +349,16 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
     def read_angular_velocity(self, out=None):
         """Measured body angular velocity in rad/s: ``omega + drift_omega + noise``.
 
-        Returns a new float64 array of shape (3,), or fills and returns ``out`` (float64,
-        shape (3,), C-contiguous, writeable). Raises ValueError if the source's omega is
-        not finite (no noise is drawn then).
+        Returns a new float64 array of shape (3,), or fills and returns ``out`` (native
+        float64, shape (3,), C-contiguous, aligned, writeable; anything else is refused
+        by name). The source is read before ``out`` is written, so ``out`` may be the
+        source's own array. Raises ValueError if the source's omega is not finite or
+        beyond +/-1e300 (no noise is drawn then), and OverflowError at the end of the
+        noise stream.
         """
         cdef double w[3]
         _source_omega(self.source_, w)
+        _in_range("source.omega", w)
         return self._reading(w, self.drift_omega_, out)
 
     def read_orientation(self, out=None):
@@ -259,10 +366,11 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         ``(pitch, yaw, roll) + drift_angles + noise``.
 
         ``out`` as for ``read_angular_velocity``. Raises ValueError if the source's
-        angles are not finite.
+        angles are not finite or beyond +/-1e300.
         """
         cdef double a[3]
         _source_angles(self.source_, a)
+        _in_range("source (pitch, yaw, roll)", a)
         return self._reading(a, self.drift_angles_, out)
 
     def check_numerics(self):
@@ -302,7 +410,8 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
             self.drift_angles_[i] = 0.0
             self.rate_omega_[i] = 0.0
             self.rate_angles_[i] = 0.0
-        self.gen.reset()
+        # the generator's own reset, in C (no Python call: no other thread in between)
+        fn_stream_init(&self.gen.st, self.gen.st.key, self.gen.st.stream)
 
     # ---- read-only state ----------------------------------------------------------
     @property
@@ -359,10 +468,17 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         }
 
     def _position(self):
+        cdef double w[3]
+        cdef double a[3]
+        cdef int i
+        for i in range(3):
+            w[i] = self.drift_omega_[i]
+            a[i] = self.drift_angles_[i]
+        pos = self.gen.st.position
         return {
-            "drift_omega": _list3(self.drift_omega_),
-            "drift_angles": _list3(self.drift_angles_),
-            "generator": self.gen._position(),
+            "drift_omega": _list3(w),
+            "drift_angles": _list3(a),
+            "generator": {"position": int(pos)},
         }
 
     def _set_position(self, position):
@@ -382,6 +498,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
     def _take(self, other):
         cdef SensorSimulator o = other
         cdef int i
+        old = (self.source_, self.gen)  # dropped once the new state is whole
         self.source_ = o.source_
         self._seed_seq = o._seed_seq
         self.gen = o.gen
@@ -391,6 +508,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
             self.rate_omega_[i] = o.rate_omega_[i]
             self.rate_angles_[i] = o.rate_angles_[i]
             self.sigma_[i] = o.sigma_[i]
+        del old
 
     def _state_extras(self):
         return {"source": self.source_}
