@@ -4,6 +4,7 @@ from typing import overload
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 from fastnoise.core.model import Model
 
@@ -21,6 +22,7 @@ def fill_normals(
     threads: int = 1,
 ) -> None: ...
 
+@disjoint_base
 class GaussianNoiseGenerator(Model):
     def __init__(self, seed: _Seed = None, stream: int = 0) -> None: ...
     def generate(self, mean: float = 0.0, stddev: float = 1.0) -> float: ...

@@ -3,6 +3,7 @@
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
+from typing_extensions import disjoint_base
 
 _M = TypeVar("_M", bound="Model")
 
@@ -15,6 +16,7 @@ def check_state(
     cls: type[Model], state: object
 ) -> tuple[dict[str, Any], np.random.SeedSequence | None, dict[str, Any]]: ...
 
+@disjoint_base
 class Model:
     model_name: ClassVar[str | None]
     stochastic: ClassVar[bool]
@@ -31,5 +33,5 @@ class Model:
     def __copy__(self: _M) -> _M: ...
     def __deepcopy__(self: _M, memo: dict[int, Any]) -> _M: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]

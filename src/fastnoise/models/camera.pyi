@@ -4,6 +4,7 @@ from typing import Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 from fastnoise.core.model import Model
 
@@ -15,6 +16,7 @@ _Image = TypeVar(
     npt.NDArray[np.float64],
 )
 
+@disjoint_base
 class ImageNoise(Model):
     """Additive Gaussian amplifier noise; intensities in full-scale units (1.0 = 255
     for uint8, 65535 for uint16, 1.0 for float images)."""

@@ -2,10 +2,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from typing_extensions import disjoint_base
 
 from fastnoise.core.model import Model
 from fastnoise.models.imu_config import TriadNoise
 
+@disjoint_base
 class ImuNoise(Model):
     model_name: ClassVar[str]
     def __init__(

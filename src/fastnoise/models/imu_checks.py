@@ -98,7 +98,7 @@ def positive_scalar(name: str, value: object) -> float:
 
 def steps(dt: object, n: int) -> np.ndarray:
     """``apply``'s dt: a scalar (one step, shape (1,)) or N steps, each finite > 0 s."""
-    if not isinstance(dt, str | bytes) and np.ndim(dt) == 0:
+    if not isinstance(dt, str | bytes) and np.ndim(dt) == 0:  # type: ignore[arg-type]
         return np.array([positive_scalar("dt", dt)])
     arr = real_in("dt", dt)
     if arr.shape != (n,):

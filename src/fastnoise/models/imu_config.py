@@ -55,6 +55,14 @@ STANDARD_GRAVITY_WT901C = 9.81
 #: A per-axis field: one value for all three axes, or (x, y, z). Stored as a 3-tuple.
 _Vec3 = float | tuple[float, float, float]
 #: A 3x3 field: a scalar s (s*I), a diagonal (x, y, z) or three rows. Stored as 3x3 tuples.
+
+
+def _triple(v: object) -> tuple[float, float, float]:
+    """A field that __post_init__ has made a 3-tuple (typed for the checker)."""
+    assert isinstance(v, tuple)
+    return v  # type: ignore[return-value]
+
+
 _Mat3 = float | tuple[float, float, float] | tuple[tuple[float, float, float], ...]
 
 
@@ -136,14 +144,15 @@ def _mat3(name: str, value: object, *, zero_diagonal: bool = False) -> tuple:
     elif len(rows) == 3 and all(_seq(name, r) is None for r in rows):
         arr = np.diag(_vec(name, rows))
     else:
-        if len(rows) != 3 or any(_seq(name, r) is None or len(_seq(name, r)) != 3 for r in rows):
+        cells = [_seq(name, r) for r in rows]
+        if len(rows) != 3 or any(c is None or len(c) != 3 for c in cells):
             raise ValueError(
                 f"{name}={value!r} is not allowed: it must be a scalar, a length-3 vector or 3x3"
             )
         arr = np.array(
             [
-                [_real(f"{name}[{i}][{j}]", v) for j, v in enumerate(_seq(name, r))]
-                for i, r in enumerate(rows)
+                [_real(f"{name}[{i}][{j}]", v) for j, v in enumerate(c or ())]
+                for i, c in enumerate(cells)
             ]
         )
     if zero_diagonal and np.any(np.diag(arr) != 0.0):
@@ -224,7 +233,7 @@ class TriadNoise:
         )
         for name in ("bias", "turn_on_bias_mean", "scale_factor"):
             put(self, name, _vec(name, getattr(self, name)))
-        if any(s <= -1.0 for s in self.scale_factor):
+        if any(s <= -1.0 for s in _triple(self.scale_factor)):
             raise ValueError(
                 f"scale_factor={self.scale_factor!r} is not allowed: every component must be > -1"
             )
@@ -243,7 +252,7 @@ class TriadNoise:
                     "every component must be finite and > 0 s"
                 )
             put(self, "bias_correlation_time", tau)
-        elif any(self.bias_stddev) or self.turn_on_bias_decays or self.bias_steady_state:
+        elif any(_triple(self.bias_stddev)) or self.turn_on_bias_decays or self.bias_steady_state:
             raise ValueError(
                 "bias_correlation_time=None is not allowed with a Gauss-Markov bias "
                 "(bias_stddev, bias_steady_state or turn_on_bias_decays): give tau in s, > 0"
@@ -265,7 +274,7 @@ class TriadNoise:
             if isinstance(self.bits, np.generic) and self.bits.dtype.kind not in "iu":
                 raise TypeError(f"bits={self.bits!r} is not allowed: it must be an int")
             b = _validate.integer("bits", self.bits, 1, 33)
-            if not all(math.isfinite(v) for v in self.full_scale):
+            if not all(math.isfinite(v) for v in _triple(self.full_scale)):
                 raise ValueError(
                     f"bits={b!r} is not allowed with full_scale={self.full_scale!r}: "
                     "ADC quantization needs a finite full_scale"
@@ -290,7 +299,7 @@ class TriadNoise:
     def lsb(self) -> np.ndarray:
         """Quantization step per axis, U (0 where there is none)."""
         if self.bits is not None:
-            return np.array([2.0 * fs / 2.0**self.bits for fs in self.full_scale])
+            return np.array([2.0 * fs / 2.0**self.bits for fs in _triple(self.full_scale)])
         if self.resolution is not None:
             return np.array(self.resolution)
         return np.zeros(3)

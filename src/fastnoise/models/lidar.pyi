@@ -5,6 +5,7 @@ from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 from fastnoise.core.model import Model
 from fastnoise.models.lidar_geometry import NoisyPoints
@@ -17,6 +18,7 @@ HITPOINT_BASED: int
 
 _Seed = int | np.random.SeedSequence | None
 
+@disjoint_base
 class LidarNoise(Model):
     model_name: ClassVar[str]
     ray_angular_noise_mean: float  # rad

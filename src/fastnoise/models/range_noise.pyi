@@ -4,11 +4,13 @@ from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 from fastnoise.core.model import Model
 
 _Seed = int | np.random.SeedSequence | None
 
+@disjoint_base
 class RangeNoise(Model):
     model_name: ClassVar[str]
     mean: float  # m

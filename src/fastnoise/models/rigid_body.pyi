@@ -2,12 +2,14 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from typing_extensions import disjoint_base
 
 from fastnoise.core.model import Model
 
 INERTIA_MAX: float
 OMEGA_MAX: float
 
+@disjoint_base
 class RigidBodySimulator(Model):
     def __init__(
         self,

@@ -3,6 +3,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.random import SeedSequence
 from numpy.typing import ArrayLike, NDArray
+from typing_extensions import disjoint_base
 
 from fastnoise.core.model import Model
 from fastnoise.models.rigid_body import RigidBodySimulator
@@ -21,6 +22,7 @@ class MotionSource(Protocol):
 
 VALUE_MAX: float
 
+@disjoint_base
 class SensorSimulator(Model):
     def __init__(
         self,
