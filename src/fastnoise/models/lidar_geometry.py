@@ -171,7 +171,8 @@ def cloud_inputs(
         dist_in = _real_array("distances", distances)
         if dist_in.shape != (n,):
             raise ValueError(f"distances has shape {dist_in.shape}: it must be ({n},) like points")
-        dist_in = _arrays.intake("distances", dist_in, pts.dtype)
+        with np.errstate(over="ignore"):  # beyond float32: inf there, a non-hit
+            dist_in = _arrays.intake("distances", dist_in, pts.dtype)
     mask_in = None
     if hit_mask is not None:
         mask_in = np.asarray(hit_mask) if not isinstance(hit_mask, str | bytes) else None
