@@ -377,8 +377,11 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
             become float64. Any strides, byte order and alignment (copied when the
             kernel cannot read them as they are; never written unless also ``out``).
         distances : (N,) array, optional
-            Distances (m) from the lidar origin; default ``|p - lidar origin|``. A
-            non-finite distance, or one above 1e9 m, marks a non-hit.
+            Distances (m) from the lidar origin, read in the points' dtype (a value
+            beyond float32's range is inf there); default ``|p - lidar origin|``
+            (scaled where its squares would overflow, so a finite point's distance is
+            finite unless it exceeds the dtype's range). A non-finite distance, or one
+            above 1e9 m, marks a non-hit.
         hit_mask : (N,) bool array, optional
             False marks a non-hit. Points with non-finite coordinates, or farther than
             1e9 m from the lidar origin, are non-hits too.
@@ -397,7 +400,8 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
         return_local : bool
             Also return the noised cloud in the lidar frame, from the same draws (the
             same array as ``points`` when ``lidar_pose`` is None). Non-finite non-hits
-            may map to NaN there.
+            may map to NaN there, and a non-hit within a factor ~2 of the dtype's
+            largest value to inf.
         drop_non_hits : bool
             Return only the hits' points and distances, as new arrays (``hit_mask``
             keeps length N, so the rows can be traced back).
@@ -441,7 +445,9 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
         mout = output_or_new("hit_mask_out", hit_mask_out, (n,), np.dtype(np.bool_))
         # the arrays the kernel reads (after intake): an output may be the very same
         # array (in place, element for element), nothing else
-        refuse_overlap({"out": pout, "distances_out": dout, "hit_mask_out": mout},
+        refuse_overlap({"out": None if out is None else pout,
+                        "distances_out": None if distances_out is None else dout,
+                        "hit_mask_out": None if hit_mask_out is None else mout},
                        {"points": pts, "distances": dist_in, "hit_mask": mask_in})
         lout = np.empty((n, 3), dtype=dt) if (return_local and to_local is not None) else None
 

@@ -35,6 +35,9 @@ MAX_COORD = 1e30
 # Smallest piece a threaded call hands to one thread.
 MIN_PER_THREAD = 1 << 14
 
+_F64 = np.dtype(np.float64)
+_F32 = np.dtype(np.float32)
+
 
 class NoisyPoints(NamedTuple):
     """Result of ``LidarNoise.apply``.
@@ -120,6 +123,8 @@ def rigid_pose(name: str, value: object) -> tuple[np.ndarray, np.ndarray]:
 
 def frame_index(name: str, value: object, limit: int = LAST_FRAME) -> int:
     """A frame or point index: an int in [0, limit]."""
+    if type(value) is int and 0 <= value <= limit:
+        return value  # the common case, without the checks' cost
     return _validate.integer(name, value, 0, limit + 1)
 
 
@@ -127,6 +132,8 @@ def first_index(value: object, n: int) -> int:
     """The index of a call's first point, beam or ray: an int such that first_index +
     n <= 2**64, so every index of the call exists (none wraps)."""
     last = 2**64 - max(n, 1)
+    if type(value) is int and 0 <= value <= last:
+        return value  # the common case, without the checks' cost
     v = _validate.integer("first_index", value, 0, 2**64)
     if v > last:
         raise ValueError(
@@ -141,6 +148,14 @@ def float_data(name: str, value: object, *, ndim: int | None = None) -> np.ndarr
     other real types become float64; native-endian, aligned and C-contiguous (a copy
     when needed: the caller's array is never written). Bool, complex, object, string
     and datetime data are refused (TypeError naming ``name``)."""
+    if (
+        type(value) is np.ndarray
+        and (value.dtype is _F64 or value.dtype is _F32)
+        and value.flags.c_contiguous
+        and value.flags.aligned
+        and (ndim is None or value.ndim == ndim)
+    ):
+        return value  # the common case: read as it is
     arr = _real_array(name, value)
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} has shape {arr.shape}: it must have {ndim} dimensions")
@@ -206,5 +221,8 @@ def ray_poses_input(ray_poses: object) -> np.ndarray:
 
 def refuse_overlap(outputs: dict, inputs: dict) -> None:
     """Refuse an output that shares memory with an input the kernel reads (or with
-    another output), unless it is that very array (the in-place case)."""
-    _arrays.no_partial_overlap(outputs, inputs)
+    another output), unless it is that very array (the in-place case). ``outputs``
+    holds the caller's arrays only (None for those the call makes: a new array
+    shares memory with nothing)."""
+    if any(o is not None for o in outputs.values()):
+        _arrays.no_partial_overlap(outputs, inputs)

@@ -281,7 +281,7 @@ Gazebo's Gaussian range noise for scans (seed 003, gz-sensors' rules).
         first = _first_index(first_index, arr.size)
         nthreads = _threads.count(threads)
         res = output_or_new("out", out, arr.shape, arr.dtype)
-        refuse_overlap({"out": res}, {"ranges": arr})
+        refuse_overlap({"out": None if out is None else res}, {"ranges": arr})
         cdef _RangeCall call = _RangeCall(_TOKEN)
         call.prm = self.prm
         call.prm.frame = fr
