@@ -78,6 +78,23 @@ DEFINE_POINTS(float, f32)
 DEFINE_RAYS(double, f64)
 DEFINE_RAYS(float, f32)
 
+#define DEFINE_RAYS_CHECK(T, SUF)                                                          \
+    size_t fn_lidar_rays_check_##SUF(const T *rays, size_t n, size_t stride) {             \
+        const T lim = (T)FN_LIDAR_MAX_COORD;                                               \
+        for (size_t i = 0; i < n; i++) {                                                   \
+            int ok = 1;                                                                    \
+            for (int j = 0; j < 12; j++) { /* false for NaN too */                         \
+                T a = rays[i * stride + j];                                                \
+                ok &= (a <= lim) & (a >= -lim);                                            \
+            }                                                                              \
+            if (!ok) return i;                                                             \
+        }                                                                                  \
+        return n;                                                                          \
+    }
+
+DEFINE_RAYS_CHECK(double, f64)
+DEFINE_RAYS_CHECK(float, f32)
+
 #define DEFINE_RANGE(T, SUF)                                                               \
     int fn_range_noise_##SUF(const fn_range_params *p, uint64_t first_index, size_t n,     \
                              const T *in, T *out) {                                        \

@@ -41,6 +41,9 @@ enum {
 
 /* Largest distance of a hit, m (exactly representable in float32 too). */
 #define FN_LIDAR_MAX_RANGE 1e9
+/* Largest |entry| of a ray pose's top three rows (and of the lidar origin), m:
+ * rotating such values stays far inside float32 and float64. */
+#define FN_LIDAR_MAX_COORD 1e30
 /* The last frame, 2^62 - 1, is reserved (RangeNoise's bias); data frames lie below. */
 #define FN_LIDAR_RESERVED_FRAME ((UINT64_C(1) << FN_STREAM_LIDAR_FRAME_BITS) - 1u)
 
@@ -94,6 +97,12 @@ int fn_lidar_rays_f64(uint64_t key, uint64_t frame, const double axis[3],
 int fn_lidar_rays_f32(uint64_t key, uint64_t frame, const double axis[3],
                       const double origin[3], double mean, double stddev,
                       uint64_t first_index, size_t n, size_t stride, float *rays);
+
+/* Index of the first of n ray poses (layout as above) whose top three rows hold an
+ * entry that is not finite or beyond FN_LIDAR_MAX_COORD in magnitude (in the data's
+ * type), or n when there is none. */
+size_t fn_lidar_rays_check_f64(const double *rays, size_t n, size_t stride);
+size_t fn_lidar_rays_check_f32(const float *rays, size_t n, size_t stride);
 
 /* Gazebo range noise on n ranges (m): finite r -> r + bias + N(mean, stddev), rounded
  * to a multiple of precision if precision > 0 (half away from zero; where r / precision

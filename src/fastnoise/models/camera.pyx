@@ -70,7 +70,7 @@ _MIN_PIXELS_PER_THREAD = 1 << 16
 _MAX_PARAM = 1.0e30
 # The frame counter stops here (as the generator's position does): apply() without
 # frame= refuses to take it, so the counter never wraps to frame 0.
-_LAST_FRAME = 2**64 - 1
+cdef uint64_t _LAST_FRAME = 0xFFFFFFFFFFFFFFFF
 
 
 cdef inline int _run_rows(fn_camera_job *job, size_t row0, size_t row1) noexcept:
@@ -100,14 +100,14 @@ cdef class _Job:
             raise OverflowError("row_offset: the pixel indices would pass 2**64 - 1")
 
 
-def _image_input(image):
+cdef object _image_input(image):
     """The image as the kernel reads it: uint8, uint16, float32 or float64, native and
     aligned (any strides, negative ones too); a big-endian or unaligned image is
     copied (native result), anything else refused by name."""
     if not isinstance(image, np.ndarray):
         raise TypeError(f"image must be a numpy.ndarray, got {type(image).__name__}")
     dt = image.dtype
-    if dt in _DTYPE_CODES and image.flags.aligned:
+    if dt in _DTYPE_CODES and cnp.PyArray_ISALIGNED(<cnp.ndarray>image):
         _check_image_shape(image)
         return image  # the common case, read as it is
     native = dt.newbyteorder("=") if dt.kind in "uf" else dt
@@ -118,8 +118,12 @@ def _image_input(image):
     return _arrays.intake("image", image, native)
 
 
-def _check_image_shape(image):
-    if image.ndim == 3:
+cdef int _check_image_shape(object image) except -1:
+    cdef int ndim = cnp.PyArray_NDIM(<cnp.ndarray>image)
+    cdef cnp.npy_intp c = cnp.PyArray_DIMS(<cnp.ndarray>image)[2] if ndim == 3 else 0
+    if ndim == 2 or (ndim == 3 and (c == 1 or c == 3 or c == 4)):
+        return 0  # the common case, without Python attribute lookups
+    if ndim == 3:
         if image.shape[2] not in (1, 3, 4):
             raise ValueError(
                 f"image has shape {image.shape}: the channel axis must have 1, 3 or 4 "
@@ -128,6 +132,7 @@ def _check_image_shape(image):
         raise ValueError(
             f"image has shape {image.shape}: it must be H x W, H x W x 1, H x W x 3 or "
             "H x W x 4")
+    return 0
 
 
 cdef class ImageNoise(Model):

@@ -26,6 +26,8 @@ from fastnoise.models.lidar_capi cimport (
     fn_lidar_points_f32,
     fn_lidar_points_f64,
     fn_lidar_points_params,
+    fn_lidar_rays_check_f32,
+    fn_lidar_rays_check_f64,
     fn_lidar_rays_f32,
     fn_lidar_rays_f64,
 )
@@ -40,6 +42,7 @@ from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.lidar_geometry import (
     MIN_PER_THREAD,
     NoisyPoints,
+    bad_ray,
     cloud_inputs,
     first_index as _first_index,
     frame_index,
@@ -333,6 +336,16 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
         cdef uint64_t fr = frame_index("frame", frame)
         cdef uint64_t first = _first_index(first_index, poses.shape[0])
         kw, t, _ = self._frame_geometry(lidar_pose)
+        cdef size_t n = <size_t>poses.shape[0]
+        cdef size_t stride = 4 * <size_t>poses.shape[1]
+        cdef const void *src = cnp.PyArray_DATA(<cnp.ndarray>poses)
+        cdef size_t bad
+        if poses.dtype == np.float32:
+            bad = fn_lidar_rays_check_f32(<const float *>src, n, stride)
+        else:
+            bad = fn_lidar_rays_check_f64(<const double *>src, n, stride)
+        if bad < n:
+            raise bad_ray(poses, bad)
         if out is None:
             res = poses.copy()
         else:
@@ -342,8 +355,6 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
                 np.copyto(res, poses)
         cdef cnp.ndarray[double, ndim=1] kv = np.ascontiguousarray(kw, dtype=np.float64)
         cdef cnp.ndarray[double, ndim=1] tv = np.ascontiguousarray(t, dtype=np.float64)
-        cdef size_t n = <size_t>poses.shape[0]
-        cdef size_t stride = 4 * <size_t>poses.shape[1]
         cdef double mean = self.ray_angular_noise_mean
         cdef double sd = self.ray_angular_noise_stddev
         cdef uint64_t key = self._key

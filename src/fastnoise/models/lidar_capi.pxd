@@ -42,6 +42,9 @@ cdef extern from "lidar.h" nogil:
                           const double *origin, double mean, double stddev,
                           uint64_t first_index, size_t n, size_t stride, float *rays)
 
+    size_t fn_lidar_rays_check_f64(const double *rays, size_t n, size_t stride)
+    size_t fn_lidar_rays_check_f32(const float *rays, size_t n, size_t stride)
+
     ctypedef struct fn_range_params:
         uint64_t key
         uint64_t frame

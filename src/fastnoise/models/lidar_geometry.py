@@ -201,22 +201,21 @@ def cloud_inputs(
 
 
 def ray_poses_input(ray_poses: object) -> np.ndarray:
-    """``LidarNoise.perturb_rays``' poses checked: (N, 3, 4) or (N, 4, 4) real numbers
-    whose top three rows are finite and within +-MAX_COORD (the bottom row of 4 x 4
-    poses is copied, never read)."""
+    """``LidarNoise.perturb_rays``' poses: (N, 3, 4) or (N, 4, 4) real numbers as the
+    kernel reads them. (Their top three rows must also be finite and within
+    +-MAX_COORD: the C check ``fn_lidar_rays_check`` finds the first that is not.)"""
     poses = float_data("ray_poses", ray_poses)
     if poses.ndim != 3 or poses.shape[1:] not in ((3, 4), (4, 4)):
         raise ValueError(f"ray_poses has shape {poses.shape}: it must be (N, 3, 4) or (N, 4, 4)")
-    top = poses[:, :3, :]
-    with np.errstate(invalid="ignore"):
-        ok = np.abs(top) <= MAX_COORD  # False for NaN and inf
-    if not ok.all():
-        i = int(np.argwhere(~ok)[0][0])
-        raise ValueError(
-            f"ray_poses[{i}] has the entries {top[i].tolist()}: the top three rows of "
-            f"every ray pose must be finite and within +-{MAX_COORD:g}"
-        )
     return poses
+
+
+def bad_ray(poses: np.ndarray, i: int) -> ValueError:
+    """The error for ray pose ``i``, whose top rows are not finite or too large."""
+    return ValueError(
+        f"ray_poses[{i}] has the entries {poses[i, :3].tolist()}: the top three rows of "
+        f"every ray pose must be finite and within +-{MAX_COORD:g}"
+    )
 
 
 def refuse_overlap(outputs: dict, inputs: dict) -> None:
