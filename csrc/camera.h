@@ -47,8 +47,10 @@ typedef struct {
 } fn_camera_job;
 
 /* Noise rows [row0, row1) of the job's image (GIL-free, thread-safe for disjoint
- * row ranges). */
-void fn_camera_apply(const fn_camera_job *job, size_t row0, size_t row1);
+ * row ranges). Returns 0, or -1 (nothing written) when a normal index of those rows,
+ * (pixel0 + row1 * width) * normals per pixel, would reach 2^64 (it would wrap and
+ * repeat the stream's first normals). */
+int fn_camera_apply(const fn_camera_job *job, size_t row0, size_t row1);
 
 FN_DECLARE_KERNEL(void, fn_camera_rows,
                   (const fn_camera_job *job, size_t row0, size_t row1))

@@ -10,11 +10,13 @@
  * buffers, which stay in L1. 256-2048 measured alike (262,144 points, avx2); the old
  * 64-point float64 chunks made the draws markedly slower (many small fills). */
 #define DEFINE_POINTS(T, SUF)                                                              \
-    void fn_lidar_points_##SUF(const fn_lidar_points_params *p, uint64_t first_index,      \
-                               size_t n, const T *points, const T *dist_in,                \
-                               const uint8_t *mask_in, T *points_out, T *dist_out,         \
-                               uint8_t *mask_out, T *local_out) {                          \
+    int fn_lidar_points_##SUF(const fn_lidar_points_params *p, uint64_t first_index,       \
+                              size_t n, const T *points, const T *dist_in,                 \
+                              const uint8_t *mask_in, T *points_out, T *dist_out,          \
+                              uint8_t *mask_out, T *local_out) {                           \
         float za[FN_LIDAR_CHUNK], zd[FN_LIDAR_CHUNK];                                      \
+        if (p->frame >= FN_LIDAR_RESERVED_FRAME || !fn_lidar_indices_ok(first_index, n))   \
+            return -1;                                                                     \
         uint64_t s_ang = fn_lidar_stream(p->frame, FN_LIDAR_HITPOINT_ANGULAR);             \
         uint64_t s_dist = fn_lidar_stream(p->frame, FN_LIDAR_DISTANCE);                    \
         const size_t step = FN_LIDAR_CHUNK;                                                \
@@ -29,6 +31,7 @@
                          dist_out + done, mask_out + done,                                 \
                          local_out ? local_out + 3 * done : NULL));                        \
         }                                                                                  \
+        return 0;                                                                          \
     }
 
 DEFINE_POINTS(double, f64)
@@ -38,12 +41,14 @@ DEFINE_POINTS(float, f32)
  * and the origin column of each ray pose. Not a hot path (rays are set up once per
  * scan pattern), so one plain loop serves every target. */
 #define DEFINE_RAYS(T, SUF)                                                                \
-    void fn_lidar_rays_##SUF(uint64_t key, uint64_t frame, const double axis[3],           \
-                             const double origin[3], double mean, double stddev,           \
-                             uint64_t first_index, size_t n, size_t stride, T *rays) {     \
+    int fn_lidar_rays_##SUF(uint64_t key, uint64_t frame, const double axis[3],            \
+                            const double origin[3], double mean, double stddev,            \
+                            uint64_t first_index, size_t n, size_t stride, T *rays) {      \
         float z[FN_LIDAR_CHUNK];                                                           \
         const T k[3] = {(T)axis[0], (T)axis[1], (T)axis[2]};                               \
         const T o[3] = {(T)origin[0], (T)origin[1], (T)origin[2]};                         \
+        if (frame >= FN_LIDAR_RESERVED_FRAME || !fn_lidar_indices_ok(first_index, n))      \
+            return -1;                                                                     \
         uint64_t s = fn_lidar_stream(frame, FN_LIDAR_RAY_ANGULAR);                         \
         for (size_t done = 0; done < n; done += FN_LIDAR_CHUNK) {                          \
             size_t m = n - done < FN_LIDAR_CHUNK ? n - done : FN_LIDAR_CHUNK;              \
@@ -67,21 +72,42 @@ DEFINE_POINTS(float, f32)
                 }                                                                          \
             }                                                                              \
         }                                                                                  \
+        return 0;                                                                          \
     }
 
 DEFINE_RAYS(double, f64)
 DEFINE_RAYS(float, f32)
 
+#define DEFINE_RAYS_CHECK(T, SUF)                                                          \
+    size_t fn_lidar_rays_check_##SUF(const T *rays, size_t n, size_t stride) {             \
+        const T lim = (T)FN_LIDAR_MAX_COORD;                                               \
+        for (size_t i = 0; i < n; i++) {                                                   \
+            int ok = 1;                                                                    \
+            for (int j = 0; j < 12; j++) { /* false for NaN too */                         \
+                T a = rays[i * stride + j];                                                \
+                ok &= (a <= lim) & (a >= -lim);                                            \
+            }                                                                              \
+            if (!ok) return i;                                                             \
+        }                                                                                  \
+        return n;                                                                          \
+    }
+
+DEFINE_RAYS_CHECK(double, f64)
+DEFINE_RAYS_CHECK(float, f32)
+
 #define DEFINE_RANGE(T, SUF)                                                               \
-    void fn_range_noise_##SUF(const fn_range_params *p, uint64_t first_index, size_t n,    \
-                              const T *in, T *out) {                                       \
+    int fn_range_noise_##SUF(const fn_range_params *p, uint64_t first_index, size_t n,     \
+                             const T *in, T *out) {                                        \
         float z[FN_LIDAR_CHUNK];                                                           \
+        if (p->frame >= FN_LIDAR_RESERVED_FRAME || !fn_lidar_indices_ok(first_index, n))   \
+            return -1;                                                                     \
         uint64_t s = fn_lidar_stream(p->frame, FN_LIDAR_RANGE);                            \
         for (size_t done = 0; done < n; done += FN_LIDAR_CHUNK) {                          \
             size_t m = n - done < FN_LIDAR_CHUNK ? n - done : FN_LIDAR_CHUNK;              \
             fn_normal_fill_f32(p->key, s, first_index + done, m, 0.0f, 1.0f, z);           \
             FN_DISPATCH(fn_range_chunk_##SUF, (p, m, in + done, z, out + done));           \
         }                                                                                  \
+        return 0;                                                                          \
     }
 
 DEFINE_RANGE(double, f64)

@@ -12,6 +12,16 @@
  * and float64 data alike (csrc/normal.h); the noise is mean + stddev * z in the
  * data's type. So a point's result depends only on (key, frame, i): split clouds give
  * the same bits as whole ones.
+ *
+ * Limits (checked by the drivers, which return -1 and do nothing when they fail):
+ * frames are below FN_LIDAR_RESERVED_FRAME (2^62 - 1, whose streams hold RangeNoise's
+ * once-drawn bias), and first_index + n never passes 2^64, so no index wraps.
+ *
+ * Range: a hit is at most FN_LIDAR_MAX_RANGE from the lidar origin (both |p - t| as
+ * computed in the data's type and the given distance); a farther point is a non-hit,
+ * as a non-finite one is, and is copied unchanged. With the noise parameters' bounds
+ * (lidar.pyx) that keeps every intermediate and every result of a hit finite, and it
+ * costs nothing: it is the comparison that already finds non-finite points.
  */
 #ifndef FN_LIDAR_H
 #define FN_LIDAR_H
@@ -28,6 +38,19 @@ enum {
     FN_LIDAR_DISTANCE = FN_STREAM_LIDAR_DISTANCE,                 /* distance noise, m */
     FN_LIDAR_RANGE = FN_STREAM_LIDAR_RANGE                        /* Gazebo beam noise, m */
 };
+
+/* Largest distance of a hit, m (exactly representable in float32 too). */
+#define FN_LIDAR_MAX_RANGE 1e9
+/* Largest |entry| of a ray pose's top three rows (and of the lidar origin), m:
+ * rotating such values stays far inside float32 and float64. */
+#define FN_LIDAR_MAX_COORD 1e30
+/* The last frame, 2^62 - 1, is reserved (RangeNoise's bias); data frames lie below. */
+#define FN_LIDAR_RESERVED_FRAME ((UINT64_C(1) << FN_STREAM_LIDAR_FRAME_BITS) - 1u)
+
+/* 1 when indices first .. first + n - 1 all exist (first + n <= 2^64). */
+static inline int fn_lidar_indices_ok(uint64_t first, size_t n) {
+    return n == 0 || (uint64_t)(n - 1) <= UINT64_MAX - first;
+}
 
 /* The stream of one noise kind in one frame (frame < 2^62). */
 static inline uint64_t fn_lidar_stream(uint64_t frame, int kind) {
@@ -52,40 +75,50 @@ typedef struct {
  *   mask_in:   n hit flags (0/1) or NULL for all hits
  * Writes points_out (n x 3), dist_out (n), mask_out (n) and, if local_out is not NULL,
  * the noised points in the lidar frame (n x 3). A point is a hit when its flag is set
- * and both its distance and |p - t| are finite; other points are copied unchanged.
- * Outputs may alias the matching inputs. */
-void fn_lidar_points_f64(const fn_lidar_points_params *p, uint64_t first_index, size_t n,
-                         const double *points, const double *dist_in,
-                         const uint8_t *mask_in, double *points_out, double *dist_out,
-                         uint8_t *mask_out, double *local_out);
-void fn_lidar_points_f32(const fn_lidar_points_params *p, uint64_t first_index, size_t n,
-                         const float *points, const float *dist_in, const uint8_t *mask_in,
-                         float *points_out, float *dist_out, uint8_t *mask_out,
-                         float *local_out);
+ * and both its distance and |p - t| are at most FN_LIDAR_MAX_RANGE (so finite); other
+ * points are copied unchanged. Outputs may alias the matching inputs (the very same
+ * array, element for element), nothing else. Returns 0, or -1 (nothing written) when
+ * frame >= FN_LIDAR_RESERVED_FRAME or first_index + n passes 2^64. */
+int fn_lidar_points_f64(const fn_lidar_points_params *p, uint64_t first_index, size_t n,
+                        const double *points, const double *dist_in, const uint8_t *mask_in,
+                        double *points_out, double *dist_out, uint8_t *mask_out,
+                        double *local_out);
+int fn_lidar_points_f32(const fn_lidar_points_params *p, uint64_t first_index, size_t n,
+                        const float *points, const float *dist_in, const uint8_t *mask_in,
+                        float *points_out, float *dist_out, uint8_t *mask_out,
+                        float *local_out);
 
 /* Ray-based angular noise, in place, on n ray poses starting at rays (row-major 3x4
  * transforms, `stride` elements apart: 12 for N x 3 x 4, 16 for N x 4 x 4; only the
- * top three rows are touched). */
-void fn_lidar_rays_f64(uint64_t key, uint64_t frame, const double axis[3],
-                       const double origin[3], double mean, double stddev,
-                       uint64_t first_index, size_t n, size_t stride, double *rays);
-void fn_lidar_rays_f32(uint64_t key, uint64_t frame, const double axis[3],
-                       const double origin[3], double mean, double stddev,
-                       uint64_t first_index, size_t n, size_t stride, float *rays);
+ * top three rows are touched). Returns 0, or -1 (nothing written) as above. */
+int fn_lidar_rays_f64(uint64_t key, uint64_t frame, const double axis[3],
+                      const double origin[3], double mean, double stddev,
+                      uint64_t first_index, size_t n, size_t stride, double *rays);
+int fn_lidar_rays_f32(uint64_t key, uint64_t frame, const double axis[3],
+                      const double origin[3], double mean, double stddev,
+                      uint64_t first_index, size_t n, size_t stride, float *rays);
+
+/* Index of the first of n ray poses (layout as above) whose top three rows hold an
+ * entry that is not finite or beyond FN_LIDAR_MAX_COORD in magnitude (in the data's
+ * type), or n when there is none. */
+size_t fn_lidar_rays_check_f64(const double *rays, size_t n, size_t stride);
+size_t fn_lidar_rays_check_f32(const float *rays, size_t n, size_t stride);
 
 /* Gazebo range noise on n ranges (m): finite r -> r + bias + N(mean, stddev), rounded
- * to a multiple of precision if precision > 0 (half away from zero), clamped to
- * [min_range, max_range]; +-inf unchanged; NaN -> max_range. out may alias in. */
+ * to a multiple of precision if precision > 0 (half away from zero; where r / precision
+ * overflows, r is already a multiple to the type's precision and is kept), clamped to
+ * [min_range, max_range]; +-inf unchanged; NaN -> max_range. out may alias in (the
+ * very same array). Returns 0, or -1 (nothing written) as above. */
 typedef struct {
     uint64_t key;
     uint64_t frame;
     double bias, mean, stddev, precision, min_range, max_range;
 } fn_range_params;
 
-void fn_range_noise_f64(const fn_range_params *p, uint64_t first_index, size_t n,
-                        const double *in, double *out);
-void fn_range_noise_f32(const fn_range_params *p, uint64_t first_index, size_t n,
-                        const float *in, float *out);
+int fn_range_noise_f64(const fn_range_params *p, uint64_t first_index, size_t n,
+                       const double *in, double *out);
+int fn_range_noise_f32(const fn_range_params *p, uint64_t first_index, size_t n,
+                       const float *in, float *out);
 
 /* Per-target kernels behind the functions above (chunks of at most FN_LIDAR_CHUNK). */
 #define FN_LIDAR_CHUNK 512

@@ -16,6 +16,22 @@
 #include "fnmath.h"
 #include "lidar.h"
 
+/* |q| of a point whose squares overflowed (r = inf), scaled by its largest component:
+ * finite unless |q| itself lies beyond the type's range; r itself for a point with a
+ * non-finite coordinate. Such points are non-hits (far beyond FN_LIDAR_MAX_RANGE): this
+ * only makes their default distance the true one instead of inf. */
+#define DEFINE_FAR_NORM(T, SUF, FABS_, SQRT_, TMAX)                                        \
+    static T lidar_far_norm_##SUF(T qx, T qy, T qz, T r) {                                 \
+        T ax = FABS_(qx), ay = FABS_(qy), az = FABS_(qz);                                  \
+        T m = ax > ay ? ax : ay;                                                           \
+        m = m > az ? m : az;                                                               \
+        if (!(m <= TMAX) || ax != ax || ay != ay || az != az) return r;                    \
+        T a = qx / m, b = qy / m, c = qz / m;                                              \
+        return m * SQRT_(a * a + b * b + c * c);                                           \
+    }
+DEFINE_FAR_NORM(double, f64, fabs, sqrt, 0x1.fffffffffffffp+1023)
+DEFINE_FAR_NORM(float, f32, fabsf, sqrtf, 0x1.fffffep+127f)
+
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #include <string.h>
@@ -109,7 +125,6 @@ static inline void mask_out_store_f32(uint8_t *dst, __m256 h) {
 #define VOP(op) _mm256_##op##_pd
 #define VNAME(name) name##_f64
 #define V_LANES 4
-#define V_TMAX 0x1.fffffffffffffp+1023
 #define V_LOAD_Z(ptr) _mm256_cvtps_pd(_mm_loadu_ps(ptr))
 #include "lidar_kern_avx2.h"
 
@@ -118,7 +133,6 @@ static inline void mask_out_store_f32(uint8_t *dst, __m256 h) {
 #define VOP(op) _mm256_##op##_ps
 #define VNAME(name) name##_f32
 #define V_LANES 8
-#define V_TMAX 0x1.fffffep+127f
 #define V_LOAD_Z(ptr) _mm256_loadu_ps(ptr)
 #include "lidar_kern_avx2.h"
 #define LIDAR_VEC 1
@@ -180,9 +194,11 @@ static inline void mask_out_store_f32(uint8_t *dst, __m256 h) {
         T x = points[3 * (i)], y = points[3 * (i) + 1], z = points[3 * (i) + 2];           \
         T qx = x - t0, qy = y - t1, qz = z - t2;                                           \
         T r = SQRT(qx * qx + qy * qy + qz * qz);                                           \
-        T d = dist_in ? dist_in[i] : r;                                                    \
+        T d = dist_in      ? dist_in[i]                                                    \
+              : r <= T_MAX ? r                                                             \
+                           : NAME(lidar_far_norm, SUF)(qx, qy, qz, r);                     \
         int flag = mask_in ? mask_in[i] != 0 : 1;                                          \
-        int h = flag & (FABS(d) <= T_MAX) & (r <= T_MAX);                                  \
+        int h = flag & (FABS(d) <= RMAX) & (r <= RMAX);                                    \
         T vx = qx, vy = qy, vz = qz, dn = d;                                               \
         if (angular) {                                                                     \
             T s = sn[i], c = cs[i];                                                        \
@@ -234,8 +250,9 @@ static inline void mask_out_store_f32(uint8_t *dst, __m256 h) {
     } while (0)
 
 /* Hitpoint angular noise, then distance noise, on one chunk:
- *   hit: flagged, finite distance, finite offset q = p - t (|x| <= MAX is false for
- *        inf, NaN);
+ *   hit: flagged, distance and |q| (q = p - t) at most FN_LIDAR_MAX_RANGE (false for
+ *        inf, NaN, and for an |q| whose squares overflow), which with the parameters'
+ *        bounds keeps eps, eps / |q| and every result finite;
  *   angular: v = Rot(k, e) q = c q + s (k x q) + (1 - c)(k . q) k;
  *   distance: eps = mu + (base + rise d) z along v / |v| (|v| = r); a point at the
  *        origin has no direction and keeps its place and distance;
@@ -261,6 +278,7 @@ void POINTS_CHUNK(const fn_lidar_points_params *p, size_t n, const T *points,
     const T am = (T)p->angular_mean, as = (T)p->angular_stddev;
     const int octant = fabs(p->angular_mean) + 6.7 * p->angular_stddev <= 0.78;
     const T turns = (T)0.15915494309189533577; /* 1 / (2 pi) */
+    const T RMAX = (T)FN_LIDAR_MAX_RANGE;
     size_t i = 0;
 #if LIDAR_VEC
     /* the octant case computes its sines and cosines inside the vector loop */
@@ -286,9 +304,12 @@ void RANGE_CHUNK(const fn_range_params *p, size_t n, const T *in, const float *z
         T y = (x + bias) + (mean + sd * (T)z[i]);
         if (quantize) {
             /* std::round's rule (half away from zero); round() is exact, so it is
-             * the same on every target, unlike the transcendental functions */
+             * the same on every target, unlike the transcendental functions. Where
+             * y / prec overflows (or prec is 0 in float32), y is a multiple of prec to
+             * the type's precision already: it is kept (not turned into inf). */
             T u = y / prec;
-            y = ROUND(u) * prec;
+            T q = ROUND(u) * prec;
+            y = FABS(u) <= T_MAX ? q : y;
         }
         y = y < lo ? lo : y;
         y = y > hi ? hi : y;

@@ -1,10 +1,23 @@
 /* The AVX2 point loop of lidar_kern.c for one float type, included once per type
  * with VT (vector type), VS (scalar type), VOP(op) (its _mm256 operation), VNAME(name)
- * (the per-type name), V_LANES, V_TMAX (largest finite VS) and V_LOAD_Z (float32
- * normals to a VT) defined, and the per-type loads and stores of lidar_kern.c in
- * scope; it undefines them at its end. The operations are POINT_ONE's, in the same order,
- * so each lane gives the scalar path's bits. Returns how many points it did (a multiple of
- * V_LANES); POINT_ONE does the rest. No include guard: it is meant to be included twice. */
+ * (the per-type name), V_LANES and V_LOAD_Z (float32 normals to a VT) defined, and
+ * the per-type loads and stores of lidar_kern.c in scope; it undefines them at its
+ * end. The operations are POINT_ONE's, in the same order, so each lane gives the scalar
+ * path's bits. Returns how many points it did (a multiple of V_LANES); POINT_ONE does
+ * the rest. No include guard: it is meant to be included twice. */
+
+/* d = r with the lanes in `lanes` (r = inf) replaced by their scaled norm (see
+ * lidar_far_norm): only far non-hits, so this is off the hot path. */
+static VT VNAME(far_norms)(VT qx, VT qy, VT qz, VT r, int lanes) {
+    VS x[V_LANES], y[V_LANES], z[V_LANES], d[V_LANES];
+    VOP(storeu)(x, qx);
+    VOP(storeu)(y, qy);
+    VOP(storeu)(z, qz);
+    VOP(storeu)(d, r);
+    for (int k = 0; k < V_LANES; k++)
+        if (lanes >> k & 1) d[k] = VNAME(lidar_far_norm)(x[k], y[k], z[k], d[k]);
+    return VOP(loadu)(d);
+}
 
 static inline __attribute__((always_inline)) size_t VNAME(lidar_vec_body)(
     const fn_lidar_points_params *p, size_t n, const VS *points, const VS *dist_in,
@@ -19,7 +32,8 @@ static inline __attribute__((always_inline)) size_t VNAME(lidar_vec_body)(
     const VT base = VOP(set1)((VS)p->distance_base);
     const VT rise = VOP(set1)((VS)p->distance_rise);
     const VT one = VOP(set1)((VS)1), zero = VOP(setzero)();
-    const VT tmax = VOP(set1)(V_TMAX);
+    const VT rmax = VOP(set1)((VS)FN_LIDAR_MAX_RANGE); /* hits: d, r <= max range */
+    const VT inf = VOP(set1)((VS)INFINITY);
     const VT sign = VOP(set1)((VS)-0.0);
     const double *mt = p->to_local; /* the caller's doubles */
     const VT vam = VOP(set1)((VS)p->angular_mean);
@@ -34,8 +48,12 @@ static inline __attribute__((always_inline)) size_t VNAME(lidar_vec_body)(
         VT r = VOP(sqrt)(
             VOP(add)(VOP(add)(VOP(mul)(qx, qx), VOP(mul)(qy, qy)), VOP(mul)(qz, qz)));
         VT d = dist_in ? VOP(loadu)(dist_in + i) : r;
-        VT h = VOP (and)(VOP(cmp)(VOP(andnot)(sign, d), tmax, _CMP_LE_OQ),
-                         VOP(cmp)(r, tmax, _CMP_LE_OQ));
+        if (!dist_in) { /* squares that overflowed: the true |q| (a far non-hit's) */
+            int far = VOP(movemask)(VOP(cmp)(r, inf, _CMP_EQ_OQ));
+            if (far) d = VNAME(far_norms)(qx, qy, qz, r, far);
+        }
+        VT h = VOP (and)(VOP(cmp)(VOP(andnot)(sign, d), rmax, _CMP_LE_OQ),
+                         VOP(cmp)(r, rmax, _CMP_LE_OQ));
         if (mask_in) h = VOP(andnot)(VNAME(mask_in_zero)(mask_in + i), h);
         VT vx = qx, vy = qy, vz = qz, dn = d;
         if (angular) {
@@ -121,5 +139,4 @@ static size_t VNAME(lidar_vec)(const fn_lidar_points_params *p, int octant, size
 #undef VOP
 #undef VNAME
 #undef V_LANES
-#undef V_TMAX
 #undef V_LOAD_Z

@@ -314,11 +314,18 @@ def test_out_in_place_and_overlapping():
     inplace = img.copy()
     assert noise.apply(inplace, frame=0, out=inplace) is inplace
     assert np.array_equal(inplace, expected)
-    # out overlaps the input shifted by one row: the input is read before it is written
+    # an out that overlaps the input shifted by one row is refused (it would read
+    # pixels the call already wrote), and nothing is written
     buf = np.zeros((21, 30, 3), np.uint8)
     buf[:20] = img
-    noise.apply(buf[:20], frame=0, out=buf[1:])
-    assert np.array_equal(buf[1:], expected)
+    before = buf.copy()
+    with pytest.raises(ValueError, match="out overlaps image"):
+        noise.apply(buf[:20], frame=0, out=buf[1:])
+    assert np.array_equal(buf, before)
+    # the very same view, reversed (negative strides), is in place: allowed
+    rev = img.copy()[::-1, ::-1]
+    want = noise.apply(np.ascontiguousarray(rev), frame=0)
+    assert np.array_equal(noise.apply(rev, frame=0, out=rev), want)
 
 
 def test_empty_image():
@@ -480,7 +487,9 @@ def test_bad_parameters(kwargs, exc, word):
         (np.zeros((4, 4), np.int32), TypeError, "dtype"),
         (np.zeros((4, 4), np.float16), TypeError, "dtype"),
         (np.zeros((4, 4), bool), TypeError, "dtype"),
-        (np.zeros((4, 4), ">u2"), TypeError, "dtype"),
+        (np.zeros((4, 4), np.complex64), TypeError, "dtype"),
+        (np.zeros((4, 4), object), TypeError, "dtype"),
+        (np.zeros((4, 4), "datetime64[s]"), TypeError, "dtype"),
         (np.zeros((4, 4, 2), np.uint8), ValueError, "shape"),
         (np.zeros(4, np.uint8), ValueError, "shape"),
         (np.zeros((2, 4, 4, 3), np.uint8), ValueError, "shape"),
@@ -537,3 +546,146 @@ def test_a_filled_job_refuses_rows_outside_its_image(monkeypatch):
         rows(0, 4)
     with pytest.raises(ValueError, match="rows"):
         rows(3, 1)
+
+
+# ---- hardening: counter and index limits, parameter bounds, intake, threads -------------
+
+
+def test_the_frame_counter_stops_at_its_end_and_never_wraps():
+    img = np.full((4, 5, 3), 100, np.uint8)
+    noise = ImageNoise(stddev=0.05, seed=21)
+    noise.frame = 2**64 - 2
+    last = noise.apply(img)  # frame 2**64 - 2, the counter moves to 2**64 - 1
+    np.testing.assert_array_equal(last, reference(img, 21, 2**64 - 2, 0.0, 0.05, False))
+    assert noise.frame == 2**64 - 1
+    with pytest.raises(OverflowError, match="frame"):
+        noise.apply(img)  # would hand out frame 2**64 - 1 and wrap to frame 0
+    assert noise.frame == 2**64 - 1  # a refused call changes nothing
+    # explicit frames reach the very last one; reset() starts again
+    np.testing.assert_array_equal(
+        noise.apply(img, frame=2**64 - 1), reference(img, 21, 2**64 - 1, 0.0, 0.05, False)
+    )
+    noise.reset()
+    assert noise.frame == 0
+    with pytest.raises(ValueError, match="frame"):
+        noise.frame = 2**64
+
+
+@pytest.mark.parametrize(
+    ("channels", "per_channel", "per"), [(3, False, 1), (3, True, 3), (4, True, 3)]
+)
+def test_row_offset_keeps_every_normal_index_below_2_64(channels, per_channel, per):
+    h, w = 3, 5
+    img = np.full((h, w, channels), 0.5, np.float32)
+    noise = ImageNoise(stddev=0.05, per_channel=per_channel, seed=22)
+    top = (2**64 - 1) // (w * per) - h  # (row_offset + H) * W * per <= 2**64 - 1
+    got = noise.apply(img, frame=1, row_offset=top)
+    np.testing.assert_array_equal(got, reference(img, 22, 1, 0.0, 0.05, per_channel, top))
+    with pytest.raises(ValueError, match="row_offset") as info:
+        noise.apply(img, frame=1, row_offset=top + 1)
+    assert str(top) in str(info.value)
+    with pytest.raises(ValueError, match="row_offset"):
+        noise.apply(img, frame=1, row_offset=2**64 - 1)
+    assert noise.apply(np.zeros((3, 0), np.uint8), row_offset=2**64 - 1).shape == (3, 0)
+
+
+def test_parameters_whose_noise_would_overflow_are_refused():
+    # the example: mean=1e39 is inf in float32 and gave NaN float32 pixels
+    for kw, word in (
+        ({"mean": 1e39, "stddev": 1e39}, "mean"),
+        ({"mean": -1.1e30}, "mean"),
+        ({"stddev": 1.1e30}, "stddev"),
+        ({"mean": 1e308}, "mean"),
+    ):
+        with pytest.raises(ValueError, match=word) as info:
+            ImageNoise(**kw)
+        assert "1e+30" in str(info.value)
+    # the extremes allowed: every pixel finite and clamped, every dtype and variant
+    rng = np.random.default_rng(23)
+    for mean, sd in ((1e30, 1e30), (-1e30, 1e30), (0.0, 1e30), (1e30, 0.0)):
+        for variant in ("gazebo", "ogre2"):
+            for per_channel in (False, True):
+                noise = ImageNoise(mean, sd, per_channel=per_channel, variant=variant, seed=3)
+                for dt in DTYPES:
+                    img = random_image(rng, (9, 7, 4), dt)
+                    out = noise.apply(img, frame=0)
+                    full = FULL.get(dt, 1)
+                    if dt in FULL:
+                        assert out.min() >= 0 and out.max() <= full
+                    else:
+                        assert np.all(np.isfinite(out)), (mean, sd, variant, dt)
+                        assert out.min() >= 0 and out.max() <= 1
+                    np.testing.assert_array_equal(out[..., 3], img[..., 3])
+
+
+def _unaligned(a):
+    buf = np.zeros(a.nbytes + 1, np.uint8)
+    v = buf[1:].view(a.dtype).reshape(a.shape)
+    v[...] = a
+    return v
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.float32, np.float64])
+def test_big_endian_and_unaligned_images_are_read_as_values(dtype):
+    rng = np.random.default_rng(24)
+    img = random_image(rng, (11, 13, 3), dtype)
+    noise = ImageNoise(stddev=0.03, seed=24)
+    want = noise.apply(img, frame=5)
+    be = img.astype(img.dtype.newbyteorder(">"))
+    ua = _unaligned(img)
+    assert not ua.flags.aligned
+    for view in (be, ua, be[::-1][::-1], ua[:, ::-1][:, ::-1]):
+        got = noise.apply(view, frame=5)
+        assert got.dtype == np.dtype(dtype) and got.dtype.isnative
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(be, img)  # the inputs are never modified
+    # outputs must be native and aligned: refused, never written as raw bytes
+    with pytest.raises(TypeError, match="out"):
+        noise.apply(img, frame=5, out=np.empty_like(be))
+    with pytest.raises(ValueError, match="aligned"):
+        noise.apply(img, frame=5, out=_unaligned(np.empty_like(img)))
+
+
+def test_outs_that_overlap_themselves_are_refused():
+    img = np.zeros((4, 6, 3), np.uint8)
+    noise = ImageNoise(stddev=0.1, seed=25)
+    flat = np.zeros(6 * 3, np.uint8)
+    for bad in (
+        np.lib.stride_tricks.as_strided(flat, (4, 6, 3), (0, 3, 1), writeable=True),
+        np.lib.stride_tricks.as_strided(flat, (4, 6, 3), (3, 3, 1), writeable=True),
+    ):
+        with pytest.raises(ValueError, match="out"):
+            noise.apply(img, frame=0, out=bad)
+    assert not flat.any()
+    # any honest layout is fine: transposed, reversed, every other column
+    big = np.zeros((6, 8, 3), np.uint8)
+    for out in (big[:4, :6], big.transpose(1, 0, 2)[:4, :6], big[::-1, ::-1][:4, :6]):
+        np.testing.assert_array_equal(noise.apply(img, frame=0, out=out), noise.apply(img, frame=0))
+
+
+def test_one_image_noise_shared_by_four_threads_hands_out_each_frame_once():
+    # apply() without frame= reserves its frame under the object's lock, then adds the
+    # noise with the GIL released: concurrent calls get distinct frames, all of them
+    import collections
+    import threading
+
+    img = np.full((120, 160, 3), 0.5, np.float32)  # large enough to release the GIL
+    noise = ImageNoise(stddev=0.05, seed=26)
+    calls, nthreads = 64, 4
+    outs = []
+    barrier = threading.Barrier(nthreads)
+
+    def worker():
+        barrier.wait()
+        mine = [noise.apply(img, threads=2).tobytes() for _ in range(calls // nthreads)]
+        outs.extend(mine)
+
+    ts = [threading.Thread(target=worker) for _ in range(nthreads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert noise.frame == calls
+    solo = ImageNoise(stddev=0.05, seed=26)
+    expected = collections.Counter(solo.apply(img).tobytes() for _ in range(calls))
+    assert collections.Counter(outs) == expected  # each frame exactly once

@@ -337,13 +337,15 @@ def _bits(a):
 
 def _awkward_cloud(n, dtype, seed):
     """A cloud with the values that take every branch: non-finite coordinates, a
-    point at the lidar origin, signed zeros, huge coordinates, tiny offsets."""
+    point at the lidar origin, signed zeros, points beyond the maximum range, huge
+    coordinates (whose squares overflow), tiny offsets."""
     p = _cloud(n, seed=seed)
     p[3] = np.nan
     p[5, 1] = np.inf
     p[7] = 0.0
     p[8] = (-0.0, 0.0, -0.0)
     p[9, 2] = -np.inf
+    p[10] = (2e9, -1e9, 0.5)  # beyond the maximum range: a non-hit
     p[11] = (1e300, 1e300, 0.0) if dtype == np.float64 else (1e30, 1e30, 0.0)
     p[12] = (1e-30, -1e-30, 0.0)
     p[-1] = np.nan  # in the scalar tail
@@ -634,10 +636,13 @@ def test_caller_buffers_in_place_and_overlapping():
     np.testing.assert_array_equal(p2, ref.points)
     np.testing.assert_array_equal(d2, ref.distances)
     np.testing.assert_array_equal(m2, ref.hit_mask)
-    # an output overlapping the input one row further on
+    # an output overlapping the input one row further on is refused (it would read
+    # points the call already wrote), and nothing is written
     big = np.vstack([pts, np.zeros((1, 3))])
-    noise.apply(big[:-1], out=big[1:])
-    np.testing.assert_array_equal(big[1:], noise.apply(pts).points)
+    before = big.copy()
+    with pytest.raises(ValueError, match="out overlaps points"):
+        noise.apply(big[:-1], out=big[1:])
+    np.testing.assert_array_equal(big, before)
     with pytest.raises(ValueError, match="distances_out"):
         noise.apply(pts, distances_out=np.empty(5))
     with pytest.raises(TypeError, match="hit_mask_out"):
@@ -801,3 +806,370 @@ def test_indices_past_the_end_of_a_stream_are_refused():
 def test_apply_one_checks_its_indices_by_name(kw, err):
     with pytest.raises(err, match=next(iter(kw))):
         RangeNoise(0.0, 1.0, 0.0, 100.0, seed=1).apply_one(5.0, **kw)
+
+
+# ---- hardening: limits, intake, overlap, ranges, threads --------------------------------
+
+LAST_FRAME = 2**62 - 2  # frame 2**62 - 1 is RangeNoise's reserved bias frame
+
+
+def test_frames_stop_below_the_reserved_bias_frame():
+    noise, gz = _all_noise(), RangeNoise(0.0, 0.01, 0.0, 100.0, seed=1)
+    pts, rays, scan = _cloud(5), np.tile(np.eye(4), (5, 1, 1)), np.full(5, 5.0)
+    calls = [
+        lambda f: noise.apply(pts, frame=f),
+        lambda f: noise.perturb_rays(rays, frame=f),
+        lambda f: gz.apply(scan, frame=f),
+        lambda f: gz.apply_one(5.0, frame=f),
+    ]
+    for call in calls:
+        call(LAST_FRAME)  # the last data frame exists
+        with pytest.raises(ValueError, match="frame"):
+            call(LAST_FRAME + 1)
+        with pytest.raises(ValueError, match="frame"):
+            call(2**62)
+    # the last frame draws its own stream (4 f + kind), not frame 0's
+    z = _z(noise, LAST_FRAME, 2, 5)
+    ref = RangeNoise(0.0, 1.0, 0.0, 1e6, seed=1).apply(np.full(5, 500.0), frame=LAST_FRAME)
+    np.testing.assert_allclose(ref - 500.0 - gz.bias, _z(gz, LAST_FRAME, 3, 5), atol=1e-12)
+    assert not np.array_equal(z, _z(noise, 0, 2, 5))
+
+
+def test_indices_never_pass_2_64_on_any_entry_point():
+    noise = _all_noise(seed=3)
+    gz = RangeNoise(0.0, 1.0, 0.0, 1e6, seed=2)
+    n = 7
+    pts, rays, scan = _cloud(n), np.tile(np.eye(4), (n, 1, 1)), np.full(n, 500.0)
+    end = 2**64 - n  # first_index + n == 2**64: the last indices exist
+    for call in (
+        lambda fi: noise.apply(pts, first_index=fi),
+        lambda fi: noise.perturb_rays(rays, first_index=fi),
+        lambda fi: gz.apply(scan, first_index=fi),
+    ):
+        call(end)
+        with pytest.raises(ValueError, match="first_index"):
+            call(end + 1)
+        with pytest.raises(ValueError, match="first_index"):
+            call(2**64)
+    # the last beam of the stream is the stream's normal 2**64 - 1, never normal 0 again
+    last = gz.apply(scan, first_index=end)
+    np.testing.assert_allclose(last - 500.0 - gz.bias, _z(gz, 0, 3, n, first=end), atol=1e-9)
+    assert gz.apply_one(500.0, index=2**64 - 1) == last[-1]
+    with pytest.raises(ValueError, match="index"):
+        gz.apply_one(500.0, index=2**64)
+    # empty calls may start anywhere in the stream
+    assert noise.apply(np.zeros((0, 3)), first_index=2**64 - 1).points.shape == (0, 3)
+    assert gz.apply(np.zeros(0), first_index=2**64 - 1).shape == (0,)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_far_points_are_non_hits_and_results_stay_finite(dtype):
+    # the issue's example: a distance of 1e308 made sigma = base + rise * d overflow
+    noise = LidarNoise(
+        hitpoint_angular_noise_stddev=0.01,
+        distance_noise_mean=0.1,
+        distance_noise_stddev_base=0.02,
+        distance_noise_stddev_rise_per_meter=1.0,
+        seed=4,
+    )
+    big = 1e308 if dtype == np.float64 else 3e38
+    pts = np.array([[3.0, 4.0, 0.0], [1e9, 0.0, 0.0], [2e9, 0, 0], [big, 0, 0], [0, 1e-30, 0]])
+    pts = pts.astype(dtype)
+    dist = np.array([5.0, 1e9, 5.0, 5.0, 1e-30], dtype)
+    far_pts = np.array([False, False, True, True, False])
+    for d, far in (
+        (None, far_pts),
+        (dist, far_pts),
+        (np.array([big, 5.0, 5.0, 5.0, 1e-30], dtype), far_pts | (np.arange(5) == 0)),
+    ):
+        res = noise.apply(pts, distances=d)
+        assert np.all(np.isfinite(res.points)) and np.all(np.isfinite(res.distances))
+        np.testing.assert_array_equal(res.hit_mask, ~far)
+        np.testing.assert_array_equal(res.points[far], pts[far])  # copied unchanged
+    # the default distance of the farthest point is its true |p| (its squares overflow)
+    assert noise.apply(pts).distances[3] == pts[3, 0]
+    # 1e9 m is still a hit, and noised
+    assert noise.apply(pts[1:2]).hit_mask[0]
+
+
+def test_noise_parameter_bounds_keep_results_finite():
+    for kw in (
+        {"distance_noise_mean": 1.1e9},
+        {"distance_noise_mean": -1.1e9},
+        {"distance_noise_stddev_base": 1.1e9},
+        {"distance_noise_stddev_rise_per_meter": 1001.0},
+    ):
+        with pytest.raises(ValueError, match=next(iter(kw))):
+            LidarNoise(**kw)
+    # the extremes allowed: no inf or nan for any point in range, float32 included
+    noise = LidarNoise(
+        hitpoint_angular_noise_mean=1e3,
+        hitpoint_angular_noise_stddev=1e3,
+        distance_noise_mean=-1e9,
+        distance_noise_stddev_base=1e9,
+        distance_noise_stddev_rise_per_meter=1e3,
+        seed=1,
+    )
+    tiny = np.float32(2.0**-75)  # its square is subnormal: the smallest |q| > 0
+    pts = np.array([[1e9, 0, 0], [tiny, 0, 0], [1e-30, 1e-30, 0], [7.0, -2.0, 1.0]])
+    for dt in (np.float64, np.float32):
+        res = noise.apply(pts.astype(dt), return_local=True, lidar_pose=_pose(2))
+        for a in (res.points, res.distances, res.local_points):
+            assert np.all(np.isfinite(a)), a
+
+
+def test_any_layout_of_the_inputs_gives_the_same_bits():
+    noise = _all_noise(seed=8)
+    pose = _pose(4)
+    pts = _cloud(301, seed=3)
+    dist = np.linalg.norm(pts, axis=1)
+    mask = np.arange(301) % 7 != 0
+    ref = noise.apply(pts, distances=dist, hit_mask=mask, lidar_pose=pose, frame=3)
+
+    def unaligned(a):
+        buf = np.zeros(a.nbytes + 1, np.uint8)
+        v = buf[1:].view(a.dtype).reshape(a.shape)
+        v[...] = a
+        assert not v.flags.aligned
+        return v
+
+    variants = [
+        (pts.astype(">f8"), dist.astype(">f8"), pose.astype(">f8")),
+        (unaligned(pts), unaligned(dist), unaligned(pose)),
+        (np.asfortranarray(pts), dist[::-1].copy()[::-1], pose.T.copy().T),
+        (pts.tolist(), dist.tolist(), pose.tolist()),
+    ]
+    for p, d, ps in variants:
+        got = noise.apply(p, distances=d, hit_mask=mask[::-1].copy()[::-1], lidar_pose=ps, frame=3)
+        for a, b in zip(got[:3], ref[:3], strict=True):
+            np.testing.assert_array_equal(a, b)
+    # float32 data stays float32 in any byte order; ints become float64
+    be32 = noise.apply(pts.astype(">f4"), frame=3).points
+    assert be32.dtype == np.float32
+    np.testing.assert_array_equal(be32, noise.apply(pts.astype(np.float32), frame=3).points)
+    ints = np.round(pts).astype(np.int32)
+    np.testing.assert_array_equal(noise.apply(ints).points, noise.apply(ints.astype(float)).points)
+    # rays and scans alike
+    rays = np.tile(np.eye(4), (50, 1, 1))
+    rays[:, :3, 3] = _cloud(50)
+    got = noise.perturb_rays(unaligned(rays.astype(">f8")), frame=2)
+    np.testing.assert_array_equal(got, noise.perturb_rays(rays, frame=2))
+    gz = RangeNoise(0.0, 0.05, 0.1, 30.0, seed=5)
+    scan = np.linspace(0.0, 40.0, 77)
+    want = gz.apply(scan, frame=2)
+    for s in (scan.astype(">f8"), unaligned(scan), scan[::-1].copy()[::-1], scan.tolist()):
+        np.testing.assert_array_equal(gz.apply(s, frame=2), want)
+    for v in (np.float16(5.0), np.float32(5.0), 5, np.int64(5)):
+        assert gz.apply_one(v, frame=2, index=3) == gz.apply_one(5.0, frame=2, index=3)
+
+
+def test_non_real_inputs_are_refused_by_name():
+    noise, gz = _all_noise(), RangeNoise(0.0, 0.01, 0.0, 100.0, seed=1)
+    pts = _cloud(4)
+    bad = [
+        np.ones((4, 3), bool),
+        np.ones((4, 3), complex),
+        np.ones((4, 3), object),
+        np.ones((4, 3), "datetime64[s]"),
+        np.ones((4, 3), "timedelta64[s]"),
+        [["a", "b", "c"]] * 4,
+        [[1.0, 2.0], [3.0]],
+    ]
+    for b in bad:
+        with pytest.raises(TypeError, match="points"):
+            noise.apply(b)
+        b1 = np.asarray(b[0] if isinstance(b, list) else b[:, 0], dtype=object)
+        with pytest.raises(TypeError, match="ranges"):
+            gz.apply(b1 if isinstance(b, list) else b[:, 0])
+    for b in (np.ones(4, bool), np.ones(4, complex), np.ones(4, object)):
+        with pytest.raises(TypeError, match="distances"):
+            noise.apply(pts, distances=b)
+    with pytest.raises(TypeError, match="hit_mask"):
+        noise.apply(pts, hit_mask=np.ones(4, np.uint8))
+    for b in (np.ones((2, 3, 4), bool), np.ones((2, 3, 4), complex)):
+        with pytest.raises(TypeError, match="ray_poses"):
+            noise.perturb_rays(b)
+    for b in (np.eye(4, dtype=complex), np.eye(4, dtype=bool), np.eye(4, dtype=object)):
+        with pytest.raises(TypeError, match="lidar_pose"):
+            noise.apply(pts, lidar_pose=b)
+    for b in ((0, 1j, 0), (False, True, False), np.array([0, 1, 0], complex), "xyz"):
+        with pytest.raises(TypeError, match="axis"):
+            LidarNoise(axis=b)
+    for v in (True, 1j, np.complex128(1.0), "5", None, np.array([5.0]), np.datetime64(5, "s")):
+        with pytest.raises(TypeError, match="range_m"):
+            gz.apply_one(v)
+
+
+def test_lidar_pose_must_be_a_finite_rigid_transform():
+    noise = _all_noise()
+    pts = _cloud(4)
+    nan = np.eye(4)
+    nan[0, 3] = np.nan
+    far = np.eye(4)
+    far[2, 3] = 2e30
+    skew = np.eye(4)
+    skew[0, 1] = 1e-3
+    for pose, word in (
+        (np.eye(3), "shape"),
+        (np.eye(5), "shape"),
+        (nan, "non-finite"),
+        (far, "translation"),
+        (skew, "not a rotation"),
+        (np.diag([1.0, 1.0, -1.0, 1.0]), "not a rotation"),
+        (np.diag([2.0, 2.0, 2.0, 1.0]), "not a rotation"),
+    ):
+        with pytest.raises(ValueError, match=word) as info:
+            noise.apply(pts, lidar_pose=pose)
+        assert "rigid transform" in str(info.value) and "det R = +1" in str(info.value)
+        with pytest.raises(ValueError, match="lidar_pose"):
+            noise.perturb_rays(np.tile(np.eye(4), (2, 1, 1)), lidar_pose=pose)
+    ok = np.eye(4)
+    ok[:3, 3] = 1e30
+    noise.apply(pts, lidar_pose=ok)
+
+
+def test_ray_poses_must_be_finite_and_in_range():
+    noise = _all_noise()
+    rays = np.tile(np.eye(4), (3, 1, 1))
+    for value in (np.nan, np.inf, 2e30):
+        bad = rays.copy()
+        bad[1, 2, 3] = value
+        with pytest.raises(ValueError, match=r"ray_poses\[1\]"):
+            noise.perturb_rays(bad)
+    bottom = rays.copy()
+    bottom[:, 3, :] = np.nan  # the bottom row is copied, never read
+    out = noise.perturb_rays(bottom)
+    assert np.all(np.isnan(out[:, 3])) and np.all(np.isfinite(out[:, :3]))
+    extreme = rays.copy()
+    extreme[:, :3, 3] = 1e30
+    for dt in (np.float64, np.float32):
+        assert np.all(np.isfinite(noise.perturb_rays(extreme.astype(dt))))
+
+
+def test_partly_overlapping_outputs_are_refused_and_nothing_is_written():
+    noise = _all_noise(seed=6)
+    n = 200
+    buf = np.zeros((n + 2, 3))
+    buf[:n] = _cloud(n)
+    dbuf = np.zeros(n + 1)
+    dbuf[:n] = np.linalg.norm(buf[:n], axis=1)
+    mbuf = np.ones(n + 1, bool)
+    before = (buf.copy(), dbuf.copy(), mbuf.copy())
+    pts, dist, mask = buf[:n], dbuf[:n], mbuf[:n]
+    flat = buf.reshape(-1)
+    cases = [
+        ({"out": buf[1 : n + 1]}, "out overlaps points"),
+        ({"distances": dist, "distances_out": dbuf[1:]}, "distances_out overlaps distances"),
+        ({"hit_mask": mask, "hit_mask_out": mbuf[1:]}, "hit_mask_out overlaps hit_mask"),
+        ({"distances_out": flat[: 3 * n : 3].copy(), "out": np.empty((n, 3))}, None),
+        ({"distances_out": flat[n : 2 * n]}, "distances_out overlaps points"),
+        ({"out": np.empty((n, 3)), "distances_out": np.empty((n, 3))[:, 0].copy()}, None),
+    ]
+    for kw, msg in cases:
+        if msg is None:
+            noise.apply(pts, **kw)  # separate arrays: fine
+            continue
+        with pytest.raises(ValueError, match=msg):
+            noise.apply(pts, **kw)
+        for a, b in zip((buf, dbuf, mbuf), before, strict=True):
+            np.testing.assert_array_equal(a, b)
+    # two outputs sharing memory
+    shared = np.empty((n, 3))
+    with pytest.raises(ValueError, match="overlaps"):
+        noise.apply(pts, out=shared, distances_out=shared.reshape(-1)[:n])
+    # rays and scans
+    rbuf = np.tile(np.eye(4), (11, 1, 1))
+    with pytest.raises(ValueError, match="out overlaps ray_poses"):
+        noise.perturb_rays(rbuf[:10], out=rbuf[1:])
+    sbuf = np.linspace(0.0, 40.0, 101)
+    gz = RangeNoise(0.0, 0.05, 0.1, 30.0, seed=5)
+    with pytest.raises(ValueError, match="out overlaps ranges"):
+        gz.apply(sbuf[:100], out=sbuf[1:])
+    np.testing.assert_array_equal(sbuf, np.linspace(0.0, 40.0, 101))
+    # in place (the very same array) stays allowed everywhere
+    want = gz.apply(sbuf)
+    assert gz.apply(sbuf, out=sbuf) is sbuf
+    np.testing.assert_array_equal(sbuf, want)
+    r2 = rbuf.copy()
+    np.testing.assert_array_equal(noise.perturb_rays(r2, out=r2), noise.perturb_rays(rbuf))
+
+
+def test_bad_out_arrays_are_refused_by_name():
+    noise, gz = _all_noise(), RangeNoise(0.0, 0.01, 0.0, 100.0, seed=1)
+    pts = _cloud(4)
+    ro = np.empty((4, 3))
+    ro.flags.writeable = False
+    for kw, exc, word in (
+        ({"out": ro}, ValueError, "out"),
+        ({"out": np.empty((4, 3), ">f8")}, TypeError, "out"),
+        ({"out": np.empty((3, 4)).T}, ValueError, "out"),
+        ({"out": np.empty((4, 3)).tolist()}, TypeError, "out"),
+        ({"distances_out": np.empty(8)[::2]}, ValueError, "distances_out"),
+        ({"hit_mask_out": np.empty(4, np.uint8)}, TypeError, "hit_mask_out"),
+    ):
+        with pytest.raises(exc, match=word):
+            noise.apply(pts, **kw)
+    with pytest.raises(ValueError, match="out"):
+        gz.apply(np.ones(4), out=np.empty(8)[::2])
+    with pytest.raises(ValueError, match="out"):
+        noise.perturb_rays(np.tile(np.eye(4), (2, 1, 1)), out=np.empty((2, 4, 4)).T.copy().T)
+
+
+def test_range_parameter_bounds_and_tiny_precision():
+    for i, name in enumerate(("mean", "stddev", "min_range", "max_range")):
+        args = [0.0, 0.1, 0.0, 10.0]
+        args[i] = 1e31 if name != "max_range" else 2e30
+        with pytest.raises(ValueError, match=name):
+            RangeNoise(*args)
+    for name in ("bias_mean", "bias_stddev", "precision"):
+        with pytest.raises(ValueError, match=name):
+            RangeNoise(0.0, 0.1, 0.0, 10.0, **{name: 1e31})
+    # the extremes allowed give finite ranges for finite input, float32 included
+    gz = RangeNoise(1e30, 1e30, 0.0, 1e30, bias_mean=-1e30, bias_stddev=1e30, precision=1e30)
+    for dt in (np.float64, np.float32):
+        x = np.array([0.0, 1.0, -1e30, 1e30, np.finfo(dt).max, -np.finfo(dt).max], dt)
+        assert np.all(np.isfinite(gz.apply(x)))
+    # a precision far below a range's resolution used to overflow r / precision to inf
+    # (clamped to max_range); now the range is kept, as rounding could not change it
+    for prec in (5e-324, 1e-300, 1e-50):
+        fine = RangeNoise(0.0, 0.0, 0.0, 100.0, precision=prec, seed=1)
+        np.testing.assert_array_equal(fine.apply(np.array([5.0, 0.0, 99.0])), [5.0, 0.0, 99.0])
+        np.testing.assert_array_equal(
+            fine.apply(np.array([5.0, 0.0, 99.0], np.float32)), np.float32([5.0, 0.0, 99.0])
+        )
+        assert fine.apply_one(5.0) == 5.0
+
+
+def _run_threads(fn, jobs, nthreads=4):
+    import threading
+
+    results = [None] * len(jobs)
+    barrier = threading.Barrier(nthreads)
+
+    def worker(k):
+        barrier.wait()
+        for i in range(k, len(jobs), nthreads):
+            results[i] = fn(jobs[i])
+
+    ts = [threading.Thread(target=worker, args=(k,)) for k in range(nthreads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return results
+
+
+def test_one_lidar_and_one_range_model_shared_by_four_threads():
+    # stateless per call: the frame is an argument, so no lock is needed and each call
+    # gives the bits it gives alone, whatever runs beside it
+    noise = _all_noise(seed=12)
+    gz = RangeNoise(0.0, 0.05, 0.1, 30.0, bias_mean=0.1, bias_stddev=0.05, seed=12)
+    pts = _cloud(40_000, seed=5)
+    scan = np.random.default_rng(3).uniform(0, 40, 40_000)
+    jobs = list(range(24))
+    lid = _run_threads(lambda f: noise.apply(pts, frame=f, threads=2).points.tobytes(), jobs)
+    rng_ = _run_threads(lambda f: gz.apply(scan, frame=f).tobytes(), jobs)
+    one = _run_threads(lambda f: gz.apply_one(5.0, frame=f, index=f), jobs)
+    assert lid == [noise.apply(pts, frame=f).points.tobytes() for f in jobs]
+    assert rng_ == [gz.apply(scan, frame=f).tobytes() for f in jobs]
+    assert one == [gz.apply_one(5.0, frame=f, index=f) for f in jobs]

@@ -12,8 +12,9 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport Model
+from fastnoise.core.model cimport Model, lock_model, unlock_model
 
+from fastnoise.core import arrays as _arrays
 from fastnoise.core import threads as _threads
 
 from fastnoise.core import validate as _validate
@@ -51,7 +52,7 @@ cdef extern from "camera.h" nogil:
         Py_ssize_t out_pix
         Py_ssize_t out_ch
 
-    void fn_camera_apply(const fn_camera_job *job, size_t row0, size_t row1)
+    int fn_camera_apply(const fn_camera_job *job, size_t row0, size_t row1)
 
 
 _DTYPE_CODES = {
@@ -63,11 +64,20 @@ _DTYPE_CODES = {
 _VARIANTS = {"gazebo": FN_CAM_GAZEBO, "ogre2": FN_CAM_OGRE2}
 # Fewest pixels a thread gets: below this a thread costs more than it saves.
 _MIN_PIXELS_PER_THREAD = 1 << 16
+# Largest |mean| and stddev, in full scales: the noise in levels, 65535 * (|mean| +
+# stddev * |Z'|) with |Z'| < 101 (ogre2 shaping), stays far inside float32 (3.4e38),
+# so no noise value is inf or NaN.
+_MAX_PARAM = 1.0e30
+# The frame counter stops here (as the generator's position does): apply() without
+# frame= refuses to take it, so the counter never wraps to frame 0.
+cdef uint64_t _LAST_FRAME = 0xFFFFFFFFFFFFFFFF
 
 
-cdef inline void _run_rows(fn_camera_job *job, size_t row0, size_t row1) noexcept:
+cdef inline int _run_rows(fn_camera_job *job, size_t row0, size_t row1) noexcept:
+    cdef int rc
     with nogil:
-        fn_camera_apply(job, row0, row1)
+        rc = fn_camera_apply(job, row0, row1)
+    return rc
 
 
 cdef class _Job:
@@ -85,17 +95,35 @@ cdef class _Job:
             raise ValueError(
                 f"rows {row0}..{row0}+{count} are not allowed: the image has "
                 f"{self.height} rows")
-        _run_rows(&self.job, row0, row0 + count)
+        if _run_rows(&self.job, row0, row0 + count) != 0:
+            # checked by _row_offset before: the C guard against wrapping indices
+            raise OverflowError("row_offset: the pixel indices would pass 2**64 - 1")
 
 
-def _check_image(image):
+cdef object _image_input(image):
+    """The image as the kernel reads it: uint8, uint16, float32 or float64, native and
+    aligned (any strides, negative ones too); a big-endian or unaligned image is
+    copied (native result), anything else refused by name."""
     if not isinstance(image, np.ndarray):
         raise TypeError(f"image must be a numpy.ndarray, got {type(image).__name__}")
-    if image.dtype not in _DTYPE_CODES:
+    dt = image.dtype
+    if dt in _DTYPE_CODES and cnp.PyArray_ISALIGNED(<cnp.ndarray>image):
+        _check_image_shape(image)
+        return image  # the common case, read as it is
+    native = dt.newbyteorder("=") if dt.kind in "uf" else dt
+    if native not in _DTYPE_CODES:
         raise TypeError(
-            f"image has dtype {image.dtype}: it must be uint8, uint16, float32 or float64 "
-            "(native byte order)")
-    if image.ndim == 3:
+            f"image has dtype {dt}: it must be uint8, uint16, float32 or float64")
+    _check_image_shape(image)
+    return _arrays.intake("image", image, native)
+
+
+cdef int _check_image_shape(object image) except -1:
+    cdef int ndim = cnp.PyArray_NDIM(<cnp.ndarray>image)
+    cdef cnp.npy_intp c = cnp.PyArray_DIMS(<cnp.ndarray>image)[2] if ndim == 3 else 0
+    if ndim == 2 or (ndim == 3 and (c == 1 or c == 3 or c == 4)):
+        return 0  # the common case, without Python attribute lookups
+    if ndim == 3:
         if image.shape[2] not in (1, 3, 4):
             raise ValueError(
                 f"image has shape {image.shape}: the channel axis must have 1, 3 or 4 "
@@ -104,6 +132,7 @@ def _check_image(image):
         raise ValueError(
             f"image has shape {image.shape}: it must be H x W, H x W x 1, H x W x 3 or "
             "H x W x 4")
+    return 0
 
 
 cdef class ImageNoise(Model):
@@ -120,10 +149,13 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     Parameters
     ----------
     mean : float
-        Noise mean, in full-scale units (dimensionless, fraction of full scale).
+        Noise mean, in full-scale units (dimensionless, fraction of full scale);
+        ``|mean| <= 1e30``.
     stddev : float
-        Noise standard deviation, full-scale units, ``>= 0``. Gazebo's example uses
-        0.007 (about 1.8 levels of an 8-bit image).
+        Noise standard deviation, full-scale units, ``0 <= stddev <= 1e30``. Gazebo's
+        example uses 0.007 (about 1.8 levels of an 8-bit image). The bounds keep the
+        noise in levels (65535 * (|mean| + stddev * |Z|)) far inside float32, so no
+        noise value is inf or NaN.
     per_channel : bool
         Draw an independent normal for each colour channel (the seed document's prose)
         instead of one per pixel shared by all channels (Gazebo's shader).
@@ -173,6 +205,21 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     True
 
     ``state['position']`` is the frame counter, ``{"frame": n}``.
+
+    Limits: explicit frames lie in [0, 2**64 - 1]; the counter stops at 2**64 - 1
+    (``apply`` without ``frame`` refuses to take it: OverflowError naming ``frame``),
+    so it never wraps to frame 0. The normal indices of a call, below
+    ``(row_offset + H) * W * k`` (``k`` normals per pixel: 1, or 3 with
+    ``per_channel`` on RGB/RGBA, 1 on grey), must stay below 2**64: a larger
+    ``row_offset`` is refused by name.
+
+    Threads: one ImageNoise may be shared by threads. ``apply`` without ``frame``
+    reserves its frame (reads and advances the counter) under the object's lock, then
+    adds the noise with the GIL released; so concurrent calls get distinct
+    consecutive frames, each exactly once, in the order they took the lock (which is
+    not necessarily the order they return). Calls with an explicit ``frame`` do not
+    touch the counter. The counter's setter, ``reset()`` and setting ``state`` take
+    the same lock.
     """
 
     cdef readonly double mean
@@ -186,8 +233,8 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     def __init__(self, mean=0.0, stddev=0.007, per_channel=False, variant="gazebo",
                  seed=None):
         # everything is checked into locals first: a failed call changes nothing
-        mean = _validate.finite("mean", mean)
-        stddev = _validate.nonnegative("stddev", stddev)
+        mean = _validate.in_range("mean", mean, -_MAX_PARAM, _MAX_PARAM)
+        stddev = _validate.in_range("stddev", stddev, 0.0, _MAX_PARAM)
         per_channel = _validate.boolean("per_channel", per_channel)
         variant = _validate.choice("variant", variant, tuple(_VARIANTS))
         ss = as_seed_sequence(seed)
@@ -213,11 +260,16 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
 
     @frame.setter
     def frame(self, value):
-        self._frame = _validate.integer("frame", value, 0, 2**64)
+        cdef uint64_t f = _validate.integer("frame", value, 0, 2**64)
+        lock_model(self)
+        self._frame = f
+        unlock_model(self)
 
     def reset(self):
         """Start the frame counter again at 0."""
+        lock_model(self)
         self._frame = 0
+        unlock_model(self)
 
     def apply(self, image, frame=None, out=None, threads=1, row_offset=0):
         """Return ``image`` with camera noise added (the input is left unchanged).
@@ -227,19 +279,25 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         image : ndarray
             H x W, H x W x 1, H x W x 3 or H x W x 4 (alpha last), uint8, uint16,
             float32 or float64 (intensity, full scale 1.0 as described in the class
-            notes), any strides.
+            notes), any strides (negative ones too). A big-endian or unaligned image is
+            copied first (the result is native-endian); other dtypes are refused.
         frame : int or None
             Frame index in [0, 2**64). ``None`` uses the internal counter and advances
-            it by one; an explicit index gives random access (frame k of a video is
-            the same however the video is processed) and leaves the counter alone.
+            it by one (refused with OverflowError once the counter is at 2**64 - 1); an
+            explicit index gives random access (frame k of a video is the same however
+            the video is processed) and leaves the counter alone.
         out : ndarray, optional
-            Array of the same shape and dtype to write to (any strides; may be
-            ``image`` itself for in-place noise).
+            Array of the image's shape and (native) dtype to write to: any strides,
+            aligned, writeable, no two elements sharing memory. It may be ``image``
+            itself (the very same view: in-place noise); an ``out`` that shares memory
+            with ``image`` any other way is refused (ValueError), as it would read
+            pixels the call already wrote.
         threads : int
             Split the rows over this many threads; the result does not depend on it.
         row_offset : int
             Row of the full frame that ``image[0]`` is, when a frame is noised in row
-            bands (each band gets the noise it has in the whole frame). Default 0.
+            bands (each band gets the noise it has in the whole frame). Default 0;
+            ``(row_offset + H) * W * k < 2**64`` (see the class notes).
 
         Returns
         -------
@@ -249,29 +307,38 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         cdef _Job j = _Job.__new__(_Job)
         cdef cnp.ndarray src, dst
         cdef uint64_t f
+        cdef bint full
         cdef Py_ssize_t height, width, parts
         if self.variant is None:
             raise RuntimeError("this ImageNoise was never initialised (call __init__)")
-        _check_image(image)
+        img = _image_input(image)
         cdef int nthreads = _threads.count(threads)
         if frame is not None:
             f = _validate.integer("frame", frame, 0, 2**64)
         if type(row_offset) is int and row_offset == 0:
             offset = 0  # the common case, without the checks
         else:
-            offset = _row_offset(row_offset, image)
+            offset = _row_offset(row_offset, img, self.per_channel)
         if out is None:
-            dst = np.empty(image.shape, dtype=image.dtype)
+            dst = np.empty(img.shape, dtype=img.dtype)
         else:
-            dst = _check_out(out, image)
-            if dst is not image and np.may_share_memory(dst, image):
-                image = image.copy()  # overlapping but not identical: read a copy
-        src = image
+            dst = _check_out(out, img)
+            _arrays.no_partial_overlap({"out": dst}, {"image": img})
+        src = img
         if frame is None:
-            # take the counter's frame now, while holding the GIL, so threads that
-            # share this object never get the same frame
+            # reserve the counter's frame under the object's lock (no Python call in
+            # between, so nothing can raise while it is held): threads that share this
+            # object each get their own frame, once
+            lock_model(self)
             f = self._frame
-            self._frame += 1
+            full = f == _LAST_FRAME
+            if not full:
+                self._frame = f + 1
+            unlock_model(self)
+            if full:
+                raise OverflowError(
+                    f"frame: the frame counter is at {_LAST_FRAME} (2**64 - 1), its end; "
+                    "pass frame= explicitly, or reset() it")
 
         cdef int ndim = cnp.PyArray_NDIM(src)
         cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(src)
@@ -318,11 +385,13 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         return {"frame": int(self._frame)}
 
     def _set_position(self, position):
+        # on a freshly built object no other thread can see yet: no lock needed
         _validate.fields("state['position']", position, ("frame",))
         self._frame = _validate.counter("state['position']['frame']", position["frame"])
 
     def _take(self, other):
         cdef ImageNoise o = other
+        lock_model(self)  # nothing below can raise
         self.mean = o.mean
         self.stddev = o.stddev
         self.per_channel = o.per_channel
@@ -331,28 +400,52 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         self._seed_seq = o._seed_seq
         self._key = o._key
         self._frame = o._frame
+        unlock_model(self)
 
 
 register_model(ImageNoise)
 
 
-def _row_offset(value, image):
+def _row_offset(value, image, per_channel):
     value = _validate.integer("row_offset", value, 0, 2**64)
-    # every normal index, (row_offset + H) * W * 3, must fit in 64 bits
-    if (value + image.shape[0]) * max(image.shape[1], 1) * 3 >= 2**64:
+    h, w = image.shape[0], image.shape[1]
+    channels = image.shape[2] if image.ndim == 3 else 1
+    per = min(channels, 3) if per_channel else 1
+    # every normal index, below (row_offset + H) * W * per, must stay below 2**64
+    if (value + h) * w * per > 2**64 - 1:
+        top = (2**64 - 1) // (w * per) - h
         raise ValueError(
-            f"row_offset={value!r} is not allowed: it must be >= 0 and small enough that "
-            "pixel indices fit in 64 bits")
+            f"row_offset={value!r} is not allowed: the normal indices (row_offset + {h}) * "
+            f"{w} * {per} must stay below 2**64, so row_offset <= {max(top, 0)} here")
     return value
+
+
+def _overlaps_itself(a):
+    """True when two elements of ``a`` may share memory (a zero or interleaved
+    stride): sorted by |stride|, each axis must step past the span of the ones below."""
+    if a.size == 0:
+        return False
+    extent = a.itemsize
+    for st, n in sorted((abs(st), n) for st, n in zip(a.strides, a.shape) if n > 1):
+        if st < extent:
+            return True
+        extent += st * (n - 1)
+    return False
 
 
 def _check_out(out, image):
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
     if out.dtype != image.dtype:
-        raise TypeError(f"out has dtype {out.dtype}: it must be {image.dtype} (the image's)")
+        raise TypeError(f"out has dtype {out.dtype.str}: it must be {image.dtype} (the "
+                        "image's, native byte order)")
     if out.shape != image.shape:
         raise ValueError(f"out has shape {out.shape}: it must be {image.shape} (the image's)")
     if not out.flags.writeable:
         raise ValueError("out must be writeable")
+    if not out.flags.aligned:
+        raise ValueError("out must be aligned")
+    if _overlaps_itself(out):
+        raise ValueError(f"out has strides {out.strides} under which elements share "
+                         "memory: every element needs its own")
     return out

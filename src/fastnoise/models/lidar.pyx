@@ -26,6 +26,8 @@ from fastnoise.models.lidar_capi cimport (
     fn_lidar_points_f32,
     fn_lidar_points_f64,
     fn_lidar_points_params,
+    fn_lidar_rays_check_f32,
+    fn_lidar_rays_check_f64,
     fn_lidar_rays_f32,
     fn_lidar_rays_f64,
 )
@@ -40,13 +42,14 @@ from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.lidar_geometry import (
     MIN_PER_THREAD,
     NoisyPoints,
+    bad_ray,
     cloud_inputs,
-    copy_into_output,
+    first_index as _first_index,
     frame_index,
     output_or_new,
     ray_poses_input,
+    refuse_overlap,
     rigid_pose,
-    unaliased,
     unit_axis,
 )
 from fastnoise.models.range_noise import RangeNoise
@@ -59,6 +62,12 @@ RAY_BASED = 0
 HITPOINT_BASED = 1
 # Largest angular mean or stddev accepted, rad.
 _MAX_ANGLE = 1.0e3
+# Largest |distance_noise_mean| and distance_noise_stddev_base, m, and largest
+# distance_noise_stddev_rise_per_meter: with hits at most MAX_RANGE away, the distance
+# noise eps stays below 1e9 + 7 (1e9 + 1e3 * 1e9) ~ 7e12 m, so eps / |q| (|q| >= 3.7e-23
+# when not 0 in float32) and every result stay finite in float32 and float64.
+_MAX_DISTANCE_NOISE = 1.0e9
+_MAX_RISE = 1.0e3
 # Only this module makes _PointsCall objects (see _PointsCall.__cinit__).
 _TOKEN = object()
 
@@ -100,20 +109,24 @@ cdef class _PointsCall:
         cdef size_t n = <size_t>count
         if min_ != NULL:
             min_ += start
+        cdef int rc
         if self.f32:
             with nogil:
-                fn_lidar_points_f32(
+                rc = fn_lidar_points_f32(
                     &self.prm, first, n, (<float *>pts) + 3 * start,
                     (<const float *>din) + start if din != NULL else NULL, min_,
                     (<float *>pout) + 3 * start, (<float *>dout) + start, mout + start,
                     (<float *>lout) + 3 * start if lout != NULL else NULL)
         else:
             with nogil:
-                fn_lidar_points_f64(
+                rc = fn_lidar_points_f64(
                     &self.prm, first, n, (<double *>pts) + 3 * start,
                     (<const double *>din) + start if din != NULL else NULL, min_,
                     (<double *>pout) + 3 * start, (<double *>dout) + start, mout + start,
                     (<double *>lout) + 3 * start if lout != NULL else NULL)
+        if rc != 0:  # checked before: the C guard against wrapping indices
+            raise OverflowError(f"frame={self.prm.frame} or first_index={first} + {n} points "
+                                "runs past the end of the lidar streams")
 
 
 cdef class LidarNoise(Model):
@@ -125,7 +138,9 @@ cdef class LidarNoise(Model):
 
 RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
 
-    Parameters (all keyword-only; angles in rad, |angle| <= 1000; lengths in m)
+    Parameters (all keyword-only; angles in rad, |angle| <= 1000; lengths in m,
+    |distance_noise_mean| and distance_noise_stddev_base <= 1e9 m,
+    distance_noise_stddev_rise_per_meter <= 1000)
     ----------
     ray_angular_noise_mean, ray_angular_noise_stddev : float
         Ray-based angular noise e ~ N(mean, stddev) rad, used by ``perturb_rays``
@@ -149,6 +164,19 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
 
     The frame is an argument of every call, so the model has no position:
     ``state['position']`` is empty and ``reset()`` does nothing.
+
+    Limits: frames lie in [0, 2**62 - 2] (frame 2**62 - 1 is reserved: its streams
+    hold ``RangeNoise``'s bias), and a call's indices ``first_index .. first_index +
+    N - 1`` must all lie below 2**64 (nothing wraps). A hit is at most 1e9 m
+    (``lidar_geometry.MAX_RANGE``) from the lidar origin; a point farther away (by
+    ``|p - t|`` or by its given distance) is a non-hit, as a non-finite one is. With
+    the parameters' bounds this keeps every result of a hit finite, for float32 and
+    float64 data.
+
+    Threads: the object is never modified by a call (the frame is an argument), so
+    one ``LidarNoise`` may be shared by any number of threads without a lock; each
+    call gives the same bits as it would alone, whatever runs beside it, and the
+    kernels run with the GIL released.
     """
 
     model_name = "lidar"
@@ -176,11 +204,13 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
             "hitpoint_angular_noise_mean", hitpoint_angular_noise_mean, -_MAX_ANGLE, _MAX_ANGLE)
         hit_sd = _validate.in_range(
             "hitpoint_angular_noise_stddev", hitpoint_angular_noise_stddev, 0.0, _MAX_ANGLE)
-        dist_mean = _validate.finite("distance_noise_mean", distance_noise_mean)
-        dist_base = _validate.nonnegative(
-            "distance_noise_stddev_base", distance_noise_stddev_base)
-        dist_rise = _validate.nonnegative(
-            "distance_noise_stddev_rise_per_meter", distance_noise_stddev_rise_per_meter)
+        dist_mean = _validate.in_range("distance_noise_mean", distance_noise_mean,
+                                       -_MAX_DISTANCE_NOISE, _MAX_DISTANCE_NOISE)
+        dist_base = _validate.in_range(
+            "distance_noise_stddev_base", distance_noise_stddev_base, 0.0, _MAX_DISTANCE_NOISE)
+        dist_rise = _validate.in_range(
+            "distance_noise_stddev_rise_per_meter", distance_noise_stddev_rise_per_meter,
+            0.0, _MAX_RISE)
         k = unit_axis("axis", axis)
         k_arg = [float(v) for v in _validate.vector3("axis", axis)]
         ss = as_seed_sequence(seed)
@@ -281,17 +311,22 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
         ----------
         ray_poses : (N, 3, 4) or (N, 4, 4) array
             Ray transforms (ray -> caller's frame; translations in m). A ray's direction
-            is its local +Z (third column), its origin the translation.
+            is its local +Z (third column), its origin the translation. The top three
+            rows must be finite, every entry within +-1e30. float32 data (any byte
+            order) stays float32; other real types become float64.
         lidar_pose : (4, 4) or (3, 4) rigid transform, optional
             The lidar's pose in the caller's frame (lidar -> caller). ``None``: the rays
             are given in the lidar frame. In the lidar frame the rotation is applied on
             the left: r' = R_axis(e) r, i.e. r' = L^-1 R_axis(e) L r with L its inverse.
         frame : int
-            Frame number (selects the noise; 0 <= frame < 2**62).
+            Frame number (selects the noise; 0 <= frame <= 2**62 - 2).
         first_index : int
-            Index of ``ray_poses[0]`` in the frame's full ray list (for pieces).
+            Index of ``ray_poses[0]`` in the frame's full ray list (for pieces);
+            ``first_index + N <= 2**64``.
         out : ndarray, optional
-            Same shape and dtype as the result; may be ``ray_poses`` itself.
+            Same shape and dtype as the result, C-contiguous, aligned, writeable; may
+            be ``ray_poses`` itself (in place). An ``out`` that shares memory with
+            ``ray_poses`` any other way is refused (ValueError).
 
         Returns the noised poses (same shape; float32 stays float32, else float64). The
         bottom row of 4x4 poses is copied unchanged.
@@ -299,29 +334,45 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
         self._check_built()
         poses = ray_poses_input(ray_poses)
         cdef uint64_t fr = frame_index("frame", frame)
-        # the indices first .. first + N - 1 must all exist
-        cdef uint64_t first = frame_index(
-            "first_index", first_index, 2**64 - max(poses.shape[0], 1))
+        cdef uint64_t first = _first_index(first_index, poses.shape[0])
         kw, t, _ = self._frame_geometry(lidar_pose)
-        res = copy_into_output("out", poses, out)
-        cdef cnp.ndarray[double, ndim=1] kv = np.ascontiguousarray(kw, dtype=np.float64)
-        cdef cnp.ndarray[double, ndim=1] tv = np.ascontiguousarray(t, dtype=np.float64)
         cdef size_t n = <size_t>poses.shape[0]
         cdef size_t stride = 4 * <size_t>poses.shape[1]
+        cdef const void *src = cnp.PyArray_DATA(<cnp.ndarray>poses)
+        cdef size_t bad
+        if poses.dtype == np.float32:
+            bad = fn_lidar_rays_check_f32(<const float *>src, n, stride)
+        else:
+            bad = fn_lidar_rays_check_f64(<const double *>src, n, stride)
+        if bad < n:
+            raise bad_ray(poses, bad)
+        if out is None:
+            res = poses.copy()
+        else:
+            res = output_or_new("out", out, poses.shape, poses.dtype)
+            refuse_overlap({"out": res}, {"ray_poses": poses})
+            if res is not poses:
+                np.copyto(res, poses)
+        cdef cnp.ndarray[double, ndim=1] kv = np.ascontiguousarray(kw, dtype=np.float64)
+        cdef cnp.ndarray[double, ndim=1] tv = np.ascontiguousarray(t, dtype=np.float64)
         cdef double mean = self.ray_angular_noise_mean
         cdef double sd = self.ray_angular_noise_stddev
         cdef uint64_t key = self._key
         cdef void *data = cnp.PyArray_DATA(<cnp.ndarray>res)
+        cdef int rc = 0
         if mean == 0.0 and sd == 0.0:
             return res
         if res.dtype == np.float32:
             with nogil:
-                fn_lidar_rays_f32(key, fr, &kv[0], &tv[0], mean, sd, first, n, stride,
-                                  <float *>data)
+                rc = fn_lidar_rays_f32(key, fr, &kv[0], &tv[0], mean, sd, first, n, stride,
+                                       <float *>data)
         else:
             with nogil:
-                fn_lidar_rays_f64(key, fr, &kv[0], &tv[0], mean, sd, first, n, stride,
-                                  <double *>data)
+                rc = fn_lidar_rays_f64(key, fr, &kv[0], &tv[0], mean, sd, first, n, stride,
+                                       <double *>data)
+        if rc != 0:  # checked above: the C guard against wrapping indices
+            raise OverflowError(f"frame={fr} or first_index={first} + {n} rays runs past the "
+                                "end of the lidar streams")
         return res
 
     def apply(self, points, distances=None, hit_mask=None, lidar_pose=None, frame=0,
@@ -333,26 +384,35 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
         ----------
         points : (N, 3) array
             Hit points (m) in the caller's frame (the lidar frame if ``lidar_pose`` is
-            None). float32 stays float32; other real types become float64.
+            None). float32 data (any byte order) stays float32; other real types
+            become float64. Any strides, byte order and alignment (copied when the
+            kernel cannot read them as they are; never written unless also ``out``).
         distances : (N,) array, optional
-            Distances (m) from the lidar origin; default ``|p - lidar origin|``. A
-            non-finite distance marks a non-hit.
+            Distances (m) from the lidar origin, read in the points' dtype (a value
+            beyond float32's range is inf there); default ``|p - lidar origin|``
+            (scaled where its squares would overflow, so a finite point's distance is
+            finite unless it exceeds the dtype's range). A non-finite distance, or one
+            above 1e9 m, marks a non-hit.
         hit_mask : (N,) bool array, optional
-            False marks a non-hit. Points with non-finite coordinates are non-hits too.
+            False marks a non-hit. Points with non-finite coordinates, or farther than
+            1e9 m from the lidar origin, are non-hits too.
         lidar_pose : (4, 4) or (3, 4) rigid transform, optional
             The lidar's pose in the caller's frame (lidar -> caller); ``None`` means the
-            points are in the lidar frame.
+            points are in the lidar frame. Finite; rotation part orthonormal with
+            det +1 (within 1e-6); translation within +-1e30 m.
         frame : int
-            Frame number, 0 <= frame < 2**62.
+            Frame number, 0 <= frame <= 2**62 - 2.
         first_index : int
-            Index of ``points[0]`` in the frame's full cloud (for pieces).
+            Index of ``points[0]`` in the frame's full cloud (for pieces);
+            ``first_index + N <= 2**64``.
         out : (N, 3) array, optional
             Receives the noised points (may be ``points`` itself, to work in place). It
             always holds all N points, also with ``drop_non_hits``.
         return_local : bool
             Also return the noised cloud in the lidar frame, from the same draws (the
             same array as ``points`` when ``lidar_pose`` is None). Non-finite non-hits
-            may map to NaN there.
+            may map to NaN there, and a non-hit within a factor ~2 of the dtype's
+            largest value to inf.
         drop_non_hits : bool
             Return only the hits' points and distances, as new arrays (``hit_mask``
             keeps length N, so the rows can be traced back).
@@ -361,6 +421,13 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
             they let a real-time loop reuse its buffers every frame (no allocation).
         threads : int
             Split the points across this many threads; the result does not depend on it.
+
+        Every ``out``-type array must be exactly the result's shape and native dtype,
+        C-contiguous, aligned and writeable. Each may be the very input it replaces
+        (``out`` is ``points``, ``distances_out`` is ``distances``, ``hit_mask_out``
+        is ``hit_mask``: in place, element for element); any other sharing of memory
+        between an output and an input, or between two outputs, is refused
+        (ValueError): a partial overlap would read values the call already wrote.
 
         Returns
         -------
@@ -378,7 +445,7 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
         dt = pts.dtype
         cdef Py_ssize_t n = pts.shape[0]
         fr = frame_index("frame", frame)
-        first = frame_index("first_index", first_index, 2**64 - max(n, 1))
+        first = _first_index(first_index, n)
         nthreads = _threads.count(threads)
         return_local = _validate.boolean("return_local", return_local)
         drop_non_hits = _validate.boolean("drop_non_hits", drop_non_hits)
@@ -387,12 +454,12 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
         pout = output_or_new("out", out, (n, 3), dt)
         dout = output_or_new("distances_out", distances_out, (n,), dt)
         mout = output_or_new("hit_mask_out", hit_mask_out, (n,), np.dtype(np.bool_))
-        # an output that partly overlaps an input would be read after being written
-        pts = unaliased(pts, (pout, dout, mout))
-        if dist_in is not None:
-            dist_in = unaliased(dist_in, (pout, dout, mout))
-        if mask_in is not None:
-            mask_in = unaliased(mask_in, (pout, dout, mout.view(np.uint8)))
+        # the arrays the kernel reads (after intake): an output may be the very same
+        # array (in place, element for element), nothing else
+        refuse_overlap({"out": None if out is None else pout,
+                        "distances_out": None if distances_out is None else dout,
+                        "hit_mask_out": None if hit_mask_out is None else mout},
+                       {"points": pts, "distances": dist_in, "hit_mask": mask_in})
         lout = np.empty((n, 3), dtype=dt) if (return_local and to_local is not None) else None
 
         cdef _PointsCall call = _PointsCall(_TOKEN)
@@ -419,7 +486,7 @@ RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
         call.f32 = dt == np.float32
         call.points = pts
         call.dist_in = dist_in
-        call.mask_in = mask_in
+        call.mask_in = None if mask_in is None else mask_in.view(np.uint8)
         call.points_out = pout
         call.dist_out = dout
         call.mask_out = mout.view(np.uint8)

@@ -25,20 +25,25 @@ cdef extern from "lidar.h" nogil:
         double distance_base
         double distance_rise
 
-    void fn_lidar_points_f64(const fn_lidar_points_params *p, uint64_t first_index,
-                             size_t n, const double *points, const double *dist_in,
-                             const uint8_t *mask_in, double *points_out, double *dist_out,
-                             uint8_t *mask_out, double *local_out)
-    void fn_lidar_points_f32(const fn_lidar_points_params *p, uint64_t first_index,
-                             size_t n, const float *points, const float *dist_in,
-                             const uint8_t *mask_in, float *points_out, float *dist_out,
-                             uint8_t *mask_out, float *local_out)
-    void fn_lidar_rays_f64(uint64_t key, uint64_t frame, const double *axis,
-                           const double *origin, double mean, double stddev,
-                           uint64_t first_index, size_t n, size_t stride, double *rays)
-    void fn_lidar_rays_f32(uint64_t key, uint64_t frame, const double *axis,
-                           const double *origin, double mean, double stddev,
-                           uint64_t first_index, size_t n, size_t stride, float *rays)
+    # the drivers return 0, or -1 (nothing written) for a reserved frame or indices
+    # that would pass 2**64
+    int fn_lidar_points_f64(const fn_lidar_points_params *p, uint64_t first_index,
+                            size_t n, const double *points, const double *dist_in,
+                            const uint8_t *mask_in, double *points_out, double *dist_out,
+                            uint8_t *mask_out, double *local_out)
+    int fn_lidar_points_f32(const fn_lidar_points_params *p, uint64_t first_index,
+                            size_t n, const float *points, const float *dist_in,
+                            const uint8_t *mask_in, float *points_out, float *dist_out,
+                            uint8_t *mask_out, float *local_out)
+    int fn_lidar_rays_f64(uint64_t key, uint64_t frame, const double *axis,
+                          const double *origin, double mean, double stddev,
+                          uint64_t first_index, size_t n, size_t stride, double *rays)
+    int fn_lidar_rays_f32(uint64_t key, uint64_t frame, const double *axis,
+                          const double *origin, double mean, double stddev,
+                          uint64_t first_index, size_t n, size_t stride, float *rays)
+
+    size_t fn_lidar_rays_check_f64(const double *rays, size_t n, size_t stride)
+    size_t fn_lidar_rays_check_f32(const float *rays, size_t n, size_t stride)
 
     ctypedef struct fn_range_params:
         uint64_t key
@@ -50,7 +55,7 @@ cdef extern from "lidar.h" nogil:
         double min_range
         double max_range
 
-    void fn_range_noise_f64(const fn_range_params *p, uint64_t first_index, size_t n,
-                            const double *inp, double *out)
-    void fn_range_noise_f32(const fn_range_params *p, uint64_t first_index, size_t n,
-                            const float *inp, float *out)
+    int fn_range_noise_f64(const fn_range_params *p, uint64_t first_index, size_t n,
+                           const double *inp, double *out)
+    int fn_range_noise_f32(const fn_range_params *p, uint64_t first_index, size_t n,
+                           const float *inp, float *out)

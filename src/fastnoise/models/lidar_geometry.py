@@ -2,7 +2,12 @@
 ``fastnoise.models.lidar``, ``RangeNoise`` in ``fastnoise.models.range_noise``): rigid
 poses, unit axes, clouds, output buffers.
 
-Kept in Python because they run once per call, not per point.
+Kept in Python because they run once per call, not per point. Every array a kernel
+reads comes through ``fastnoise.core.arrays.intake`` (native-endian, aligned,
+C-contiguous copies when needed; bool, complex, object, string and datetime data
+refused by name), every ``out=`` through ``fastnoise.core.arrays.output``, and an
+output that shares memory with an input the kernel reads, other than being that very
+array (in place), is refused.
 """
 
 from __future__ import annotations
@@ -11,14 +16,27 @@ from typing import NamedTuple
 
 import numpy as np
 
+from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 
 # Tolerance on R^T R = I, det R = 1, |axis| = 1 and the 4x4 bottom row.
 RIGID_TOL = 1e-6
-# Frames index the noise streams: stream = frame << 2 | kind, so frame < 2**62.
-MAX_FRAME = 2**62 - 1
+# Frames index the noise streams: stream = frame << 2 | kind, so frame < 2**62, and the
+# last one, 2**62 - 1, is reserved: its range stream holds RangeNoise's once-drawn bias.
+RESERVED_FRAME = 2**62 - 1
+# The last frame a call may use.
+LAST_FRAME = RESERVED_FRAME - 1
+# Largest distance of a hit, m (csrc/lidar.h FN_LIDAR_MAX_RANGE): a point farther
+# from the lidar origin, or with a larger given distance, is a non-hit.
+MAX_RANGE = 1e9
+# Largest |value| of a ray pose entry (top three rows) and of a pose translation, m:
+# rotating such values about the lidar origin stays far inside float32 (and float64).
+MAX_COORD = 1e30
 # Smallest piece a threaded call hands to one thread.
 MIN_PER_THREAD = 1 << 14
+
+_F64 = np.dtype(np.float64)
+_F32 = np.dtype(np.float32)
 
 
 class NoisyPoints(NamedTuple):
@@ -38,20 +56,34 @@ class NoisyPoints(NamedTuple):
     local_points: np.ndarray | None
 
 
+def _show(value: object) -> str:
+    """A short repr for an error message."""
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _real_array(name: str, value: object) -> np.ndarray:
+    """``value`` as an array of real numbers (int or float), else TypeError naming
+    ``name`` (bool, complex, object, string, datetime and ragged data)."""
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name}={_show(value)} is not allowed: it must hold real numbers")
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged lists and the like
+        raise TypeError(
+            f"{name}={_show(value)} is not allowed: it must be an array of real numbers"
+        ) from exc
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(
+            f"{name}={_show(value)} has dtype {arr.dtype}: it must hold real numbers (int or float)"
+        )
+    return arr
+
+
 def unit_axis(name: str, value: object) -> np.ndarray:
     """A unit-length 3-vector (within RIGID_TOL), renormalized to 1."""
-    if isinstance(value, str | bytes) or (
-        isinstance(value, list | tuple)
-        and any(isinstance(v, bool | np.bool_ | str | bytes) or v is None for v in value)
-    ):
-        raise TypeError(f"{name}={value!r} is not allowed: it must be 3 real numbers")
-    try:
-        k = _validate.vector3(name, value)
-    except (TypeError, ValueError) as exc:
-        if name in str(exc):
-            raise
-        # numpy could not convert it
-        raise TypeError(f"{name}={value!r} is not allowed: it must be 3 real numbers") from exc
+    arr = _real_array(name, value)
+    k = _validate.vector3(name, arr.astype(np.float64))
     norm = float(np.sqrt(k @ k))
     if abs(norm - 1.0) > RIGID_TOL:
         raise ValueError(
@@ -61,109 +93,135 @@ def unit_axis(name: str, value: object) -> np.ndarray:
 
 
 def rigid_pose(name: str, value: object) -> tuple[np.ndarray, np.ndarray]:
-    """(R, t) of a 4x4 or 3x4 rigid transform: R orthonormal with det +1, finite."""
-    try:
-        m = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a 4x4 or 3x4 array of real numbers") from exc
+    """(R, t) of a 4x4 or 3x4 rigid transform: finite, R orthonormal with det +1
+    (within RIGID_TOL), |t| <= MAX_COORD per axis, a 4x4's bottom row (0, 0, 0, 1)."""
+    allowed = (
+        f"{name} must be a rigid transform: a (4, 4) or (3, 4) array of finite real "
+        f"numbers whose rotation part R has R^T R = I and det R = +1 (within {RIGID_TOL}), "
+        f"whose translation lies within +-{MAX_COORD:g} m, and (4 x 4) whose bottom row "
+        "is (0, 0, 0, 1)"
+    )
+    m = _real_array(name, value).astype(np.float64)
     if m.shape not in ((4, 4), (3, 4)):
-        raise ValueError(f"{name} has shape {m.shape}: it must be (4, 4) or (3, 4)")
+        raise ValueError(f"{name} has shape {m.shape}: {allowed}")
     if not np.all(np.isfinite(m)):
-        raise ValueError(f"{name}={m.tolist()!r} is not allowed: every entry must be finite")
+        raise ValueError(f"{name}={m.tolist()!r} has non-finite entries: {allowed}")
     if m.shape == (4, 4) and np.max(np.abs(m[3] - (0.0, 0.0, 0.0, 1.0))) > RIGID_TOL:
-        raise ValueError(
-            f"{name} bottom row is {m[3].tolist()}: a rigid transform has (0, 0, 0, 1)"
-        )
+        raise ValueError(f"{name} has the bottom row {m[3].tolist()}: {allowed}")
     rot = m[:3, :3]
     err = float(np.max(np.abs(rot.T @ rot - np.eye(3))))
     det = float(np.linalg.det(rot))
-    if err > RIGID_TOL or det <= 0:
+    if not (err <= RIGID_TOL and det > 0):
         raise ValueError(
             f"{name} rotation part {rot.tolist()} is not a rotation (R^T R - I max error "
-            f"{err:.3g}, det {det:.6g}): the pose must be a rigid transform"
+            f"{err:.3g}, det {det:.6g}): {allowed}"
         )
+    if np.max(np.abs(m[:3, 3])) > MAX_COORD:
+        raise ValueError(f"{name} has the translation {m[:3, 3].tolist()}: {allowed}")
     return rot.copy(), m[:3, 3].copy()
 
 
-def frame_index(name: str, value: object, limit: int = MAX_FRAME) -> int:
+def frame_index(name: str, value: object, limit: int = LAST_FRAME) -> int:
     """A frame or point index: an int in [0, limit]."""
+    if type(value) is int and 0 <= value <= limit:
+        return value  # the common case, without the checks' cost
     return _validate.integer(name, value, 0, limit + 1)
 
 
-def float_data(name: str, value: object) -> np.ndarray:
-    """A C-contiguous float32 or float64 array; float32 stays float32, other real
-    types become float64. Never the caller's array if a copy is needed."""
-    arr = np.asarray(value)
-    if arr.dtype == np.float32 or arr.dtype == np.float64:
-        return np.ascontiguousarray(arr)
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{name} has dtype {arr.dtype}: it must hold real numbers")
-    return np.ascontiguousarray(arr, dtype=np.float64)
+def first_index(value: object, n: int) -> int:
+    """The index of a call's first point, beam or ray: an int such that first_index +
+    n <= 2**64, so every index of the call exists (none wraps)."""
+    last = 2**64 - max(n, 1)
+    if type(value) is int and 0 <= value <= last:
+        return value  # the common case, without the checks' cost
+    v = _validate.integer("first_index", value, 0, 2**64)
+    if v > last:
+        raise ValueError(
+            f"first_index={value!r} is not allowed: with {n} items it must be <= {last}, so "
+            "that first_index + N <= 2**64 (indices past 2**64 - 1 would wrap)"
+        )
+    return v
+
+
+def float_data(name: str, value: object, *, ndim: int | None = None) -> np.ndarray:
+    """``value`` as the kernels read it: float32 data (any byte order) stays float32,
+    other real types become float64; native-endian, aligned and C-contiguous (a copy
+    when needed: the caller's array is never written). Bool, complex, object, string
+    and datetime data are refused (TypeError naming ``name``)."""
+    if (
+        type(value) is np.ndarray
+        and (value.dtype is _F64 or value.dtype is _F32)
+        and value.flags.c_contiguous
+        and value.flags.aligned
+        and (ndim is None or value.ndim == ndim)
+    ):
+        return value  # the common case: read as it is
+    arr = _real_array(name, value)
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} has shape {arr.shape}: it must have {ndim} dimensions")
+    dt = np.float32 if arr.dtype.kind == "f" and arr.dtype.itemsize == 4 else np.float64
+    return _arrays.intake(name, arr, dt)
 
 
 def output_or_new(name: str, arr: object, shape: tuple, dtype: np.dtype) -> np.ndarray:
-    """A caller's output array (checked), or a new one."""
+    """A caller's output array (checked: exactly ``shape``, native ``dtype``,
+    C-contiguous, aligned, writeable), or a new one."""
     if arr is None:
         return np.empty(shape, dtype=dtype)
-    return _validate.output_array(name, arr, shape, dtype)
-
-
-def unaliased(inp: np.ndarray, outputs: tuple) -> np.ndarray:
-    """``inp``, or a copy of it if it overlaps an output without being that very array
-    (the kernel reads each element before writing it, so exact aliasing is fine)."""
-    for o in outputs:
-        if np.shares_memory(inp, o) and not (
-            inp.__array_interface__["data"][0] == o.__array_interface__["data"][0]
-            and inp.strides == o.strides
-            and inp.dtype.itemsize == o.dtype.itemsize
-        ):
-            return inp.copy()
-    return inp
+    return _arrays.output(name, arr, shape, dtype)
 
 
 def cloud_inputs(
     points: object, distances: object, hit_mask: object
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-    """``LidarNoise.apply``'s inputs checked: (N, 3) points (float32 or float64), the
-    optional (N,) distances in the points' dtype and the optional (N,) bool hit mask
-    as uint8, all C-contiguous."""
+    """``LidarNoise.apply``'s inputs as the kernel reads them: (N, 3) points (float32
+    or float64), the optional (N,) distances in the points' dtype and the optional
+    (N,) bool hit mask, all native, aligned and C-contiguous."""
     pts = float_data("points", points)
     if pts.ndim != 2 or pts.shape[1] != 3:
         raise ValueError(f"points has shape {pts.shape}: it must be (N, 3)")
     n = pts.shape[0]
     dist_in = None
     if distances is not None:
-        dist_in = float_data("distances", distances)
+        dist_in = _real_array("distances", distances)
         if dist_in.shape != (n,):
             raise ValueError(f"distances has shape {dist_in.shape}: it must be ({n},) like points")
-        dist_in = np.ascontiguousarray(dist_in, dtype=pts.dtype)
+        with np.errstate(over="ignore"):  # beyond float32: inf there, a non-hit
+            dist_in = _arrays.intake("distances", dist_in, pts.dtype)
     mask_in = None
     if hit_mask is not None:
-        mask_in = np.asarray(hit_mask)
-        if mask_in.dtype != np.bool_:
-            raise TypeError(f"hit_mask has dtype {mask_in.dtype}: it must be bool")
+        mask_in = np.asarray(hit_mask) if not isinstance(hit_mask, str | bytes) else None
+        if mask_in is None or mask_in.dtype != np.bool_:
+            what = type(hit_mask).__name__ if mask_in is None else mask_in.dtype
+            raise TypeError(f"hit_mask has dtype {what}: it must be bool")
         if mask_in.shape != (n,):
             raise ValueError(f"hit_mask has shape {mask_in.shape}: it must be ({n},) like points")
-        mask_in = np.ascontiguousarray(mask_in).view(np.uint8)
+        mask_in = np.ascontiguousarray(mask_in)
     return pts, dist_in, mask_in
 
 
 def ray_poses_input(ray_poses: object) -> np.ndarray:
-    """``LidarNoise.perturb_rays``' poses checked: (N, 3, 4) or (N, 4, 4) floats."""
+    """``LidarNoise.perturb_rays``' poses: (N, 3, 4) or (N, 4, 4) real numbers as the
+    kernel reads them. (Their top three rows must also be finite and within
+    +-MAX_COORD: the C check ``fn_lidar_rays_check`` finds the first that is not.)"""
     poses = float_data("ray_poses", ray_poses)
     if poses.ndim != 3 or poses.shape[1:] not in ((3, 4), (4, 4)):
         raise ValueError(f"ray_poses has shape {poses.shape}: it must be (N, 3, 4) or (N, 4, 4)")
     return poses
 
 
-def copy_into_output(name: str, arr: np.ndarray, out: object) -> np.ndarray:
-    """A copy of ``arr`` in the caller's ``out`` (checked; may be ``arr`` itself or
-    overlap it), or in a new array."""
-    if out is None:
-        return arr.copy()
-    res = _validate.output_array(name, out, arr.shape, arr.dtype)
-    if res is not arr and not np.shares_memory(res, arr):
-        np.copyto(res, arr)
-    elif res is not arr:
-        res[...] = arr.copy()
-    return res
+def bad_ray(poses: np.ndarray, i: int) -> ValueError:
+    """The error for ray pose ``i``, whose top rows are not finite or too large."""
+    return ValueError(
+        f"ray_poses[{i}] has the entries {poses[i, :3].tolist()}: the top three rows of "
+        f"every ray pose must be finite and within +-{MAX_COORD:g}"
+    )
+
+
+def refuse_overlap(outputs: dict, inputs: dict) -> None:
+    """Refuse an output that shares memory with an input the kernel reads (or with
+    another output), unless it is that very array (the in-place case). ``outputs``
+    holds the caller's arrays only (None for those the call makes: a new array
+    shares memory with nothing)."""
+    if any(o is not None for o in outputs.values()):
+        _arrays.no_partial_overlap(outputs, inputs)

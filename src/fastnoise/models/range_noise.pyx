@@ -34,10 +34,14 @@ from fastnoise.core.generator import fill_normals
 from fastnoise.core.model import register_model
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.lidar_geometry import (
-    MAX_FRAME,
+    LAST_FRAME,
     MIN_PER_THREAD,
+    RESERVED_FRAME,
+    first_index as _first_index,
     float_data,
     frame_index,
+    output_or_new,
+    refuse_overlap,
 )
 
 cnp.import_array()
@@ -45,8 +49,12 @@ cnp.import_array()
 # Only this module makes _RangeCall objects (see _RangeCall.__cinit__).
 _TOKEN = object()
 # apply_one's fast path takes ints in these bounds without further checks.
-_LAST_FRAME = MAX_FRAME - 1
+_LAST_FRAME = LAST_FRAME
 _LAST_INDEX = 2**64 - 1
+# Largest |value| of every parameter, m: the bias, the noise and the clamp limits stay
+# far inside float32 (3.4e38), so no sum of them can overflow or give NaN, for
+# float32 and float64 scans alike.
+_MAX_PARAM = 1.0e30
 
 
 @cython.auto_pickle(False)
@@ -71,14 +79,18 @@ cdef class _RangeCall:
         cdef char *src = <char *>cnp.PyArray_DATA(self.inp)
         cdef char *dst = <char *>cnp.PyArray_DATA(self.out)
         cdef uint64_t first = self.first_index + <uint64_t>start
+        cdef int rc
         if cnp.PyArray_TYPE(self.inp) == cnp.NPY_FLOAT32:
             with nogil:
-                fn_range_noise_f32(&self.prm, first, <size_t>count, (<float *>src) + start,
-                                   (<float *>dst) + start)
+                rc = fn_range_noise_f32(&self.prm, first, <size_t>count,
+                                        (<float *>src) + start, (<float *>dst) + start)
         else:
             with nogil:
-                fn_range_noise_f64(&self.prm, first, <size_t>count, (<double *>src) + start,
-                                   (<double *>dst) + start)
+                rc = fn_range_noise_f64(&self.prm, first, <size_t>count,
+                                        (<double *>src) + start, (<double *>dst) + start)
+        if rc != 0:  # checked before: the C guard against wrapping indices
+            raise OverflowError(f"frame={self.prm.frame} or first_index={first} + {count} "
+                                "beams runs past the end of the lidar streams")
 
 
 cdef class RangeNoise(Model):
@@ -88,7 +100,7 @@ cdef class RangeNoise(Model):
 
 Gazebo's Gaussian range noise for scans (seed 003, gz-sensors' rules).
 
-    Parameters (m)
+    Parameters (m; every one finite, with |value| <= 1e30)
     ----------
     mean, stddev : float
         Per-beam white noise N(mean, stddev) m, drawn independently for each beam.
@@ -106,13 +118,20 @@ Gazebo's Gaussian range noise for scans (seed 003, gz-sensors' rules).
 
     Per beam: finite r -> r + bias + N(mean, stddev), rounded to ``precision``, then
     clamped to [min_range, max_range]; +inf and -inf pass through; NaN becomes
-    max_range. Beam i of frame f uses normal i of stream 4 f + 3 (0 <= f < 2**62 - 1);
-    the bias is normal 0 of stream 2**64 - 1 (the reserved last frame), the flip is
-    taken when normal 1 of that stream is negative.
+    max_range. Where r / precision overflows (a precision far below r's own
+    resolution) the rounding changes nothing and r is kept. Beam i of frame f uses
+    normal i of stream 4 f + 3 (0 <= f <= 2**62 - 2); the bias is normal 0 of stream
+    2**64 - 1 (the reserved last frame), the flip is taken when normal 1 of that
+    stream is negative. A call's beam indices ``first_index .. first_index + N - 1``
+    must lie below 2**64 (nothing wraps).
 
     The frame is an argument of every call, and the bias is a pure function of the
     seed and the parameters, so the model has no position: ``state['position']`` is
     empty, ``reset()`` does nothing, and a rebuilt model draws the same bias.
+
+    Threads: the object is never modified by a call, so one ``RangeNoise`` may be
+    shared by any number of threads without a lock; each call gives the same bits as
+    it would alone, and the kernels run with the GIL released.
     """
 
     model_name = "range"
@@ -126,21 +145,21 @@ Gazebo's Gaussian range noise for scans (seed 003, gz-sensors' rules).
     def __init__(self, mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
                  precision=0.0, *, flip_bias_sign=False, seed=None):
         # everything is checked before anything is set: a refused call changes nothing
-        mean = _validate.finite("mean", mean)
-        stddev = _validate.nonnegative("stddev", stddev)
-        min_range = _validate.nonnegative("min_range", min_range)
-        max_range = _validate.finite("max_range", max_range)
+        mean = _validate.in_range("mean", mean, -_MAX_PARAM, _MAX_PARAM)
+        stddev = _validate.in_range("stddev", stddev, 0.0, _MAX_PARAM)
+        min_range = _validate.in_range("min_range", min_range, 0.0, _MAX_PARAM)
+        max_range = _validate.in_range("max_range", max_range, -_MAX_PARAM, _MAX_PARAM)
         if not max_range > min_range:
             raise ValueError(
                 f"max_range={max_range!r} is not allowed: it must be > min_range={min_range!r}")
-        bias_mean = _validate.finite("bias_mean", bias_mean)
-        bias_stddev = _validate.nonnegative("bias_stddev", bias_stddev)
-        precision = _validate.nonnegative("precision", precision)
+        bias_mean = _validate.in_range("bias_mean", bias_mean, -_MAX_PARAM, _MAX_PARAM)
+        bias_stddev = _validate.in_range("bias_stddev", bias_stddev, 0.0, _MAX_PARAM)
+        precision = _validate.in_range("precision", precision, 0.0, _MAX_PARAM)
         flip_bias_sign = _validate.boolean("flip_bias_sign", flip_bias_sign)
         ss = as_seed_sequence(seed)
         key = model_key(ss, "lidar")
         z = np.empty(2, dtype=np.float64)
-        fill_normals(key, fn_lidar_stream(MAX_FRAME, FN_LIDAR_RANGE), 0, z)
+        fill_normals(key, fn_lidar_stream(RESERVED_FRAME, FN_LIDAR_RANGE), 0, z)
         b = bias_mean + bias_stddev * float(z[0])
         if flip_bias_sign and z[1] < 0:
             b = -b
@@ -214,11 +233,13 @@ Gazebo's Gaussian range noise for scans (seed 003, gz-sensors' rules).
     def apply_one(self, range_m, frame=0, index=0):
         """One noised range (m): beam ``index`` of ``frame``, the same value ``apply``
         gives for that beam of a float64 scan. For per-beam loops (Gazebo's
-        ``Noise::Apply``). ``range_m`` is a real number (bools are refused; inf and
-        nan are special values, see the class docstring)."""
+        ``Noise::Apply``). ``range_m`` is a real number (bools, complex numbers,
+        strings and arrays are refused; inf and nan are special values, see the class
+        docstring); ``frame`` is in [0, 2**62 - 2], ``index`` in [0, 2**64 - 1]."""
         cdef fn_range_params prm
         cdef double r, out
         cdef uint64_t idx
+        cdef int rc
         self._check_built()
         # fast path: a float and in-range ints; anything else is checked by name
         if type(range_m) is float:
@@ -236,27 +257,31 @@ Gazebo's Gaussian range noise for scans (seed 003, gz-sensors' rules).
             idx = index
         else:
             idx = frame_index("index", index, _LAST_INDEX)
-        fn_range_noise_f64(&prm, idx, 1, &r, &out)
+        rc = fn_range_noise_f64(&prm, idx, 1, &r, &out)
+        if rc != 0:  # checked above: the C guard against wrapping indices
+            raise OverflowError(f"frame={prm.frame}, index={idx} lies past the end of the "
+                                "lidar streams")
         return out
 
     def apply(self, ranges, frame=0, first_index=0, out=None, threads=1):
         """Noised ranges (m) of one scan, any shape; beam i is ``ranges.flat[i]``.
 
-        float32 stays float32; other real types become float64. ``first_index`` is the
-        index of the first beam in the frame's full scan (for pieces); ``out`` (same
-        shape and dtype, may be ``ranges`` itself) receives the result.
+        float32 data (any byte order) stays float32; other real types become float64
+        (bool, complex, object, string and datetime data are refused). Any strides,
+        byte order and alignment (copied when the kernel cannot read them as they
+        are). ``frame`` is in [0, 2**62 - 2]; ``first_index`` is the index of the first
+        beam in the frame's full scan (for pieces), with ``first_index + N <= 2**64``.
+        ``out`` (same shape and dtype, native, C-contiguous, aligned, writeable)
+        receives the result; it may be ``ranges`` itself (in place), and any other
+        sharing of memory with ``ranges`` is refused (ValueError).
         """
         self._check_built()
         arr = float_data("ranges", ranges)
         fr = frame_index("frame", frame, _LAST_FRAME)
-        first = frame_index("first_index", first_index, 2**64 - max(arr.size, 1))
+        first = _first_index(first_index, arr.size)
         nthreads = _threads.count(threads)
-        if out is None:
-            res = np.empty(arr.shape, dtype=arr.dtype)
-        else:
-            res = _validate.output_array("out", out, arr.shape, arr.dtype)
-            if res is not arr and np.shares_memory(res, arr):
-                arr = arr.copy()
+        res = output_or_new("out", out, arr.shape, arr.dtype)
+        refuse_overlap({"out": None if out is None else res}, {"ranges": arr})
         cdef _RangeCall call = _RangeCall(_TOKEN)
         call.prm = self.prm
         call.prm.frame = fr
