@@ -1,0 +1,158 @@
+"""A user-style tour of the whole public API, checked by ``mypy --strict`` against the
+installed package's stubs (CI step 35-typing) and run as a script there too, so the
+stubs describe code that works. Every name in ``fastnoise.__all__`` is used here
+(tests/test_typing.py checks that).
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import pickle
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+import fastnoise as fn
+from fastnoise import (
+    HITPOINT_BASED,
+    RAY_BASED,
+    AugmentedWhiteNoise,
+    DvlConfig,
+    DvlMeasurement,
+    DvlRangeWarning,
+    DvlSimulator,
+    GaussianNoiseGenerator,
+    ImageNoise,
+    ImuNoise,
+    LidarNoise,
+    RangeNoise,
+    RigidBodySimulator,
+    SensorNoise,
+    SensorSimulator,
+    TriadNoise,
+)
+
+
+def generator() -> float:
+    g = GaussianNoiseGenerator(seed=42)
+    x: float = g.generate(0.0, 0.01)
+    z: npt.NDArray[np.float64] | npt.NDArray[np.float32] = g.normal(0.0, 1.0, 1000)
+    s = g.standard_normal(16, dtype=np.float32, threads=2)
+    h = g.copy()
+    h.state = g.state
+    assert pickle.loads(pickle.dumps(g)) == g
+    kids: list[GaussianNoiseGenerator] = g.spawn(2)
+    g.reset()
+    return x + float(z[0]) + float(s[0]) + len(kids) + g.key % 2
+
+
+def simd() -> str:
+    path: str = fn.simd_path()
+    assert path in fn.simd_paths_available()
+    return fn.set_simd_path(path)
+
+
+def motion() -> npt.NDArray[np.float64]:
+    body = RigidBodySimulator([10.0, 8.0, 12.0], omega=[0.1, 0.0, 0.0])
+    sensor = SensorSimulator(body, seed=1, noise_stddev=0.001, drift_rate=1e-6)
+    for _ in range(10):
+        body.update(0.01, [0.1, -0.05, 0.02])
+        sensor.update(0.01)
+    rates = sensor.read_angular_velocity()
+    angles = sensor.read_orientation()
+    twin = SensorSimulator.from_state(sensor.state, source=body)
+    assert twin.state == sensor.state
+    return np.concatenate([rates, angles])
+
+
+def imu() -> float:
+    gyro, accel = fn.wt901c()
+    m = ImuNoise(gyro=gyro, accel=accel, seed=5)
+    w, a = m.step(np.zeros(3), np.array([0.0, 0.0, 9.81]), 0.01)
+    ws, acs = m.apply(np.zeros((100, 3)), np.tile([0.0, 0.0, 9.81], (100, 1)), 0.01)
+    cov = fn.triad_covariance(gyro, 0.01)
+    odo = fn.odometry_covariances()
+    sigma = fn.gauss_markov_stddev_from_gazebo(0.01, 100.0)
+    t = TriadNoise(noise_stddev=0.01, bias=(0.1, 0.0, -0.1))
+    assert copy.deepcopy(m).state == m.state
+    sdf = """<sdf version="1.9"><model name="m"><link name="l"><sensor name="imu" type="imu">
+      <imu><angular_velocity><x><noise type="gaussian"><stddev>0.009</stddev></noise></x>
+      </angular_velocity></imu></sensor></link></model></sdf>"""
+    from_sdf = fn.from_sdf(sdf, seed=3)
+    g2, a2 = fn.imu_noise_params_from_sdf(sdf)
+    assert isinstance(from_sdf, ImuNoise) and isinstance(g2, TriadNoise)
+    total = float(w[0] + a[0] + ws[0, 0] + acs[0, 0] + cov[0]) + sigma
+    return total + len(odo) + float(np.sum(t.noise_stddev)) + float(np.sum(a2.bias))
+
+
+def dvl() -> float:
+    awn = AugmentedWhiteNoise(0.1, 0.5, anchor=-1.0, anchor_probability=0.01, seed=3)
+    y: float = awn.measure(1.0)
+    sim = DvlSimulator(seed=7)
+    msg: DvlMeasurement = sim.measure(
+        {
+            f: 0.5
+            for f in (
+                "roll",
+                "pitch",
+                "yaw",
+                "surge",
+                "sway",
+                "heave",
+                "depth",
+                "altitude",
+                "water_speed",
+                "rpm",
+            )
+        }
+    )
+    cfg: DvlConfig = sim.to_config()
+    buf = io.StringIO()
+    fn.save_config(cfg, buf)
+    again = fn.load_config(io.StringIO(buf.getvalue()))
+    noise = SensorNoise(bias=0.1, noise_dev=0.2)
+    assert issubclass(DvlRangeWarning, UserWarning)
+    return y + msg.vn + len(again.sensors) + noise.bias
+
+
+def lidar() -> float:
+    pts = np.random.default_rng(0).uniform(-20.0, 20.0, (64, 3))
+    m = LidarNoise(hitpoint_angular_noise_stddev=0.002, distance_noise_stddev_base=0.02, seed=8)
+    res = m.apply(pts, frame=2)
+    rgl = LidarNoise.from_rgl(HITPOINT_BASED, 0.001, 0.0, 0.02, 0.001, 0.0, seed=8)
+    ray = LidarNoise.from_rgl(RAY_BASED, 0.001, 0.0, 0.0, 0.0, 0.0, seed=8)
+    rays = ray.perturb_rays(np.tile(np.eye(4), (4, 1, 1)), frame=1)
+    r = RangeNoise(0.0, 0.01, 0.5, 30.0, seed=9)
+    scan = r.apply(np.linspace(0.0, 40.0, 16), frame=1)
+    one: float = r.apply_one(5.0, frame=1, index=3)
+    return float(res.points[0, 0] + scan[0] + rays[0, 0, 0]) + one + rgl.key % 2
+
+
+def camera() -> int:
+    img = np.zeros((4, 6, 3), dtype=np.uint8)
+    cam = ImageNoise(0.0, 0.05, seed=10)
+    out = cam.apply(img)
+    return int(out.sum()) + cam.frame
+
+
+def memory() -> int:
+    n: int = fn.spare_memory()
+    fn.release_spare_memory()
+    return n
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as d:
+        Path(d, "tour.json").write_text(json.dumps({"generator": generator()}))
+    print(
+        simd(), motion().shape, imu() != 0.0, dvl() != 0.0, lidar() != 0.0, camera(), memory() >= 0
+    )
+    print("api tour: ok")
+
+
+if __name__ == "__main__":
+    main()
