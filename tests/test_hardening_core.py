@@ -147,3 +147,12 @@ def test_generator_state_survives_unchanged_after_refusals():
         with pytest.raises((TypeError, ValueError)):
             g.normal(0.0, 1.0, 3, out=bad)
     assert g.state == before
+
+
+@pytest.mark.parametrize("n", [2**32, 2**63, -1])
+def test_a_seed_state_with_an_impossible_child_count_is_refused_by_name(n):
+    g = GaussianNoiseGenerator(1)
+    state = g.state
+    state["seed_seq"] = {**state["seed_seq"], "n_children_spawned": n}
+    with pytest.raises(ValueError, match="n_children_spawned"):
+        g.state = state

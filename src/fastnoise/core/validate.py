@@ -159,7 +159,8 @@ def seed_sequence(name: str, value: object) -> np.random.SeedSequence:
     keys = tuple(integer(f"{name}['spawn_key'][{i}]", k, 0, 2**32) for i, k in enumerate(keys))
     lo, hi = SEED_POOL_SIZES
     pool = integer(f"{name}['pool_size']", d["pool_size"], lo, hi + 1)
-    spawned = counter(f"{name}['n_children_spawned']", d["n_children_spawned"])
+    # numpy keeps the count as a uint32 (spawn keys are 32-bit words)
+    spawned = integer(f"{name}['n_children_spawned']", d["n_children_spawned"], 0, 2**32)
     return np.random.SeedSequence(
         entropy, spawn_key=keys, pool_size=pool, n_children_spawned=spawned
     )
