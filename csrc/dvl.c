@@ -106,8 +106,8 @@ static double measure_at(fn_awn *s, uint64_t n, double truth) {
 }
 
 int fn_awn_measure_one(fn_awn *s, double truth, double *out) {
+    if (too_large(truth)) return FN_DVL_TOO_LARGE; /* the value first, as in Python */
     if (!has_room(s->position, 1)) return FN_DVL_NO_ROOM;
-    if (too_large(truth)) return FN_DVL_TOO_LARGE;
     *out = measure_at(s, s->position, truth);
     s->position++;
     return FN_DVL_OK;
@@ -234,14 +234,18 @@ void fn_dvl_compose_one(const double meas[FN_DVL_NSENSORS], double *vn, double *
 
 int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *truth,
                        double *out, int *bad) {
-    /* every check before anything moves: all sensors advance, or none */
+    /* every check before anything moves: all sensors advance, or none; the values
+     * first, then the positions */
     for (int j = 0; j < FN_DVL_NSENSORS; j++) {
-        int code = !has_room(sensors[j]->position, 1) ? FN_DVL_NO_ROOM
-                   : too_large(truth[j])              ? FN_DVL_TOO_LARGE
-                                                      : FN_DVL_OK;
-        if (code != FN_DVL_OK) {
+        if (too_large(truth[j])) {
             *bad = j;
-            return code;
+            return FN_DVL_TOO_LARGE;
+        }
+    }
+    for (int j = 0; j < FN_DVL_NSENSORS; j++) {
+        if (!has_room(sensors[j]->position, 1)) {
+            *bad = j;
+            return FN_DVL_NO_ROOM;
         }
     }
     for (int j = 0; j < FN_DVL_NSENSORS; j++)

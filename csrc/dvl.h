@@ -166,8 +166,8 @@ void fn_awn_init(fn_awn *s, uint64_t key);
  * anything, with arithmetic that cannot wrap. */
 
 /* Sample s->position: *out = the measured value of `truth`, then advance. Returns
- * FN_DVL_NO_ROOM at position 2^64 - 1 or FN_DVL_TOO_LARGE for a finite |truth| beyond
- * FN_DVL_VALUE_MAX, with *out and s untouched. */
+ * FN_DVL_TOO_LARGE for a finite |truth| beyond FN_DVL_VALUE_MAX, else FN_DVL_NO_ROOM
+ * at position 2^64 - 1, with *out and s untouched. */
 int fn_awn_measure_one(fn_awn *s, double truth, double *out);
 
 /* Samples first .. first + n - 1 of the sensor (its position is neither read nor
@@ -184,8 +184,8 @@ void fn_dvl_compose_one(const double meas[FN_DVL_NSENSORS], double *vn, double *
                         double *vu);
 
 /* One DVL message: truth[FN_DVL_NSENSORS] -> out[FN_DVL_NFIELDS]. Advances every
- * sensor by one sample, or none: FN_DVL_NO_ROOM when a sensor is at position
- * 2^64 - 1, FN_DVL_TOO_LARGE for a finite truth value beyond FN_DVL_VALUE_MAX, with
+ * sensor by one sample, or none: FN_DVL_TOO_LARGE for a finite truth value beyond
+ * FN_DVL_VALUE_MAX, else FN_DVL_NO_ROOM when a sensor is at position 2^64 - 1, with
  * *bad = that sensor (the first in table order), out and the sensors untouched. */
 int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *truth,
                        double *out, int *bad);

@@ -1053,7 +1053,7 @@ def test_batch_truth_records_of_any_layout_are_read_by_value():
         ("O", TypeError),
         ("M8[s]", TypeError),
         ("U3", TypeError),
-        ("(2,)f8", ValueError),
+        ("(2,)f8", TypeError),
     ],
 )
 def test_batch_truth_fields_of_a_wrong_type_are_refused_by_name(ftype, exc):

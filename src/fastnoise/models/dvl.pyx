@@ -374,6 +374,12 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
             keep = truth
             given = {"truth": truth}
         else:
+            if isinstance(truth, np.ndarray):  # a record is one sample: one value a field
+                for f in TRUTH_FIELDS:
+                    if truth.dtype[f].shape != ():
+                        raise TypeError(f"truth[{f!r}] has the subarray dtype "
+                                        f"{truth.dtype[f]}: a truth record holds one value "
+                                        f"per field")
             shape, keep, cols = column_arrays(get, job)
             given = ({"truth": truth} if isinstance(truth, np.ndarray) else
                      {f"truth[{f!r}]": c for f, c in zip(TRUTH_FIELDS, cols)})
