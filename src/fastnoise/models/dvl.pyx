@@ -392,6 +392,7 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
         o = out
         n = <size_t>cnp.PyArray_SIZE(o)
         job.op = <double *>cnp.PyArray_DATA(o)
+        job.n = n
         job.keep = (keep, out)
         self._reserve(n, job)
         job.ready = True

@@ -18,6 +18,7 @@ cdef class _Batch:
     cdef const double *tp[FN_DVL_NSENSORS]
     cdef ptrdiff_t ts[FN_DVL_NSENSORS]
     cdef double *op
+    cdef size_t n  # messages in the batch: run() stays within them
     cdef object keep
     cdef bint ready
     cdef int code  # first failure of a span (FN_DVL_OK if none) and its sensor

@@ -249,6 +249,7 @@ cdef class _Batch:
         if token is not _BATCH_TOKEN:
             raise TypeError("_Batch is internal to DvlSimulator.measure_many")
         self.ready = False
+        self.n = 0
         self.code = FN_DVL_OK
         self.bad = -1
 
@@ -260,6 +261,9 @@ cdef class _Batch:
         cdef int j, rc, bad = -1
         if not self.ready:
             raise RuntimeError("_Batch is not set up")
+        if start > self.n or count > self.n - start:
+            raise ValueError(f"start={start}, count={count} is not allowed: the batch has "
+                             f"{self.n} messages")
         for j in range(FN_DVL_NSENSORS):
             tp[j] = self.tp[j] + <ptrdiff_t>start * self.ts[j]
         with nogil:
