@@ -73,14 +73,14 @@ static uint16_t sample_half(fn_awn *s, uint64_t n) {
 
 /* The anchor halves only matter for 0 < p < 1; elsewhere h = 0 gives the same answer
  * (F = 0 with R = 0 never anchors, F = 2^16 always does). */
-static int needs_halves(const fn_awn *s) {
-    return s->anchor_probability > 0.0 && s->anchor_probability < 1.0;
+static int needs_halves(double anchor_probability) {
+    return anchor_probability > 0.0 && anchor_probability < 1.0;
 }
 
 /* A tie h_n == F anchors iff v_n < R (see dvl.h). */
-static int tie_anchors(const fn_awn *s, uint64_t n, double r) {
+static int tie_anchors(uint64_t key, uint64_t n, double r) {
     uint32_t w[4];
-    fn_philox_block(s->key, FN_AWN_TIE_STREAM, n, w);
+    fn_philox_block(key, FN_AWN_TIE_STREAM, n, w);
     return (fn_f64(0x4330000000000000ull | w[0]) - 0x1p52) * 0x1p-32 < r; /* exact */
 }
 
@@ -99,9 +99,9 @@ static int has_room(uint64_t first, uint64_t n) {
 static double measure_at(fn_awn *s, uint64_t n, double truth) {
     double p16 = s->anchor_probability * 0x1p16, f = floor(p16), r = p16 - f;
     double z = s->noise_dev != 0.0 ? sample_normal(s, n) : 0.0;
-    uint16_t h = needs_halves(s) ? sample_half(s, n) : 0u;
+    uint16_t h = needs_halves(s->anchor_probability) ? sample_half(s, n) : 0u;
     double v = fn_awn_value(truth, s->bias, s->noise_dev, s->anchor, f, z, h);
-    if ((double)h == f && r > 0.0 && tie_anchors(s, n, r)) v = s->anchor;
+    if ((double)h == f && r > 0.0 && tie_anchors(s->key, n, r)) v = s->anchor;
     return v;
 }
 
@@ -116,8 +116,8 @@ int fn_awn_measure_one(fn_awn *s, double truth, double *out) {
 /* Values of samples first .. first + m - 1 (m <= CHUNK, first + m - 1 < 2^64: the
  * callers checked the span) of contiguous truth. Returns the number of finite truth
  * values beyond FN_DVL_VALUE_MAX. */
-static size_t awn_chunk(const fn_awn *s, uint64_t first, size_t m, const double *truth,
-                        double *out, prefetcher *pf) {
+static size_t awn_chunk(const fn_awn_params *s, uint64_t first, size_t m,
+                        const double *truth, double *out, prefetcher *pf) {
     double z[CHUNK];
     float zf[CHUNK];
     uint16_t halves[CHUNK + 16];
@@ -133,7 +133,7 @@ static size_t awn_chunk(const fn_awn *s, uint64_t first, size_t m, const double 
     } else
         memset(z, 0, m * sizeof *z);
     pf_step(pf);
-    if (needs_halves(s)) {
+    if (needs_halves(s->anchor_probability)) {
         /* blocks first / 8 .. (first + m - 1) / 8, counted without forming first + m
          * (which wraps near 2^64): at most (7 + CHUNK + 7) / 8 blocks, 8 halves each,
          * within halves[CHUNK + 16] */
@@ -149,7 +149,7 @@ static size_t awn_chunk(const fn_awn *s, uint64_t first, size_t m, const double 
                 (m, truth, z, h, s->bias, s->noise_dev, s->anchor, f, out, &ties, &large));
     if (ties && r > 0.0) /* about m / 2^16 of them */
         for (size_t i = 0; i < m; i++)
-            if ((double)h[i] == f && tie_anchors(s, first + i, r)) out[i] = s->anchor;
+            if ((double)h[i] == f && tie_anchors(s->key, first + i, r)) out[i] = s->anchor;
     return large;
 }
 
@@ -169,16 +169,17 @@ static void gather_rows(const double *const truth[FN_DVL_NSENSORS],
             rows[j][i] = truth[j][(ptrdiff_t)(first + i) * stride[j]];
 }
 
-int fn_awn_measure_span(const fn_awn *s, uint64_t first, size_t n, const double *truth,
+int fn_awn_measure_span(const fn_awn_params *p, size_t n, const double *truth,
                         ptrdiff_t truth_stride, double *out, ptrdiff_t out_stride) {
     double tbuf[CHUNK], obuf[CHUNK];
+    uint64_t first = p->position;
     if (!has_room(first, n)) return FN_DVL_NO_ROOM;
     for (size_t done = 0; done < n; done += CHUNK) {
         size_t m = n - done < CHUNK ? n - done : CHUNK;
         const double *t =
             gather(truth + (ptrdiff_t)done * truth_stride, truth_stride, m, tbuf);
         double *o = out_stride == 1 ? out + done : obuf;
-        size_t large = awn_chunk(s, first + done, m, t, o, NULL);
+        size_t large = awn_chunk(p, first + done, m, t, o, NULL);
         if (out_stride != 1)
             for (size_t i = 0; i < m; i++)
                 out[(ptrdiff_t)(done + i) * out_stride] = obuf[i];
@@ -254,8 +255,8 @@ int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *tru
     return FN_DVL_OK;
 }
 
-int fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset, size_t n,
-                        const double *const truth[FN_DVL_NSENSORS],
+int fn_dvl_measure_span(const fn_awn_params sensors[FN_DVL_NSENSORS], uint64_t offset,
+                        size_t n, const double *const truth[FN_DVL_NSENSORS],
                         const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
                         ptrdiff_t out_stride, int *bad) {
     /* two sets of rows: a streamed chunk is written out while the next is computed */
@@ -275,7 +276,7 @@ int fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset,
     int cur = 0, code = FN_DVL_OK;
     size_t prev_m = 0, prev_done = 0;
     for (int j = 0; j < FN_DVL_NSENSORS; j++) {
-        uint64_t pos = sensors[j]->position;
+        uint64_t pos = sensors[j].position;
         if (!has_room(pos, offset) || !has_room(pos + offset, n)) {
             *bad = j;
             return FN_DVL_NO_ROOM;
@@ -306,7 +307,7 @@ int fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset,
             pf.end = pf.p + m2 * (size_t)truth_stride[0] * sizeof(double);
         }
         for (int j = 0; j < FN_DVL_NSENSORS; j++) {
-            size_t large = awn_chunk(sensors[j], sensors[j]->position + offset + done, m,
+            size_t large = awn_chunk(&sensors[j], sensors[j].position + offset + done, m,
                                      t[j], meas[j], prefetching ? &pf : NULL);
             if (large && code == FN_DVL_OK) {
                 code = FN_DVL_TOO_LARGE;

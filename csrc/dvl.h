@@ -103,6 +103,23 @@ typedef struct {
     uint16_t h_cache[FN_AWN_H_GROUP];
 } fn_awn;
 
+/* What a batch reads of a sensor: its parameters, key and first sample (a copy
+ * taken when the batch reserved its span, so the batch never reads a live sensor). */
+typedef struct {
+    double bias;
+    double noise_dev;
+    double anchor;
+    double anchor_probability;
+    uint64_t key;
+    uint64_t position;
+} fn_awn_params;
+
+static inline fn_awn_params fn_awn_params_of(const fn_awn *s) {
+    fn_awn_params p = {s->bias, s->noise_dev, s->anchor, s->anchor_probability,
+                       s->key,  s->position};
+    return p;
+}
+
 /* The model for one value, given its normal and anchor half, with F = floor(p 2^16);
  * a tie h == F is settled afterwards (fn_awn_settle_tie). */
 static inline double fn_awn_value(double truth, double bias, double noise_dev,
@@ -170,13 +187,12 @@ void fn_awn_init(fn_awn *s, uint64_t key);
  * at position 2^64 - 1, with *out and s untouched. */
 int fn_awn_measure_one(fn_awn *s, double truth, double *out);
 
-/* Samples first .. first + n - 1 of the sensor (its position is neither read nor
- * changed: the caller reserved the span) for truth[i * truth_stride] into
- * out[i * out_stride] (strides in doubles; 0 repeats one value). s is only read, so
- * one sensor may serve several spans at once. FN_DVL_NO_ROOM (nothing written) when
- * the span would pass sample 2^64 - 2; FN_DVL_TOO_LARGE when a finite truth value is
- * beyond FN_DVL_VALUE_MAX (out is then partly written). */
-int fn_awn_measure_span(const fn_awn *s, uint64_t first, size_t n, const double *truth,
+/* Samples p->position .. + n - 1 of a sensor (p: a copy taken when the caller
+ * reserved the span) for truth[i * truth_stride] into out[i * out_stride] (strides in
+ * doubles; 0 repeats one value). FN_DVL_NO_ROOM (nothing written) when the span would
+ * pass sample 2^64 - 2; FN_DVL_TOO_LARGE when a finite truth value is beyond
+ * FN_DVL_VALUE_MAX (out is then partly written). */
+int fn_awn_measure_span(const fn_awn_params *p, size_t n, const double *truth,
                         ptrdiff_t truth_stride, double *out, ptrdiff_t out_stride);
 
 /* The composite for any measured angles (exact reduction of huge ones with fmod). */
@@ -190,14 +206,14 @@ void fn_dvl_compose_one(const double meas[FN_DVL_NSENSORS], double *vn, double *
 int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *truth,
                        double *out, int *bad);
 
-/* Messages position + offset .. + n - 1 of every sensor, positions neither changed
- * nor written (the caller reserved the span; spans of one batch may run on several
- * threads at once): truth column j at truth[j][i * truth_stride[j]], record i at
+/* Messages position + offset .. + n - 1 of every sensor (copies of the sensors taken
+ * when the caller reserved the span; spans of one batch may run on several threads
+ * at once): truth column j at truth[j][i * truth_stride[j]], record i at
  * out + i * out_stride. FN_DVL_NO_ROOM (nothing written) when a sensor's span would
  * pass sample 2^64 - 2; FN_DVL_TOO_LARGE when a finite truth value is beyond
  * FN_DVL_VALUE_MAX (out is then partly written). *bad = the sensor concerned. */
-int fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset, size_t n,
-                        const double *const truth[FN_DVL_NSENSORS],
+int fn_dvl_measure_span(const fn_awn_params sensors[FN_DVL_NSENSORS], uint64_t offset,
+                        size_t n, const double *const truth[FN_DVL_NSENSORS],
                         const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
                         ptrdiff_t out_stride, int *bad);
 

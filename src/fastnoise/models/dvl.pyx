@@ -43,6 +43,7 @@ from fastnoise.models.dvl_capi cimport (
     FN_DVL_OK,
     fn_awn,
     fn_awn_init,
+    fn_awn_params_of,
     fn_dvl_measure_one,
     fn_dvl_measure_span,
 )
@@ -155,18 +156,18 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
     so finite inputs never give an inf (NaN and +-inf truth pass through as data).
 
     Threads: one simulator (and its sensors) may be shared; no sample is handed out
-    twice or skipped. ``measure_many`` takes the simulator's lock, then each sensor's
-    lock in table order (one order for every caller), reserves the same span of every
-    sensor at once (reads and advances the ten positions, and copies the parameters),
-    lets the locks go and computes from the copies with the GIL released. ``measure``
-    reads and advances the ten positions in one C step with the GIL held and no Python
-    code inside; a locked call's reservation, once its locks are taken, is such a step
-    too, so the two cannot interleave (eleven lock pairs would triple the cost of a
-    ``measure`` call). A sensor's own ``measure_many`` and parameter setters take
-    only that sensor's lock; ``reset`` and state changes take them all. Concurrent
-    calls get consecutive spans in the order they run; the messages of a span depend
-    only on its positions, parameters and truth. (Free-threaded CPython is not
-    supported.)
+    twice or skipped. ``measure_many`` takes the simulator's lock and reserves the same
+    span of every sensor at once (reads and advances the ten positions, and copies the
+    parameters), lets the lock go and computes from the copies with the GIL released.
+    A sensor's own ``measure_many`` and parameter setters take that sensor's lock.
+    Every reservation, the simulator's or a sensor's, locked or not (``measure``
+    reserves without the lock, which would double its cost), is one C step with the
+    GIL held and no Python code inside, so no two of them can interleave; the
+    simulator never calls a sensor's locked method while it holds a lock, and takes
+    no sensor's lock at all (ten lock pairs would add about 0.4 us, 10-20%, to a small
+    batch, for nothing the GIL does not already give). Concurrent calls get
+    consecutive spans in the order they run; the messages of a span depend only on its
+    positions, parameters and truth. (Free-threaded CPython is not supported.)
     """
 
     cdef fn_awn *ps[FN_DVL_NSENSORS]
@@ -274,26 +275,6 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
         """Out-of-range parameters raise instead of warning."""
         return self._strict
 
-    cdef tuple _lock_all(self):
-        """The simulator's lock, then each sensor's in table order (one order for every
-        caller: no deadlock); returns the sensors, read under the simulator's lock (so
-        they are those self.ps leads into). Only C code runs until _unlock_all."""
-        cdef int j
-        lock_model(self)
-        sensors = self._sensors
-        if sensors is None:
-            unlock_model(self)
-            raise _unbuilt(self)
-        for j in range(FN_DVL_NSENSORS):
-            lock_model(<AugmentedWhiteNoise>sensors[j])
-        return sensors
-
-    cdef void _unlock_all(self, tuple sensors) noexcept:
-        cdef int j
-        for j in range(FN_DVL_NSENSORS - 1, -1, -1):
-            unlock_model(<AugmentedWhiteNoise>sensors[j])
-        unlock_model(self)
-
     def measure(self, truth):
         """One DVL message from ground truth.
 
@@ -314,8 +295,8 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
         fill_truth(truth, t)  # may run Python code (a value's __float__)
         m = DvlMeasurement.__new__(DvlMeasurement)
         # Read and advance all ten positions in one C call with the GIL held and no
-        # Python code inside (see the class docstring): as atomic as the locks, which
-        # would cost 11 lock pairs (about 0.3 us here) on this 0.16 us call.
+        # Python code inside (see the class docstring): as atomic as a locked
+        # reservation, without the lock's 30-40 ns on this 0.17 us call.
         sensors = self._sensors
         rc = fn_dvl_measure_one(self.ps, t, m.v, &bad)
         if rc != FN_DVL_OK:
@@ -369,10 +350,10 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
         missing = [f for f in TRUTH_FIELDS if f not in names]
         if missing:
             raise ValueError(f"truth lacks field(s) {missing}: it needs {list(TRUTH_FIELDS)}")
+        cols = None
         if record_columns(truth, job):
             shape = (cnp.PyArray_DIM(truth, 0),)
             keep = truth
-            given = {"truth": truth}
         else:
             if isinstance(truth, np.ndarray):  # a record is one sample: one value a field
                 for f in TRUTH_FIELDS:
@@ -381,13 +362,13 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
                                         f"{truth.dtype[f]}: a truth record holds one value "
                                         f"per field")
             shape, keep, cols = column_arrays(get, job)
-            given = ({"truth": truth} if isinstance(truth, np.ndarray) else
-                     {f"truth[{f!r}]": c for f, c in zip(TRUTH_FIELDS, cols)})
         if out is None:
-            _check_result_size(tuple(shape))
+            _check_result_size(shape)
             out = recycled_empty(tuple(shape), MESSAGE_DTYPE)
         else:
             _arrays.output("out", out, tuple(shape), MESSAGE_DTYPE)
+            given = ({"truth": truth} if isinstance(truth, np.ndarray) else
+                     {f"truth[{f!r}]": c for f, c in zip(TRUTH_FIELDS, cols)})
             _arrays.no_partial_overlap({"out": out}, given)
         o = out
         n = <size_t>cnp.PyArray_SIZE(o)
@@ -399,7 +380,7 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
         parts = _threads.parts(n, nthreads, _MIN_PER_THREAD)
         if parts == 1:
             with nogil:
-                rc = fn_dvl_measure_span(job.ps, 0, n, job.tp, job.ts, job.op,
+                rc = fn_dvl_measure_span(job.snap, 0, n, job.tp, job.ts, job.op,
                                          FN_DVL_NFIELDS, &bad)
             if rc != FN_DVL_OK:
                 job.code = rc
@@ -412,12 +393,13 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
 
     cdef int _reserve(self, size_t n, _Batch job) except -1:
         """Reserve samples [p_j, p_j + n) of every sensor j at once, under the
-        simulator's and the sensors' locks: the batch computes from copies of the
-        sensors taken here (job.snap, with position p_j), so it neither reads nor
-        writes the live sensors while the GIL is released."""
+        simulator's lock and in one C step with the GIL held (so no other reservation,
+        the simulator's or a sensor's, can come between): the batch computes from
+        copies of the sensors' parameters taken here (job.snap, with position p_j), so
+        it neither reads nor writes the live sensors while the GIL is released."""
         cdef int j, bad = -1
         cdef uint64_t pos = 0
-        cdef tuple sensors = self._lock_all()
+        lock_model(self)
         for j in range(FN_DVL_NSENSORS):
             if n > <uint64_t>LAST_POSITION - self.ps[j].position:
                 bad = j
@@ -425,10 +407,9 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
                 break
         if bad < 0:
             for j in range(FN_DVL_NSENSORS):
-                job.snap[j] = self.ps[j][0]
-                job.ps[j] = &job.snap[j]
+                job.snap[j] = fn_awn_params_of(self.ps[j])
                 self.ps[j].position += n
-        self._unlock_all(sensors)
+        unlock_model(self)
         if bad >= 0:
             raise no_room_error(f"sensor {SENSOR_NAMES[bad]!r}", pos, n)
         return 0
@@ -436,10 +417,11 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
     def reset(self):
         """Rewind every sensor to sample 0 (parameters are kept), all at once."""
         cdef int j
-        cdef tuple sensors = self._lock_all()
+        self._built()
+        lock_model(self)
         for j in range(FN_DVL_NSENSORS):
             self.ps[j].position = 0
-        self._unlock_all(sensors)
+        unlock_model(self)
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     model_name = "dvl_simulator"
@@ -482,19 +464,23 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
             return super(DvlSimulator, cls).from_state(state, **extras)
 
 
-cdef int _check_result_size(tuple shape) except -1:
+cdef int _check_result_size(shape) except -1:
     """Refuse a result too large to address (a broadcast truth can claim any shape):
     the result's bytes must stay below 2**63."""
     cdef uint64_t count = 1, d
     cdef uint64_t limit = (<uint64_t>1 << 63) // (FN_DVL_NFIELDS * sizeof(double))
-    if 0 in shape:
-        return 0
+    cdef bint over = False
     for x in shape:
         d = <uint64_t>x
+        if d == 0:
+            return 0
         if count > limit // d:
-            raise ValueError(f"truth has the shape {shape}: its messages would take more "
-                             f"than 2**63 bytes")
-        count *= d
+            over = True
+        else:
+            count *= d
+    if over:
+        raise ValueError(f"truth has the shape {tuple(shape)}: its messages would take more "
+                         f"than 2**63 bytes")
     return 0
 
 

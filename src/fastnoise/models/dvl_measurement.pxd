@@ -1,6 +1,6 @@
 from libc.stddef cimport ptrdiff_t
 
-from fastnoise.models.dvl_capi cimport FN_DVL_NFIELDS, FN_DVL_NSENSORS, fn_awn
+from fastnoise.models.dvl_capi cimport FN_DVL_NFIELDS, FN_DVL_NSENSORS, fn_awn_params
 
 
 cdef class DvlMeasurement:
@@ -13,8 +13,7 @@ cdef int fill_truth(truth, double *t) except -1
 cdef class _Batch:
     # the sensors as they were when the batch reserved its span (position = its first
     # sample): the spans read these copies, never the live sensors
-    cdef fn_awn snap[FN_DVL_NSENSORS]
-    cdef fn_awn *ps[FN_DVL_NSENSORS]
+    cdef fn_awn_params snap[FN_DVL_NSENSORS]
     cdef const double *tp[FN_DVL_NSENSORS]
     cdef ptrdiff_t ts[FN_DVL_NSENSORS]
     cdef double *op

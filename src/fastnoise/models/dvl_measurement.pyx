@@ -267,7 +267,7 @@ cdef class _Batch:
         for j in range(FN_DVL_NSENSORS):
             tp[j] = self.tp[j] + <ptrdiff_t>start * self.ts[j]
         with nogil:
-            rc = fn_dvl_measure_span(self.ps, start, count, tp, self.ts,
+            rc = fn_dvl_measure_span(self.snap, start, count, tp, self.ts,
                                      self.op + start * FN_DVL_NFIELDS, FN_DVL_NFIELDS, &bad)
         if rc != FN_DVL_OK and self.code == FN_DVL_OK:  # under the GIL again
             self.code = rc

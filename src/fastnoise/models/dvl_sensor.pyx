@@ -19,8 +19,9 @@ from fastnoise.models.dvl_capi cimport (
     FN_DVL_NO_ROOM,
     FN_DVL_OK,
     FN_DVL_VALUE_MAX,
-    fn_awn,
     fn_awn_init,
+    fn_awn_params,
+    fn_awn_params_of,
     fn_awn_measure_one,
     fn_awn_measure_span,
 )
@@ -297,8 +298,7 @@ Augmented white noise of one sensor (seed 000).
         its samples are then used (the position has moved past them) and ``out`` holds
         partial results.
         """
-        cdef fn_awn snap
-        cdef uint64_t first = 0
+        cdef fn_awn_params snap
         cdef cnp.ndarray o
         cdef double *op
         cdef const double *tp
@@ -319,29 +319,29 @@ Augmented white noise of one sensor (seed 000).
         op = <double *>cnp.PyArray_DATA(o)
         n = <size_t>t.size
         tp = <const double *>cnp.PyArray_DATA(t)
-        self._reserve(n, &first, &snap)
+        self._reserve(n, &snap)
         with nogil:
-            rc = fn_awn_measure_span(&snap, first, n, tp, 1, op, 1)
+            rc = fn_awn_measure_span(&snap, n, tp, 1, op, 1)
         if rc != FN_DVL_OK:
             flat = t.reshape(-1)
             i = int(np.flatnonzero(np.isfinite(flat) & (np.abs(flat) > VALUE_MAX))[0])
             raise too_large_error(f"truth[{i}] (flat index)", float(flat[i]))
         return out
 
-    cdef int _reserve(self, uint64_t n, uint64_t *first, fn_awn *snap) except -1:
-        """Take samples [first, first + n) and the parameters they use, under the lock."""
+    cdef int _reserve(self, uint64_t n, fn_awn_params *snap) except -1:
+        """Take samples [p, p + n) and the parameters they use (snap, with position p),
+        under the lock."""
         cdef uint64_t pos
         cdef bint room
         lock_model(self)
         pos = self.s.position
         room = n <= <uint64_t>LAST_POSITION - pos
         if room:
+            snap[0] = fn_awn_params_of(&self.s)
             self.s.position = pos + n
-            snap[0] = self.s
         unlock_model(self)
         if not room:
             raise no_room_error(self._who(), pos, n)
-        first[0] = pos
         return 0
 
     def reset(self):
