@@ -1243,3 +1243,23 @@ def test_hostile_configuration_files_and_dicts(tmp_path):
     cfg = dc.DvlConfig(sensors={"dvl_surge": dc.SensorNoise(noise_dev=float("nan"))})
     with pytest.raises(ValueError, match="dvl_surge.noise_dev"):
         DvlSimulator.from_config(cfg)
+
+
+def test_saving_a_tampered_configuration_names_the_field():
+    buf = io.StringIO()
+    for cfg, exc, match in (
+        (dc.DvlConfig(sensors={"dvl_roll": dc.SensorNoise(bias=float("nan"))}), ValueError,
+         "dvl_roll.bias"),
+        (dc.DvlConfig(sensors={"dvl_roll": dc.SensorNoise(noise_dev="1")}), TypeError,
+         "dvl_roll.noiseDev"),
+        (dc.DvlConfig(sensors={"dvl_nope": dc.SensorNoise()}), ValueError, "dvl_nope"),
+        (dc.DvlConfig(sensors={"dvl_roll": {"bias": 1.0}}), TypeError, "dvl_roll"),
+        (dc.DvlConfig(sensors=[1, 2]), TypeError, "sensors"),
+        (dc.DvlConfig(seed=-3), ValueError, "seed"),
+    ):  # fmt: skip
+        with pytest.raises(exc, match=match):
+            dc.save_config(cfg, buf)
+    assert buf.getvalue() == ""
+    dc.save_config(dc.DvlConfig(sensors={"RPM": dc.SensorNoise(bias=1e300)}, seed=5), buf)
+    with pytest.warns(dc.DvlRangeWarning, match="RPM.bias"):
+        assert dc.load_config(io.StringIO(buf.getvalue())).sensors["RPM"].bias == 1e300

@@ -282,7 +282,7 @@ def save_config(config: DvlConfig, dest: str | os.PathLike[str] | IO[str]) -> No
     """Write ``config`` as JSON (seed field names) to a path or an open text file."""
     if not isinstance(config, DvlConfig):
         raise TypeError(f"config must be a DvlConfig, got {type(config).__name__}")
-    text = json.dumps(config.to_dict(), indent=2, allow_nan=False) + "\n"
+    text = json.dumps(_checked_layout(config), indent=2, allow_nan=False) + "\n"
     if isinstance(dest, (str, os.PathLike)):
         with open(dest, "w", encoding="utf-8") as f:
             f.write(text)
@@ -290,6 +290,35 @@ def save_config(config: DvlConfig, dest: str | os.PathLike[str] | IO[str]) -> No
         dest.write(text)
     else:
         raise TypeError(f"dest={dest!r} is not allowed: use a path or an open text file")
+
+
+def _checked_layout(config: DvlConfig) -> dict[str, Any]:
+    """``config.to_dict()`` once every field is checked as a loaded file is (a
+    DvlConfig's fields can be set to anything): so a saved file always loads again,
+    and an error names the sensor and field rather than failing inside json."""
+    sensors = config.sensors
+    if not isinstance(sensors, Mapping):
+        raise TypeError(
+            f"config.sensors={_short(sensors)} is not allowed: it must be a dict of sensor "
+            f"name -> SensorNoise"
+        )
+    out: dict[str, Any] = {"seed": _check_seed(config.seed)}
+    for name in sensors:
+        sensor_spec(name)
+    for name in SENSOR_NAMES:
+        s = sensors.get(name, SensorNoise())
+        if not isinstance(s, SensorNoise):
+            raise TypeError(
+                f"config.sensors[{name!r}]={_short(s)} is not allowed: it must be a SensorNoise"
+            )
+        with warnings.catch_warnings():  # ranges warn when the file is loaded
+            warnings.simplefilter("ignore", DvlRangeWarning)
+            values = check_noise_params(
+                s.bias, s.noise_dev, s.anchor, s.anchor_probability,
+                sensor=name, prefix=name + ".", json_names=True,
+            )  # fmt: skip
+        out[name] = dict(zip(JSON_FIELDS, values, strict=True))
+    return out
 
 
 def example_config(*, strict: bool = False) -> DvlConfig:
