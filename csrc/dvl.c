@@ -73,36 +73,58 @@ static uint16_t sample_half(fn_awn *s, uint64_t n) {
 
 /* The anchor halves only matter for 0 < p < 1; elsewhere h = 0 gives the same answer
  * (F = 0 with R = 0 never anchors, F = 2^16 always does). */
-static int needs_halves(const fn_awn *s) {
-    return s->anchor_probability > 0.0 && s->anchor_probability < 1.0;
+static int needs_halves(double anchor_probability) {
+    return anchor_probability > 0.0 && anchor_probability < 1.0;
 }
 
 /* A tie h_n == F anchors iff v_n < R (see dvl.h). */
-static int tie_anchors(const fn_awn *s, uint64_t n, double r) {
+static int tie_anchors(uint64_t key, uint64_t n, double r) {
     uint32_t w[4];
-    fn_philox_block(s->key, FN_AWN_TIE_STREAM, n, w);
+    fn_philox_block(key, FN_AWN_TIE_STREAM, n, w);
     return (fn_f64(0x4330000000000000ull | w[0]) - 0x1p52) * 0x1p-32 < r; /* exact */
 }
 
-double fn_awn_measure_one(fn_awn *s, double truth) {
-    uint64_t n = s->position++;
+/* A finite value beyond FN_DVL_VALUE_MAX (NaN compares false, so NaN and +-inf are
+ * not; the same test as the batch kernel's). */
+static int too_large(double x) {
+    double a = fabs(x);
+    return (a > FN_DVL_VALUE_MAX) & (a < INFINITY);
+}
+
+/* Room for n samples from `first` without passing sample 2^64 - 2 (no wrap). */
+static int has_room(uint64_t first, uint64_t n) {
+    return n <= UINT64_MAX - first;
+}
+
+static double measure_at(fn_awn *s, uint64_t n, double truth) {
     double p16 = s->anchor_probability * 0x1p16, f = floor(p16), r = p16 - f;
     double z = s->noise_dev != 0.0 ? sample_normal(s, n) : 0.0;
-    uint16_t h = needs_halves(s) ? sample_half(s, n) : 0u;
+    uint16_t h = needs_halves(s->anchor_probability) ? sample_half(s, n) : 0u;
     double v = fn_awn_value(truth, s->bias, s->noise_dev, s->anchor, f, z, h);
-    if ((double)h == f && r > 0.0 && tie_anchors(s, n, r)) v = s->anchor;
+    if ((double)h == f && r > 0.0 && tie_anchors(s->key, n, r)) v = s->anchor;
     return v;
 }
 
-/* Values of samples first .. first + m - 1 (m <= CHUNK) of contiguous truth. */
-static void awn_chunk(const fn_awn *s, uint64_t first, size_t m, const double *truth,
-                      double *out, prefetcher *pf) {
+int fn_awn_measure_one(fn_awn *s, double truth, double *out) {
+    if (too_large(truth)) return FN_DVL_TOO_LARGE; /* the value first, as in Python */
+    if (!has_room(s->position, 1)) return FN_DVL_NO_ROOM;
+    *out = measure_at(s, s->position, truth);
+    s->position++;
+    return FN_DVL_OK;
+}
+
+/* Values of samples first .. first + m - 1 (m <= CHUNK, first + m - 1 < 2^64: the
+ * callers checked the span) of contiguous truth. Returns the number of finite truth
+ * values beyond FN_DVL_VALUE_MAX. */
+static size_t awn_chunk(const fn_awn_params *s, uint64_t first, size_t m,
+                        const double *truth, double *out, prefetcher *pf) {
     double z[CHUNK];
     float zf[CHUNK];
     uint16_t halves[CHUNK + 16];
     const uint16_t *h = halves;
     double p16 = s->anchor_probability * 0x1p16, f = floor(p16), r = p16 - f;
-    size_t ties;
+    size_t ties, large;
+    if (m > CHUNK) m = CHUNK; /* never past the buffers, whatever a caller passes */
     pf_step(pf);
     if (s->noise_dev != 0.0) {
         fn_normal_fill_f32(s->key, FN_AWN_NOISE_STREAM, first, m, 0.0f, 1.0f, zf);
@@ -111,20 +133,24 @@ static void awn_chunk(const fn_awn *s, uint64_t first, size_t m, const double *t
     } else
         memset(z, 0, m * sizeof *z);
     pf_step(pf);
-    if (needs_halves(s)) {
-        uint64_t b0 = first / 8, b1 = (first + m + 7) / 8;
+    if (needs_halves(s->anchor_probability)) {
+        /* blocks first / 8 .. (first + m - 1) / 8, counted without forming first + m
+         * (which wraps near 2^64): at most (7 + CHUNK + 7) / 8 blocks, 8 halves each,
+         * within halves[CHUNK + 16] */
+        size_t nblocks = ((size_t)(first % 8) + m + 7) / 8;
         FN_DISPATCH(fn_awn_philox_halves,
-                    (s->key, FN_AWN_ANCHOR_STREAM, b0, (size_t)(b1 - b0), halves));
+                    (s->key, FN_AWN_ANCHOR_STREAM, first / 8, nblocks, halves));
         h = halves + (first % 8);
     } else {
         memset(halves, 0, m * sizeof *halves);
     }
     pf_step(pf);
     FN_DISPATCH(fn_awn_values,
-                (m, truth, z, h, s->bias, s->noise_dev, s->anchor, f, out, &ties));
+                (m, truth, z, h, s->bias, s->noise_dev, s->anchor, f, out, &ties, &large));
     if (ties && r > 0.0) /* about m / 2^16 of them */
         for (size_t i = 0; i < m; i++)
-            if ((double)h[i] == f && tie_anchors(s, first + i, r)) out[i] = s->anchor;
+            if ((double)h[i] == f && tie_anchors(s->key, first + i, r)) out[i] = s->anchor;
+    return large;
 }
 
 /* A contiguous copy of m strided values (or the values themselves when contiguous). */
@@ -143,20 +169,23 @@ static void gather_rows(const double *const truth[FN_DVL_NSENSORS],
             rows[j][i] = truth[j][(ptrdiff_t)(first + i) * stride[j]];
 }
 
-void fn_awn_measure_many(fn_awn *s, size_t n, const double *truth, ptrdiff_t truth_stride,
-                         double *out, ptrdiff_t out_stride) {
+int fn_awn_measure_span(const fn_awn_params *p, size_t n, const double *truth,
+                        ptrdiff_t truth_stride, double *out, ptrdiff_t out_stride) {
     double tbuf[CHUNK], obuf[CHUNK];
+    uint64_t first = p->position;
+    if (!has_room(first, n)) return FN_DVL_NO_ROOM;
     for (size_t done = 0; done < n; done += CHUNK) {
         size_t m = n - done < CHUNK ? n - done : CHUNK;
         const double *t =
             gather(truth + (ptrdiff_t)done * truth_stride, truth_stride, m, tbuf);
         double *o = out_stride == 1 ? out + done : obuf;
-        awn_chunk(s, s->position + done, m, t, o, NULL);
+        size_t large = awn_chunk(p, first + done, m, t, o, NULL);
         if (out_stride != 1)
             for (size_t i = 0; i < m; i++)
                 out[(ptrdiff_t)(done + i) * out_stride] = obuf[i];
+        if (large) return FN_DVL_TOO_LARGE;
     }
-    s->position += n;
+    return FN_DVL_OK;
 }
 
 /* An angle's stand-in for the fast reduction: huge angles are first reduced exactly
@@ -204,17 +233,32 @@ void fn_dvl_compose_one(const double meas[FN_DVL_NSENSORS], double *vn, double *
                                      &meas[FN_DVL_HEAVE], vn, ve, vu));
 }
 
-void fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *truth,
-                        double *out) {
+int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *truth,
+                       double *out, int *bad) {
+    /* every check before anything moves: all sensors advance, or none; the values
+     * first, then the positions */
+    for (int j = 0; j < FN_DVL_NSENSORS; j++) {
+        if (too_large(truth[j])) {
+            *bad = j;
+            return FN_DVL_TOO_LARGE;
+        }
+    }
+    for (int j = 0; j < FN_DVL_NSENSORS; j++) {
+        if (!has_room(sensors[j]->position, 1)) {
+            *bad = j;
+            return FN_DVL_NO_ROOM;
+        }
+    }
     for (int j = 0; j < FN_DVL_NSENSORS; j++)
-        out[j] = fn_awn_measure_one(sensors[j], truth[j]);
+        out[j] = measure_at(sensors[j], sensors[j]->position++, truth[j]);
     fn_dvl_compose_one(out, &out[FN_DVL_VN], &out[FN_DVL_VE], &out[FN_DVL_VU]);
+    return FN_DVL_OK;
 }
 
-void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset, size_t n,
-                         const double *const truth[FN_DVL_NSENSORS],
-                         const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
-                         ptrdiff_t out_stride) {
+int fn_dvl_measure_span(const fn_awn_params sensors[FN_DVL_NSENSORS], uint64_t offset,
+                        size_t n, const double *const truth[FN_DVL_NSENSORS],
+                        const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
+                        ptrdiff_t out_stride, int *bad) {
     /* two sets of rows: a streamed chunk is written out while the next is computed */
     static _Thread_local _Alignas(64) double meas2[2][FN_DVL_NFIELDS][ROW];
     static _Thread_local _Alignas(64) double rows[FN_DVL_NSENSORS][ROW];
@@ -229,8 +273,15 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
     int stream_out = FN_X86 && out_stride == FN_DVL_NFIELDS &&
                      n * FN_DVL_NFIELDS * sizeof(double) > STREAM_BYTES;
     int prefetch = records && n * (size_t)truth_stride[0] * sizeof(double) > PREFETCH_BYTES;
-    int cur = 0;
+    int cur = 0, code = FN_DVL_OK;
     size_t prev_m = 0, prev_done = 0;
+    for (int j = 0; j < FN_DVL_NSENSORS; j++) {
+        uint64_t pos = sensors[j].position;
+        if (!has_room(pos, offset) || !has_room(pos + offset, n)) {
+            *bad = j;
+            return FN_DVL_NO_ROOM;
+        }
+    }
     for (size_t done = 0; done < n; done += CHUNK) {
         size_t m = n - done < CHUNK ? n - done : CHUNK;
         double (*meas)[ROW] = meas2[cur];
@@ -256,8 +307,12 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
             pf.end = pf.p + m2 * (size_t)truth_stride[0] * sizeof(double);
         }
         for (int j = 0; j < FN_DVL_NSENSORS; j++) {
-            awn_chunk(sensors[j], sensors[j]->position + offset + done, m, t[j], meas[j],
-                      prefetching ? &pf : NULL);
+            size_t large = awn_chunk(&sensors[j], sensors[j].position + offset + done, m,
+                                     t[j], meas[j], prefetching ? &pf : NULL);
+            if (large && code == FN_DVL_OK) {
+                code = FN_DVL_TOO_LARGE;
+                *bad = j;
+            }
             /* a slice of the previous chunk out between the sensors: the streaming
              * stores drain to memory while the next sensor's draws are computed */
             size_t lo = j * FN_DVL_STAGE,
@@ -281,6 +336,7 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
         FN_DISPATCH(fn_dvl_count_huge,
                     (m, meas[FN_DVL_ROLL], meas[FN_DVL_PITCH], meas[FN_DVL_YAW], &huge));
         if (huge) fix_huge_angles(meas, m);
+        if (code != FN_DVL_OK) break; /* out stays partly written: the caller raises */
         if (stream_out) {
             prev_m = m;
             prev_done = done;
@@ -298,13 +354,5 @@ void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset
 #if FN_X86
     if (stream_out) _mm_sfence();
 #endif
-}
-
-void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
-                         const double *const truth[FN_DVL_NSENSORS],
-                         const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
-                         ptrdiff_t out_stride) {
-    fn_dvl_measure_span(sensors, 0, n, truth, truth_stride, out, out_stride);
-    for (int j = 0; j < FN_DVL_NSENSORS; j++)
-        sensors[j]->position += n;
+    return code;
 }

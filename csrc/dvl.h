@@ -60,6 +60,22 @@ enum { FN_DVL_VN = FN_DVL_NSENSORS, FN_DVL_VE, FN_DVL_VU, FN_DVL_NFIELDS };
 #define FN_AWN_ANCHOR_STREAM FN_STREAM_AWN_ANCHOR
 #define FN_AWN_TIE_STREAM FN_STREAM_AWN_TIE
 
+/* Largest magnitude of a finite truth value and of bias, noise_dev and anchor: with
+ * |z| <= 6.67 a measured value stays below 1e302 and the composite (|vN|, |vE|, |vU|
+ * <= |surge| + 2 |sway| + 2 |heave| in every intermediate) below 1e303, so finite
+ * inputs within it never overflow to inf. NaN and +-inf truth are data (they
+ * propagate); a finite truth beyond it is refused (FN_DVL_TOO_LARGE). */
+#define FN_DVL_VALUE_MAX 1e300
+
+/* Status of the measuring functions: nothing written and nothing advanced unless
+ * FN_DVL_OK (a batch that meets a too-large truth value stops part-way: see
+ * fn_dvl_measure_span). */
+enum {
+    FN_DVL_OK = 0,
+    FN_DVL_NO_ROOM = -1,   /* the samples would pass index 2^64 - 2 (position 2^64 - 1) */
+    FN_DVL_TOO_LARGE = -2, /* a finite truth value beyond FN_DVL_VALUE_MAX */
+};
+
 /* Angles (deg) from this size on are reduced exactly with fmod before the composite. */
 #define FN_DVL_HUGE_DEG 0x1p50
 /* Records per staging block of the batch's streaming store (6.5 KiB); the batch
@@ -86,6 +102,23 @@ typedef struct {
     uint64_t h_group;
     uint16_t h_cache[FN_AWN_H_GROUP];
 } fn_awn;
+
+/* What a batch reads of a sensor: its parameters, key and first sample (a copy
+ * taken when the batch reserved its span, so the batch never reads a live sensor). */
+typedef struct {
+    double bias;
+    double noise_dev;
+    double anchor;
+    double anchor_probability;
+    uint64_t key;
+    uint64_t position;
+} fn_awn_params;
+
+static inline fn_awn_params fn_awn_params_of(const fn_awn *s) {
+    fn_awn_params p = {s->bias, s->noise_dev, s->anchor, s->anchor_probability,
+                       s->key,  s->position};
+    return p;
+}
 
 /* The model for one value, given its normal and anchor half, with F = floor(p 2^16);
  * a tie h == F is settled afterwards (fn_awn_settle_tie). */
@@ -126,7 +159,7 @@ FN_DECLARE_KERNEL(void, fn_awn_philox_halves,
 FN_DECLARE_KERNEL(void, fn_awn_values,
                   (size_t n, const double *truth, const double *z, const uint16_t *h,
                    double bias, double noise_dev, double anchor, double f, double *out,
-                   size_t *ties))
+                   size_t *ties, size_t *too_large))
 FN_DECLARE_KERNEL(void, fn_dvl_rotate_many,
                   (size_t n, const double *roll, const double *pitch, const double *yaw,
                    const double *u, const double *v, const double *w, double *vn,
@@ -145,36 +178,43 @@ FN_DECLARE_KERNEL(void, fn_dvl_store_records,
 
 void fn_awn_init(fn_awn *s, uint64_t key);
 
-/* Sample s->position (then advance): the measured value of `truth`. */
-double fn_awn_measure_one(fn_awn *s, double truth);
+/* Positions never wrap: a sensor's last position is 2^64 - 1 (sample 2^64 - 1 is never
+ * drawn), and every function checks its span against it before it writes or advances
+ * anything, with arithmetic that cannot wrap. */
 
-/* Samples s->position .. + n - 1 of truth[i * truth_stride] into out[i * out_stride]
- * (strides in doubles; 0 repeats one value). Advances the position by n. */
-void fn_awn_measure_many(fn_awn *s, size_t n, const double *truth, ptrdiff_t truth_stride,
-                         double *out, ptrdiff_t out_stride);
+/* Sample s->position: *out = the measured value of `truth`, then advance. Returns
+ * FN_DVL_TOO_LARGE for a finite |truth| beyond FN_DVL_VALUE_MAX, else FN_DVL_NO_ROOM
+ * at position 2^64 - 1, with *out and s untouched. */
+int fn_awn_measure_one(fn_awn *s, double truth, double *out);
+
+/* Samples p->position .. + n - 1 of a sensor (p: a copy taken when the caller
+ * reserved the span) for truth[i * truth_stride] into out[i * out_stride] (strides in
+ * doubles; 0 repeats one value). FN_DVL_NO_ROOM (nothing written) when the span would
+ * pass sample 2^64 - 2; FN_DVL_TOO_LARGE when a finite truth value is beyond
+ * FN_DVL_VALUE_MAX (out is then partly written). */
+int fn_awn_measure_span(const fn_awn_params *p, size_t n, const double *truth,
+                        ptrdiff_t truth_stride, double *out, ptrdiff_t out_stride);
 
 /* The composite for any measured angles (exact reduction of huge ones with fmod). */
 void fn_dvl_compose_one(const double meas[FN_DVL_NSENSORS], double *vn, double *ve,
                         double *vu);
 
 /* One DVL message: truth[FN_DVL_NSENSORS] -> out[FN_DVL_NFIELDS]. Advances every
- * sensor by one sample. */
-void fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *truth,
-                        double *out);
+ * sensor by one sample, or none: FN_DVL_TOO_LARGE for a finite truth value beyond
+ * FN_DVL_VALUE_MAX, else FN_DVL_NO_ROOM when a sensor is at position 2^64 - 1, with
+ * *bad = that sensor (the first in table order), out and the sensors untouched. */
+int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *truth,
+                       double *out, int *bad);
 
-/* Messages position + offset .. + n - 1 of every sensor, positions unchanged (spans
- * of one batch may run on several threads at once): truth column j at
- * truth[j][i * truth_stride[j]], record i at out + i * out_stride. */
-void fn_dvl_measure_span(fn_awn *const sensors[FN_DVL_NSENSORS], uint64_t offset, size_t n,
-                         const double *const truth[FN_DVL_NSENSORS],
-                         const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
-                         ptrdiff_t out_stride);
-
-/* n messages: truth column j at truth[j][i * truth_stride[j]], record i at
- * out + i * out_stride (FN_DVL_NFIELDS doubles each). Advances every sensor by n. */
-void fn_dvl_measure_many(fn_awn *const sensors[FN_DVL_NSENSORS], size_t n,
-                         const double *const truth[FN_DVL_NSENSORS],
-                         const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
-                         ptrdiff_t out_stride);
+/* Messages position + offset .. + n - 1 of every sensor (copies of the sensors taken
+ * when the caller reserved the span; spans of one batch may run on several threads
+ * at once): truth column j at truth[j][i * truth_stride[j]], record i at
+ * out + i * out_stride. FN_DVL_NO_ROOM (nothing written) when a sensor's span would
+ * pass sample 2^64 - 2; FN_DVL_TOO_LARGE when a finite truth value is beyond
+ * FN_DVL_VALUE_MAX (out is then partly written). *bad = the sensor concerned. */
+int fn_dvl_measure_span(const fn_awn_params sensors[FN_DVL_NSENSORS], uint64_t offset,
+                        size_t n, const double *const truth[FN_DVL_NSENSORS],
+                        const ptrdiff_t truth_stride[FN_DVL_NSENSORS], double *out,
+                        ptrdiff_t out_stride, int *bad);
 
 #endif

@@ -50,18 +50,23 @@ void FN_KERNEL(fn_awn_philox_halves)(uint64_t key, uint64_t stream, uint64_t blo
     }
 }
 
-/* restrict: the buffers never overlap, and it lets the compiler vectorize without
+/* Also counts the finite truth values beyond FN_DVL_VALUE_MAX (the kernel reads every
+ * truth value anyway, so the check costs no pass of its own).
+ * restrict: the buffers never overlap, and it lets the compiler vectorize without
  * run-time alias checks (too many of them for nine pointers). */
 void FN_KERNEL(fn_awn_values)(size_t n, const double *restrict truth,
                               const double *restrict z, const uint16_t *restrict h,
                               double bias, double noise_dev, double anchor, double f,
-                              double *restrict out, size_t *ties) {
-    uint64_t t = 0;
+                              double *restrict out, size_t *ties, size_t *too_large) {
+    uint64_t t = 0, big = 0;
     for (size_t i = 0; i < n; i++) {
+        double a = fabs(truth[i]); /* NaN compares false: data, not too large */
         out[i] = fn_awn_value(truth[i], bias, noise_dev, anchor, f, z[i], h[i]);
         t += (uint64_t)((double)h[i] == f);
+        big += (uint64_t)((a > FN_DVL_VALUE_MAX) & (a < INFINITY));
     }
     *ties = (size_t)t;
+    *too_large = (size_t)big;
 }
 
 void FN_KERNEL(fn_dvl_rotate_many)(size_t n, const double *restrict roll,

@@ -812,3 +812,454 @@ def test_numbers_are_validated_bools_and_strings_refused():
         awn.bias = True
     with pytest.raises(TypeError, match="threads"):
         sim.measure_many(truth_array(3), threads=True)
+
+
+# ---- hardening: positions never wrap -------------------------------------------------
+
+LAST = 2**64 - 1
+
+
+def test_batch_up_to_the_last_position_is_computed_and_past_it_refused():
+    """A sensor at 2**64 - 100 with anchors on took (first + m + 7) / 8 with a wrapped
+    sum: a stack overflow in csrc/dvl.c. Now the batch up to the last position is
+    computed, bit for bit as per-sample calls, and one sample more is refused."""
+    awn = AugmentedWhiteNoise(0.5, 2.0, 99.0, 0.3, seed=3, sensor="dvl_yaw")
+    twin = awn.copy()
+    awn.position = twin.position = LAST - 99
+    x = np.linspace(-1, 1, 99)
+    got = awn.measure_many(x)
+    assert np.array_equal(bits(got), bits(np.array([twin.measure(v) for v in x])))
+    assert awn.position == twin.position == LAST
+    for call in (lambda: awn.measure(0.0), lambda: awn.measure_many(np.zeros(1))):
+        with pytest.raises(OverflowError, match=rf"'dvl_yaw' is at position {LAST}"):
+            call()
+    assert awn.position == LAST
+    awn.position = LAST - 3
+    with pytest.raises(OverflowError, match=rf"position {LAST - 3}: 4 more"):
+        awn.measure_many(np.zeros(4))
+    assert awn.position == LAST - 3
+    assert awn.measure_many(np.zeros(0)).shape == (0,)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_simulator_refuses_a_batch_past_any_sensors_last_position(threads):
+    sim = DvlSimulator(noisy_sensors(0.3), seed=8)
+    n = 70_000 if threads == 2 else 300
+    for s in sim.sensors.values():
+        s.position = LAST - n - 5
+    sim["dvl_depth"].position = LAST - n + 1
+    before = sim.state
+    t = truth_array(n, seed=1)
+    with pytest.raises(OverflowError, match=rf"'dvl_depth' is at position {LAST - n + 1}"):
+        sim.measure_many(t, threads=threads)
+    assert sim.state == before  # all or nothing: no sensor moved
+    sim["dvl_depth"].position = LAST - n
+    ref = DvlSimulator.from_state(sim.state)
+    got = sim.measure_many(t, threads=threads)
+    single = np.array([tuple(ref.measure(row)) for row in t[:50]], dtype=MESSAGE_DTYPE)
+    assert np.array_equal(bits(got[:50]), bits(single))
+    assert sim["dvl_depth"].position == LAST
+    with pytest.raises(OverflowError, match="'dvl_depth'"):
+        sim.measure(t[0])
+    assert sim["dvl_roll"].position == LAST - 5  # refused per-sample call: none moved
+
+
+# ---- hardening: threads sharing one object -------------------------------------------
+
+
+def _shared_run(calls_per_thread, call, nthreads=4):
+    """Run call() calls_per_thread times on each of nthreads threads at once."""
+    import threading
+
+    barrier = threading.Barrier(nthreads)
+    results = [[] for _ in range(nthreads)]
+
+    def work(i):
+        barrier.wait()
+        for _ in range(calls_per_thread):
+            results[i].append(call())
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(nthreads)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return [r for rs in results for r in rs]
+
+
+def _sorted_records(arrays):
+    """The messages of all arrays as rows of 13 words, sorted."""
+    rows = np.concatenate([np.ravel(a) for a in arrays]).view(np.uint64).reshape(-1, 13)
+    return np.sort(np.ascontiguousarray(rows).view("V104").ravel())
+
+
+def _sorted_bits(arrays):
+    return np.sort(np.concatenate([np.ravel(bits(np.asarray(a))) for a in arrays]))
+
+
+def test_one_sensor_shared_by_four_threads_hands_out_each_sample_once():
+    """Before, the position was read and advanced with the GIL released: threads got
+    the same span twice and skipped others. Together, four threads must give exactly
+    the samples of one thread making all the calls (as a multiset). (Four trials: on
+    the old code a single trial failed 4 times in 5 on a loaded 2-core machine.)"""
+    x = np.full(50_000, 0.25)
+    for trial in range(4):
+        shared = AugmentedWhiteNoise(0.5, 2.0, 99.0, 0.2, seed=31 + trial)
+        got = _shared_run(8, lambda s=shared: s.measure_many(x))
+        got += _shared_run(500, lambda s=shared: [s.measure(0.25)])
+        ref = AugmentedWhiteNoise(0.5, 2.0, 99.0, 0.2, seed=31 + trial)
+        expected = [ref.measure_many(np.full(32 * 50_000 + 2000, 0.25))]
+        assert shared.position == ref.position
+        assert np.array_equal(_sorted_bits(got), _sorted_bits(expected)), trial
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_one_simulator_shared_by_four_threads_hands_out_each_message_once(trial):
+    t = np.zeros(8000, TRUTH_DTYPE)  # equal truth: a message depends on its position only
+    t["depth"] = 10.0
+    shared = DvlSimulator(noisy_sensors(0.2), seed=32 + trial)
+    got = _shared_run(10, lambda: shared.measure_many(t))
+    got += _shared_run(3, lambda: shared.measure_many(t[:2], threads=2))
+    got += _shared_run(2, lambda: shared.measure_many(np.resize(t, 70_000), threads=2))
+    got += _shared_run(100, lambda: np.array([tuple(shared.measure(t[0]))], MESSAGE_DTYPE))
+    ref = DvlSimulator(noisy_sensors(0.2), seed=32 + trial)
+    expected = [ref.measure_many(np.resize(t, 40 * 8000 + 24 + 8 * 70_000 + 400))]
+    assert shared.state == ref.state
+    # whole messages compared, so a message mixing two positions would show too
+    assert np.array_equal(_sorted_records(got), _sorted_records(expected))
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_threads_measuring_the_simulator_and_its_sensors_share_positions_rightly(trial):
+    """The simulator's batches and a sensor's own batches draw on the same positions:
+    every sample of the sensor is used exactly once across both."""
+    t = np.zeros(20_000, TRUTH_DTYPE)
+    shared = DvlSimulator(noisy_sensors(0.2), seed=33 + trial)
+    yaw = shared["dvl_yaw"]
+    x = np.zeros(20_000)
+    rng = np.random.default_rng(trial)
+    which = iter(rng.integers(0, 2, 40).tolist())
+
+    def call():
+        return shared.measure_many(t)["yaw"] if next(which) else yaw.measure_many(x)
+
+    got = _shared_run(10, call)
+    ref = DvlSimulator(noisy_sensors(0.2), seed=33 + trial)["dvl_yaw"]
+    assert yaw.position == 40 * 20_000
+    assert np.array_equal(_sorted_bits(got), _sorted_bits([ref.measure_many(np.zeros(800_000))]))
+
+
+# ---- hardening: out= overlapping the input -------------------------------------------
+
+
+def test_sensor_out_overlapping_truth_is_refused_in_place_is_allowed():
+    awn = AugmentedWhiteNoise(0.5, 2.0, 99.0, 0.2, seed=34)
+    base = np.linspace(-3, 3, 2001)
+    expected = awn.copy().measure_many(base[:2000])
+    buf = base.copy()
+    with pytest.raises(ValueError, match="out overlaps truth"):
+        awn.measure_many(buf[:2000], out=buf[1:])
+    assert np.array_equal(buf, base) and awn.position == 0  # nothing changed
+    inplace = base[:2000].copy()
+    assert awn.measure_many(inplace, out=inplace) is inplace
+    assert np.array_equal(bits(inplace), bits(expected))
+
+
+def test_simulator_out_overlapping_truth_is_refused_in_place_is_allowed():
+    t = truth_array(3000, seed=35)
+    expected = DvlSimulator(noisy_sensors(0.2), seed=36).measure_many(t)
+    sim = DvlSimulator(noisy_sensors(0.2), seed=36)
+    out = np.zeros(3001, MESSAGE_DTYPE)
+    for f in dc.TRUTH_FIELDS:
+        out[f][1:] = t[f]
+    cols = {f: out[f][1:] for f in dc.TRUTH_FIELDS}  # views into out, one record on
+    with pytest.raises(ValueError, match="out overlaps truth"):
+        sim.measure_many(cols, out=out[:3000])
+    assert sim["dvl_roll"].position == 0
+    shifted = out[:3000]
+    with pytest.raises(ValueError, match="out overlaps truth"):
+        sim.measure_many(out[1:], out=shifted)
+    inplace = out[1:].copy()  # a MESSAGE_DTYPE array as its own truth: in place
+    assert sim.measure_many(inplace, out=inplace) is inplace
+    assert np.array_equal(bits(inplace), bits(expected))
+
+
+# ---- hardening: truth of any layout is read by value ---------------------------------
+
+
+def test_per_sample_truth_arrays_are_read_by_value_not_as_raw_bytes():
+    """A big-endian array gave roll 1.0 read as 3e-319; an unaligned one was read
+    through a misaligned pointer."""
+    row = np.arange(1.0, 11.0)
+    ref = DvlSimulator(seed=37).measure(row)
+    raw = np.zeros(81, np.uint8)[1:].view(np.float64)  # unaligned
+    raw[:] = row
+    for arr in (
+        row.astype(">f8"),
+        raw,
+        row.astype(np.int32),
+        row.astype(np.float16),
+        np.repeat(row, 2)[::2],
+        row[::-1][::-1],
+    ):
+        assert DvlSimulator(seed=37).measure(arr) == ref
+    assert DvlSimulator(seed=37).measure(np.array(tuple(row), TRUTH_DTYPE)) == ref  # 0-d
+    for arr, exc in (
+        (row.astype(complex), TypeError),
+        (row.astype(bool), TypeError),
+        (row.astype(object), TypeError),
+        (row.reshape(2, 5), ValueError),
+        (row.astype("M8[s]"), TypeError),
+        (np.zeros(3, TRUTH_DTYPE), TypeError),
+    ):
+        sim = DvlSimulator(seed=37)
+        with pytest.raises(exc, match="truth"):
+            sim.measure(arr)
+        assert sim["dvl_roll"].position == 0
+
+
+def test_batch_truth_records_of_any_layout_are_read_by_value():
+    t = truth_array(700, seed=38)
+    ref = DvlSimulator(noisy_sensors(0.1), seed=39).measure_many(t)
+    layouts = {
+        "big-endian": [(f, ">f8") for f in dc.TRUTH_FIELDS],
+        "packed, unaligned": [("pad", "i1")] + [(f, "<f8") for f in dc.TRUTH_FIELDS],
+        "int and float32": [(f, "<i4" if f == "rpm" else "<f4") for f in dc.TRUTH_FIELDS],
+    }
+    for name, fields in layouts.items():
+        rec = np.zeros(700, np.dtype(fields))
+        for f in dc.TRUTH_FIELDS:
+            rec[f] = t[f] if "f4" not in dict(fields)[f] else t[f].astype(np.float32)
+        want = DvlSimulator(noisy_sensors(0.1), seed=39).measure_many(
+            {f: np.asarray(rec[f], np.float64) for f in dc.TRUTH_FIELDS}
+        )
+        got = DvlSimulator(noisy_sensors(0.1), seed=39).measure_many(rec)
+        assert np.array_equal(bits(got), bits(want)), name
+        if name != "int and float32":
+            assert np.array_equal(bits(got), bits(ref)), name
+    unaligned = np.zeros(700 * 80 + 1, np.uint8)[1:].view(TRUTH_DTYPE)
+    unaligned[:] = t
+    got = DvlSimulator(noisy_sensors(0.1), seed=39).measure_many(unaligned)
+    assert np.array_equal(bits(got), bits(ref))
+    got = DvlSimulator(noisy_sensors(0.1), seed=39).measure_many(t[::-1].copy()[::-1])
+    assert np.array_equal(bits(got), bits(ref))
+
+
+@pytest.mark.parametrize(
+    ("ftype", "exc"),
+    [
+        ("?", TypeError),
+        ("c16", TypeError),
+        ("O", TypeError),
+        ("M8[s]", TypeError),
+        ("U3", TypeError),
+        ("(2,)f8", TypeError),
+    ],
+)
+def test_batch_truth_fields_of_a_wrong_type_are_refused_by_name(ftype, exc):
+    rec = np.zeros(5, [(f, ftype if f == "heave" else "f8") for f in dc.TRUTH_FIELDS])
+    sim = DvlSimulator(seed=40)
+    with pytest.raises(exc, match="heave"):
+        sim.measure_many(rec)
+    cols = {f: np.zeros(5, ftype if f == "heave" else "f8") for f in dc.TRUTH_FIELDS}
+    if ftype != "(2,)f8":
+        with pytest.raises(exc, match="heave"):
+            sim.measure_many(cols)
+    if ftype == "O":  # per sample a record's values are read one by one: a real one is fine
+        rec["heave"][0] = object()
+    with pytest.raises(TypeError, match="heave"):
+        sim.measure(rec[0])
+    assert sim["dvl_heave"].position == 0
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        np.zeros(4, bool),
+        np.zeros(4, complex),
+        np.zeros(4, object),
+        np.zeros(4, "M8[s]"),
+        np.array(["a"] * 4),
+        [[1.0, 2.0], [3.0]],
+    ],
+    ids=["bool", "complex", "object", "datetime", "str", "ragged"],
+)
+def test_sensor_batch_refuses_non_real_truth_by_name(bad):
+    awn = AugmentedWhiteNoise(seed=41)
+    with pytest.raises(TypeError, match="truth"):
+        awn.measure_many(bad)
+    assert awn.position == 0
+
+
+def test_sensor_batch_reads_any_real_layout_by_value():
+    x = np.linspace(-4, 4, 301)
+    ref = AugmentedWhiteNoise(0.5, 2.0, 99.0, 0.2, seed=42).measure_many(x)
+    raw = np.zeros(301 * 8 + 3, np.uint8)[3:].view(np.float64)
+    raw[:] = x
+    for arr in (x.astype(">f8"), raw, np.repeat(x, 3)[::3], x[::-1].copy()[::-1]):
+        got = AugmentedWhiteNoise(0.5, 2.0, 99.0, 0.2, seed=42).measure_many(arr)
+        assert np.array_equal(bits(got), bits(ref))
+    ro = x.copy()
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        AugmentedWhiteNoise(seed=42).measure_many(x, out=ro)
+    with pytest.raises(TypeError, match="out"):
+        AugmentedWhiteNoise(seed=42).measure_many(x, out=np.empty(301, ">f8"))
+
+
+# ---- hardening: malformed truth names what is wrong ----------------------------------
+
+
+def test_truth_with_missing_fields_or_odd_values_names_them():
+    from collections import OrderedDict
+
+    row = dict.fromkeys(dc.TRUTH_FIELDS, 0.0)
+    sim = DvlSimulator(seed=43)
+    del row["altitude"]
+    for truth in (row, OrderedDict(row), np.zeros((), [(f, "f8") for f in row])[()]):
+        with pytest.raises(ValueError, match="altitude"):
+            sim.measure(truth)
+    with pytest.raises(ValueError, match="altitude"):
+        sim.measure_many({f: np.zeros(3) for f in row})
+    row["altitude"] = None
+    with pytest.raises(TypeError, match="altitude"):
+        sim.measure(row)
+    for bad in (1j, np.complex128(1), np.datetime64(1, "s"), object(), [1.0], 10**400):
+        row["altitude"] = bad
+        with pytest.raises((TypeError, ValueError), match="altitude"):
+            sim.measure(row)
+    for truth in (5.0, None, {1, 2}, (v for v in range(10)), "0123456789"):
+        with pytest.raises(TypeError, match="truth"):
+            sim.measure(truth)
+    assert sim["dvl_roll"].position == 0
+    awn = AugmentedWhiteNoise(seed=43)
+    for bad in (1j, np.datetime64(1, "s"), object(), np.zeros(1), 10**400):
+        with pytest.raises((TypeError, ValueError), match="truth"):
+            awn.measure(bad)
+    assert awn.position == 0
+
+
+# ---- hardening: no inf from finite accepted values -----------------------------------
+
+
+@pytest.mark.parametrize("param", ["bias", "noise_dev", "anchor"])
+@pytest.mark.parametrize("value", [1.0000001e300, 1e308, 10**400])
+def test_parameters_beyond_1e300_are_refused_by_name(param, value):
+    v = value if param == "noise_dev" or isinstance(value, int) else -value
+    with pytest.raises(ValueError, match=param):
+        AugmentedWhiteNoise(**{param: v})
+    awn = AugmentedWhiteNoise()
+    with pytest.raises(ValueError, match=param):
+        setattr(awn, param, v)
+    assert getattr(awn, param) == 0.0
+    with pytest.raises(ValueError, match=f"dvl_sway.{param}"):
+        DvlSimulator({"dvl_sway": {param: v}})
+
+
+def test_extreme_accepted_values_give_finite_messages():
+    big = {
+        name: dict(bias=1e300, noise_dev=1e300, anchor=-1e300, anchor_probability=0.5)
+        for name in dc.SENSOR_NAMES
+    }
+    t = np.full(2000, 1e300, TRUTH_DTYPE.descr[0][1])
+    rec = np.zeros(2000, TRUTH_DTYPE)
+    for f in dc.TRUTH_FIELDS:
+        rec[f] = t * (-1) ** dc.TRUTH_FIELDS.index(f)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dc.DvlRangeWarning)
+        sim = DvlSimulator(big, seed=44)
+    res = sim.measure_many(rec)
+    assert all(np.isfinite(res[f]).all() for f in MESSAGE_DTYPE.names)
+    m = sim.measure(rec[0])
+    assert all(math.isfinite(v) for v in m)
+
+
+def test_finite_truth_beyond_1e300_is_refused_by_name():
+    sim = DvlSimulator(noisy_sensors(0.1), seed=45)
+    row = dict.fromkeys(dc.TRUTH_FIELDS, 1.0)
+    with pytest.raises(ValueError, match=r"truth\['sway'\]=1e\+308"):
+        sim.measure(dict(row, sway=1e308))
+    assert sim["dvl_roll"].position == 0  # per sample: refused before anything moved
+    m = sim.measure(dict(row, sway=np.inf, depth=np.nan))  # non-finite: data, kept
+    assert m.sway == np.inf and np.isnan(m.depth)
+    t = truth_array(1500, seed=46)
+    t["depth"][1234] = -1e308
+    with pytest.raises(ValueError, match=r"truth\['depth'\]\[1234\]"):
+        sim.measure_many(t)
+    assert sim["dvl_roll"].position == 1501  # a batch's samples are used
+    with pytest.raises(ValueError, match=r"truth\['depth'\]\[1234\]"):
+        sim.measure_many(t, threads=2)
+    awn = AugmentedWhiteNoise(seed=45)
+    with pytest.raises(ValueError, match="truth"):
+        awn.measure(-1e301)
+    assert awn.position == 0
+    with pytest.raises(ValueError, match=r"truth\[7\]"):
+        awn.measure_many(np.r_[np.zeros(7), 2e300])
+    assert awn.measure(1e300) == 1e300
+
+
+# ---- hardening: hostile configurations -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "exc", "match"),
+    [
+        ('{"dvl_roll": {"bias": 1e999}}', ValueError, "dvl_roll.bias"),
+        ('{"dvl_roll": {"noiseDev": 1e301}}', ValueError, "dvl_roll.noiseDev"),
+        ('{"dvl_yaw": {"anchor": ' + "9" * 400 + "}}", ValueError, "dvl_yaw.anchor"),
+        ('{"dvl_yaw": {"anchor": -' + "9" * 5000 + "}}", ValueError, "not valid JSON"),
+        ('{"dvl_pitch": {"bias": "NaN"}}', TypeError, "dvl_pitch.bias"),
+        ('{"dvl_pitch": {"bias": NaN}}', ValueError, "dvl_pitch.bias"),
+        ('{"dvl_pitch": {"bias": -Infinity}}', ValueError, "dvl_pitch.bias"),
+        ('{"dvl_pitch": {"anchorProbability": [0.5]}}', TypeError, "dvl_pitch.anchorProb"),
+        ('{"dvl_pitch": {"noiseDev": {"a": {"b": 1}}}}', TypeError, "dvl_pitch.noiseDev"),
+        ('{"dvl_pitch": {"noiseDev": true}}', TypeError, "dvl_pitch.noiseDev"),
+        ('{"dvl_pitch": {"bias": 1, "extra": {}}}', ValueError, "dvl_pitch.extra"),
+        ('{"dvl_pitch": "junk"}', TypeError, "dvl_pitch"),
+        ('{"dvl_pitch": null}', TypeError, "dvl_pitch"),
+        ('{"seed": ' + str(2**200) + "}", ValueError, "seed"),
+        ('{"seed": [1, 2]}', TypeError, "seed"),
+        ("[" * 100_000 + "]" * 100_000, ValueError, "nested too deeply"),
+        ("{'dvl_roll': 1}", ValueError, "not valid JSON"),
+        ("[]", TypeError, "JSON object"),
+    ],
+)
+def test_hostile_configurations_are_refused_by_sensor_and_field(text, exc, match):
+    with pytest.raises(exc, match=match):
+        DvlSimulator.from_config(io.StringIO(text))
+    with pytest.raises(exc, match=match):
+        dc.load_config(io.StringIO(text))
+
+
+def test_hostile_configuration_files_and_dicts(tmp_path):
+    p = tmp_path / "bad.json"
+    p.write_bytes(b'{"dvl_roll": {"bias": \xff}}')
+    with pytest.raises(ValueError, match="bad.json"):
+        DvlSimulator.from_config(p)
+    with pytest.raises(ValueError, match="dvl_roll.bias"):
+        DvlSimulator.from_config({"dvl_roll": {"bias": 10**400}})
+    with pytest.raises(TypeError, match="strict"):
+        dc.load_config({}, strict="yes")
+    cfg = dc.DvlConfig(sensors={"dvl_surge": dc.SensorNoise(noise_dev=float("nan"))})
+    with pytest.raises(ValueError, match="dvl_surge.noise_dev"):
+        DvlSimulator.from_config(cfg)
+
+
+def test_saving_a_tampered_configuration_names_the_field():
+    buf = io.StringIO()
+    for cfg, exc, match in (
+        (dc.DvlConfig(sensors={"dvl_roll": dc.SensorNoise(bias=float("nan"))}), ValueError,
+         "dvl_roll.bias"),
+        (dc.DvlConfig(sensors={"dvl_roll": dc.SensorNoise(noise_dev="1")}), TypeError,
+         "dvl_roll.noiseDev"),
+        (dc.DvlConfig(sensors={"dvl_nope": dc.SensorNoise()}), ValueError, "dvl_nope"),
+        (dc.DvlConfig(sensors={"dvl_roll": {"bias": 1.0}}), TypeError, "dvl_roll"),
+        (dc.DvlConfig(sensors=[1, 2]), TypeError, "sensors"),
+        (dc.DvlConfig(seed=-3), ValueError, "seed"),
+    ):  # fmt: skip
+        with pytest.raises(exc, match=match):
+            dc.save_config(cfg, buf)
+    assert buf.getvalue() == ""
+    dc.save_config(dc.DvlConfig(sensors={"RPM": dc.SensorNoise(bias=1e300)}, seed=5), buf)
+    with pytest.warns(dc.DvlRangeWarning, match="RPM.bias"):
+        assert dc.load_config(io.StringIO(buf.getvalue())).sensors["RPM"].bias == 1e300

@@ -168,3 +168,43 @@ def test_blocks_over_the_recycling_cap():
         _buffers._set_limits(old)
     again = sim.measure_many(t[: N // 2])
     assert np.array_equal(bits(again), bits(ref.measure_many(t[: N // 2])))
+
+
+def test_streamed_batch_stops_cleanly_at_a_too_large_truth_value():
+    """A finite truth value beyond 1e300 late in a streamed batch: the kernel stops
+    after that chunk (fencing its streamed stores), the call raises naming the field
+    and index, the batch's samples are used, and the simulator goes on as if the
+    batch had run."""
+    t = truth_array(N, seed=13)
+    t["heave"][N - 700] = 3e300
+    sim = DvlSimulator(sensors(), seed=14)
+    for k, threads in enumerate((1, 2)):
+        out = np.zeros(N, MESSAGE_DTYPE)
+        with pytest.raises(ValueError, match=rf"truth\['heave'\]\[{N - 700}\]"):
+            sim.measure_many(t, out=out, threads=threads)
+        ref = DvlSimulator(sensors(), seed=14)
+        for s in ref.sensors.values():
+            s.position = k * N
+        # the chunks before the one that failed are the batch's messages
+        assert np.array_equal(bits(out[: N // 2]), bits(ref.measure_many(t[: N // 2])))
+    assert sim["dvl_heave"].position == 2 * N
+    ref = DvlSimulator(sensors(), seed=14)
+    for s in ref.sensors.values():
+        s.position = 2 * N
+    good = t[:100]
+    assert np.array_equal(bits(sim.measure_many(good)), bits(ref.measure_many(good)))
+
+
+def test_streamed_batch_into_its_own_truth_in_place():
+    """A MESSAGE_DTYPE array as its own truth on the streamed path: each record is
+    read before the (delayed, streamed) store of its chunk writes it."""
+    t = truth_array(N, seed=16)
+    expected = small_batches(t, seed=17)
+    buf = np.zeros(N, MESSAGE_DTYPE)
+    for f in dc.TRUTH_FIELDS:
+        buf[f] = t[f]
+    for threads in (1, 2):
+        inplace = buf.copy()
+        got = DvlSimulator(sensors(), seed=17).measure_many(inplace, out=inplace, threads=threads)
+        assert got is inplace
+        assert np.array_equal(bits(inplace), bits(expected))

@@ -11,7 +11,10 @@ A configuration file uses the seed's field names per sensor, plus a top-level se
      ...}
 
 Sensors and fields left out default to 0 (a perfect sensor). Unknown sensors or fields,
-values of the wrong type and non-finite values raise an error that names the key.
+values of the wrong type (strings such as "NaN", bools, objects, lists), non-finite
+values and values beyond the bounds (``|bias|``, ``noiseDev``, ``|anchor|`` <=
+``VALUE_MAX`` = 1e300) raise ValueError or TypeError naming the sensor and the field;
+so does a file that is not JSON, or nests too deeply to read.
 """
 
 from __future__ import annotations
@@ -27,6 +30,14 @@ from typing import IO, Any
 
 from fastnoise.core import validate as _validate
 from fastnoise.core.seeding import as_seed_sequence
+
+#: Largest magnitude of bias, noise_dev and anchor, and of a finite truth value (C:
+#: FN_DVL_VALUE_MAX): within it no finite input can overflow a measured value or the
+#: composite to inf.
+VALUE_MAX = 1e300
+#: Seeds a configuration may give: what a model's state can record (SeedSequence
+#: entropy below 2**128).
+SEED_LIMIT = 2**128
 
 
 class DvlRangeWarning(UserWarning):
@@ -95,18 +106,19 @@ def check_noise_params(
 ) -> tuple[float, float, float, float]:
     """Validate one sensor's parameters and return them as floats.
 
-    Errors (always): a non-real or non-finite value, ``noise_dev < 0``,
-    ``anchor_probability`` outside [0, 1], an unknown ``sensor``. With a ``sensor``
-    name, a bias or noise_dev outside the table's reasonable range warns
-    (:class:`DvlRangeWarning`), or raises ``ValueError`` when ``strict``. ``prefix`` is
-    put before parameter names in messages (e.g. ``"dvl_roll."``); ``json_names`` names
-    the parameters as the seed's JSON fields (noiseDev, anchorProbability).
+    Errors (always): a non-real or non-finite value, ``noise_dev < 0``, ``|bias|``,
+    ``noise_dev`` or ``|anchor|`` beyond ``VALUE_MAX`` (1e300), ``anchor_probability``
+    outside [0, 1], an unknown ``sensor``. With a ``sensor`` name, a bias or noise_dev
+    outside the table's reasonable range warns (:class:`DvlRangeWarning`), or raises
+    ``ValueError`` when ``strict``. ``prefix`` is put before parameter names in
+    messages (e.g. ``"dvl_roll."``); ``json_names`` names the parameters as the seed's
+    JSON fields (noiseDev, anchorProbability).
     """
     nm = {v: (k if json_names else v) for k, v in JSON_FIELDS.items()}
-    b = _validate.finite(prefix + nm["bias"], bias)
-    sd = _validate.nonnegative(prefix + nm["noise_dev"], noise_dev)
-    a = _validate.finite(prefix + nm["anchor"], anchor)
-    p = _validate.in_range(prefix + nm["anchor_probability"], anchor_probability, 0.0, 1.0)
+    b = _bounded(prefix + nm["bias"], bias, -VALUE_MAX, VALUE_MAX)
+    sd = _bounded(prefix + nm["noise_dev"], noise_dev, 0.0, VALUE_MAX)
+    a = _bounded(prefix + nm["anchor"], anchor, -VALUE_MAX, VALUE_MAX)
+    p = _bounded(prefix + nm["anchor_probability"], anchor_probability, 0.0, 1.0)
     if sensor is not None:
         spec = sensor_spec(sensor)
         for pname, v, (lo, hi) in (
@@ -122,6 +134,16 @@ def check_noise_params(
                     raise ValueError(msg + " (strict=True)")
                 warnings.warn(msg, DvlRangeWarning, stacklevel=3)
     return b, sd, a, p
+
+
+def _bounded(name: str, value: object, lo: float, hi: float) -> float:
+    """``validate.in_range``, with an int too large for a float64 refused by name too."""
+    try:
+        return _validate.in_range(name, value, lo, hi)
+    except OverflowError:
+        raise ValueError(
+            f"{name}={_short(value)} is not allowed: it must lie in [{lo}, {hi}]"
+        ) from None
 
 
 def sensor_spec(sensor: object) -> SensorSpec:
@@ -158,6 +180,7 @@ class DvlConfig:
         """Build from the JSON layout (seed field names); errors name the key."""
         if not isinstance(data, Mapping):
             raise TypeError(f"a DVL configuration must be a JSON object, got {type(data).__name__}")
+        strict = _validate.boolean("strict", strict)
         cfg = cls()
         for key, value in data.items():
             if key == "seed":
@@ -165,19 +188,19 @@ class DvlConfig:
                 continue
             if key not in SENSORS:
                 raise ValueError(
-                    f"unknown key {key!r} in DVL configuration: use 'seed' or one of "
+                    f"unknown key {_short(key)} in DVL configuration: use 'seed' or one of "
                     f"{list(SENSOR_NAMES)}"
                 )
             if not isinstance(value, Mapping):
                 raise TypeError(
-                    f"{key}={value!r} is not allowed: it must be an object with fields "
+                    f"{key}={_short(value)} is not allowed: it must be an object with fields "
                     f"{list(JSON_FIELDS)}"
                 )
             params = {"bias": 0.0, "noise_dev": 0.0, "anchor": 0.0, "anchor_probability": 0.0}
             for fname, fvalue in value.items():
-                if fname not in JSON_FIELDS:
+                if not isinstance(fname, str) or fname not in JSON_FIELDS:
                     raise ValueError(
-                        f"unknown field {key}.{fname} in DVL configuration: use one of "
+                        f"unknown field {key}.{_name(fname)} in DVL configuration: use one of "
                         f"{list(JSON_FIELDS)}"
                     )
                 params[JSON_FIELDS[fname]] = fvalue
@@ -196,13 +219,45 @@ class DvlConfig:
         return out
 
 
+def _short(value: object) -> str:
+    """repr(value) cut to 80 characters (hostile configurations can be huge)."""
+    try:
+        r = repr(value)
+    except Exception:  # e.g. an int past sys.get_int_max_str_digits()
+        return f"<{type(value).__name__}>"
+    return r if len(r) <= 80 else r[:77] + "..."
+
+
+def _name(key: object) -> str:
+    """A key as it appears in messages: a short str as it is, anything else cut short."""
+    return key if isinstance(key, str) and len(key) <= 80 else _short(key)
+
+
 def _check_seed(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"seed={value!r} is not allowed: it must be a non-negative int or null")
-    as_seed_sequence(value)  # raises for negative values
+        raise TypeError(
+            f"seed={_short(value)} is not allowed: it must be a non-negative int or null"
+        )
+    if not 0 <= value < SEED_LIMIT:
+        raise ValueError(
+            f"seed={_short(value)} is not allowed: it must lie in [0, 2**128) (what a "
+            f"model's state records)"
+        )
+    as_seed_sequence(value)
     return int(value)
+
+
+def _parse(read: Any, where: str) -> object:
+    """json.load(s) with every failure a ValueError naming the source: not JSON, not
+    UTF-8, an int past Python's digit limit, or nesting too deep to read."""
+    try:
+        return read()
+    except RecursionError:
+        raise ValueError(f"DVL configuration {where}: nested too deeply to read") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, int digit limit
+        raise ValueError(f"DVL configuration {where} is not valid JSON: {exc}") from None
 
 
 def load_config(
@@ -213,9 +268,9 @@ def load_config(
         data = source
     elif isinstance(source, (str, os.PathLike)):
         with open(source, encoding="utf-8") as f:
-            data = json.load(f)
+            data = _parse(lambda: json.load(f), repr(os.fspath(source)))
     elif hasattr(source, "read"):
-        data = json.load(source)
+        data = _parse(lambda: json.load(source), "file")  # type: ignore[arg-type]
     else:
         raise TypeError(
             f"source={source!r} is not allowed: use a path, an open text file or a dict"
@@ -227,7 +282,7 @@ def save_config(config: DvlConfig, dest: str | os.PathLike[str] | IO[str]) -> No
     """Write ``config`` as JSON (seed field names) to a path or an open text file."""
     if not isinstance(config, DvlConfig):
         raise TypeError(f"config must be a DvlConfig, got {type(config).__name__}")
-    text = json.dumps(config.to_dict(), indent=2, allow_nan=False) + "\n"
+    text = json.dumps(_checked_layout(config), indent=2, allow_nan=False) + "\n"
     if isinstance(dest, (str, os.PathLike)):
         with open(dest, "w", encoding="utf-8") as f:
             f.write(text)
@@ -235,6 +290,35 @@ def save_config(config: DvlConfig, dest: str | os.PathLike[str] | IO[str]) -> No
         dest.write(text)
     else:
         raise TypeError(f"dest={dest!r} is not allowed: use a path or an open text file")
+
+
+def _checked_layout(config: DvlConfig) -> dict[str, Any]:
+    """``config.to_dict()`` once every field is checked as a loaded file is (a
+    DvlConfig's fields can be set to anything): so a saved file always loads again,
+    and an error names the sensor and field rather than failing inside json."""
+    sensors = config.sensors
+    if not isinstance(sensors, Mapping):
+        raise TypeError(
+            f"config.sensors={_short(sensors)} is not allowed: it must be a dict of sensor "
+            f"name -> SensorNoise"
+        )
+    out: dict[str, Any] = {"seed": _check_seed(config.seed)}
+    for name in sensors:
+        sensor_spec(name)
+    for name in SENSOR_NAMES:
+        s = sensors.get(name, SensorNoise())
+        if not isinstance(s, SensorNoise):
+            raise TypeError(
+                f"config.sensors[{name!r}]={_short(s)} is not allowed: it must be a SensorNoise"
+            )
+        with warnings.catch_warnings():  # ranges warn when the file is loaded
+            warnings.simplefilter("ignore", DvlRangeWarning)
+            values = check_noise_params(
+                s.bias, s.noise_dev, s.anchor, s.anchor_probability,
+                sensor=name, prefix=name + ".", json_names=True,
+            )  # fmt: skip
+        out[name] = dict(zip(JSON_FIELDS, values, strict=True))
+    return out
 
 
 def example_config(*, strict: bool = False) -> DvlConfig:

@@ -9,6 +9,11 @@ cdef extern from "dvl.h" nogil:
     enum:
         FN_DVL_NSENSORS
         FN_DVL_NFIELDS
+        FN_DVL_OK
+        FN_DVL_NO_ROOM
+        FN_DVL_TOO_LARGE
+
+    double FN_DVL_VALUE_MAX
 
     ctypedef struct fn_awn:
         double bias
@@ -18,14 +23,20 @@ cdef extern from "dvl.h" nogil:
         uint64_t key
         uint64_t position
 
+    ctypedef struct fn_awn_params:
+        double bias
+        double noise_dev
+        double anchor
+        double anchor_probability
+        uint64_t key
+        uint64_t position
+
+    fn_awn_params fn_awn_params_of(const fn_awn *s)
     void fn_awn_init(fn_awn *s, uint64_t key)
-    double fn_awn_measure_one(fn_awn *s, double truth)
-    void fn_awn_measure_many(fn_awn *s, size_t n, const double *truth,
-                             ptrdiff_t truth_stride, double *out, ptrdiff_t out_stride)
-    void fn_dvl_measure_one(fn_awn **sensors, const double *truth, double *out)
-    void fn_dvl_measure_many(fn_awn **sensors, size_t n, const double **truth,
-                             const ptrdiff_t *truth_stride, double *out,
-                             ptrdiff_t out_stride)
-    void fn_dvl_measure_span(fn_awn **sensors, uint64_t offset, size_t n,
-                             const double **truth, const ptrdiff_t *truth_stride,
-                             double *out, ptrdiff_t out_stride)
+    int fn_awn_measure_one(fn_awn *s, double truth, double *out)
+    int fn_awn_measure_span(const fn_awn_params *p, size_t n, const double *truth,
+                            ptrdiff_t truth_stride, double *out, ptrdiff_t out_stride)
+    int fn_dvl_measure_one(fn_awn **sensors, const double *truth, double *out, int *bad)
+    int fn_dvl_measure_span(const fn_awn_params *sensors, uint64_t offset, size_t n,
+                            const double **truth, const ptrdiff_t *truth_stride,
+                            double *out, ptrdiff_t out_stride, int *bad)

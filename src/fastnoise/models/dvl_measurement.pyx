@@ -2,7 +2,7 @@
 (``fill_truth``, on the per-sample path), the ``DvlMeasurement`` record, and the column
 pointers of a batch (``_Batch``) for ``DvlSimulator.measure_many``."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -10,10 +10,16 @@ cimport numpy as cnp
 
 from libc.stddef cimport ptrdiff_t
 
-from fastnoise.models.dvl_capi cimport FN_DVL_NFIELDS, FN_DVL_NSENSORS, fn_dvl_measure_span
+from fastnoise.models.dvl_capi cimport (
+    FN_DVL_NFIELDS,
+    FN_DVL_NSENSORS,
+    FN_DVL_OK,
+    fn_dvl_measure_span,
+)
 from fastnoise.models.dvl_sensor cimport real
 
-from fastnoise.models.dvl_sensor import as_float_array
+from fastnoise.core import arrays as _arrays
+from fastnoise.models.dvl_sensor import as_array, short_repr
 
 from fastnoise.io.dvl_config import MESSAGE_FIELDS, TRUTH_FIELDS
 
@@ -21,6 +27,7 @@ cnp.import_array()
 
 cdef tuple _FIELDS = TRUTH_FIELDS
 cdef object _F64 = np.dtype(np.float64)
+cdef object _MISSING = object()
 
 
 cdef class DvlMeasurement:
@@ -147,8 +154,11 @@ cdef inline double _real(str name, value) except? -1.0:
 
 cdef int fill_truth(truth, double *t) except -1:
     """Ground truth of one message into t[0..10): fast paths for dict, list, tuple and
-    float64 arrays (a per-sample call in a control loop), then any mapping, structured
-    row or sequence. Values: real numbers (no bools, no strings), NaN/inf allowed."""
+    native aligned float64 arrays (a per-sample call in a control loop), then any
+    mapping, structured record, array (through ``fastnoise.core.arrays.intake``:
+    big-endian, unaligned, strided and int arrays are read as numbers, never as raw
+    bytes) or sequence. Values: real numbers (no bools, strings, complex, datetimes
+    or objects), NaN/inf allowed. Errors name the field."""
     cdef Py_ssize_t i
     cdef object v
     cdef dict d
@@ -158,10 +168,10 @@ cdef int fill_truth(truth, double *t) except -1:
     if type(truth) is dict:
         d = <dict>truth
         for i in range(FN_DVL_NSENSORS):
-            v = d.get(_FIELDS[i])
+            v = d.get(_FIELDS[i], _MISSING)
             if type(v) is float:
                 t[i] = <double>v
-            elif v is None:
+            elif v is _MISSING:
                 raise ValueError(f"truth lacks field {_FIELDS[i]!r}: it needs "
                                  f"{list(TRUTH_FIELDS)}")
             else:
@@ -173,30 +183,47 @@ cdef int fill_truth(truth, double *t) except -1:
             v = truth[i]
             t[i] = <double>v if type(v) is float else _real(_FIELDS[i], v)
         return 0
-    if (type(truth) is np.ndarray and cnp.PyArray_TYPE(truth) == cnp.NPY_FLOAT64
-            and cnp.PyArray_NDIM(truth) == 1):
-        _check_len(truth)
+    if isinstance(truth, np.ndarray):
         arr = <cnp.ndarray>truth
+        if arr.dtype.names is not None:
+            if cnp.PyArray_NDIM(arr) == 0:
+                return _fill_record(arr[()], t)
+            raise TypeError(f"truth is a structured array of shape {truth.shape}: measure takes "
+                            f"one record (a row, or a 0-d array); use measure_many for a batch")
+        if not (type(truth) is np.ndarray and cnp.PyArray_TYPE(arr) == cnp.NPY_FLOAT64
+                and cnp.PyArray_NDIM(arr) == 1 and cnp.PyArray_ISNOTSWAPPED(arr)
+                and cnp.PyArray_ISALIGNED(arr)):
+            arr = _arrays.intake("truth", arr, _F64, ndim=1)
+        _check_len(arr)
         base = <char *>cnp.PyArray_DATA(arr)
         step = cnp.PyArray_STRIDE(arr, 0)
         for i in range(FN_DVL_NSENSORS):
             t[i] = (<double *>(base + i * step))[0]
         return 0
     if isinstance(truth, (Mapping, np.void)):
-        for i in range(FN_DVL_NSENSORS):
-            try:
-                v = truth[_FIELDS[i]]
-            except (KeyError, ValueError, IndexError):
-                raise ValueError(f"truth lacks field {_FIELDS[i]!r}: it needs "
-                                 f"{list(TRUTH_FIELDS)}") from None
-            t[i] = _real(_FIELDS[i], v)
-        return 0
-    if isinstance(truth, (str, bytes)):
-        raise TypeError(f"truth={truth!r} is not allowed: use a mapping of "
+        return _fill_record(truth, t)
+    if isinstance(truth, (str, bytes)) or not isinstance(truth, Sequence):
+        raise TypeError(f"truth={short_repr(truth)} is not allowed: use a mapping of "
                         f"{TRUTH_FIELDS} or a sequence of 10 values")
     _check_len(truth)
     for i in range(FN_DVL_NSENSORS):
         t[i] = _real(_FIELDS[i], truth[i])
+    return 0
+
+
+cdef int _fill_record(truth, double *t) except -1:
+    """A mapping or a structured record (np.void): each field by name."""
+    cdef Py_ssize_t i
+    if isinstance(truth, np.void) and truth.dtype.names is None:
+        raise TypeError(f"truth is a void scalar of dtype {truth.dtype} without fields: "
+                        f"use a record with the fields {TRUTH_FIELDS}")
+    for i in range(FN_DVL_NSENSORS):
+        try:
+            v = truth[_FIELDS[i]]
+        except (KeyError, ValueError, IndexError):
+            raise ValueError(f"truth lacks field {_FIELDS[i]!r}: it needs "
+                             f"{list(TRUTH_FIELDS)}") from None
+        t[i] = _real(_FIELDS[i], v)
     return 0
 
 
@@ -222,17 +249,29 @@ cdef class _Batch:
         if token is not _BATCH_TOKEN:
             raise TypeError("_Batch is internal to DvlSimulator.measure_many")
         self.ready = False
+        self.n = 0
+        self.code = FN_DVL_OK
+        self.bad = -1
 
     def run(self, size_t start, size_t count):
+        """Messages start .. start + count - 1 of the batch (GIL released). A span's
+        failure is recorded in ``code`` and ``bad`` (the first one wins) for the caller
+        to raise, once every span has finished."""
         cdef const double *tp[FN_DVL_NSENSORS]
-        cdef int j
+        cdef int j, rc, bad = -1
         if not self.ready:
             raise RuntimeError("_Batch is not set up")
+        if start > self.n or count > self.n - start:
+            raise ValueError(f"start={start}, count={count} is not allowed: the batch has "
+                             f"{self.n} messages")
         for j in range(FN_DVL_NSENSORS):
             tp[j] = self.tp[j] + <ptrdiff_t>start * self.ts[j]
         with nogil:
-            fn_dvl_measure_span(self.ps, start, count, tp, self.ts,
-                                self.op + start * FN_DVL_NFIELDS, FN_DVL_NFIELDS)
+            rc = fn_dvl_measure_span(self.snap, start, count, tp, self.ts,
+                                     self.op + start * FN_DVL_NFIELDS, FN_DVL_NFIELDS, &bad)
+        if rc != FN_DVL_OK and self.code == FN_DVL_OK:  # under the GIL again
+            self.code = rc
+            self.bad = bad
 
 
 cdef _Batch new_batch():
@@ -267,23 +306,51 @@ cdef bint record_columns(truth, _Batch job) except -1:
     return True
 
 
+cdef _column(str name, value):
+    """One truth column for the kernel: a native aligned float64 array of at most one
+    dimension and any stride (a multiple of 8 bytes; 0 broadcasts) is read in place,
+    anything else goes through ``fastnoise.core.arrays.intake`` (copied, or refused by
+    name for bool, complex, str, object and datetime dtypes)."""
+    arr = as_array(name, value)
+    if (arr.dtype == _F64 and arr.ndim <= 1 and arr.flags.aligned
+            and (arr.ndim == 0 or arr.strides[0] % 8 == 0)):
+        return arr
+    return _arrays.intake(name, arr, _F64)
+
+
 cdef tuple column_arrays(get, _Batch job):
     """Columns of any mapping or structured array as float64 arrays broadcast to one
-    shape; their pointers into job. Returns (shape, arrays to keep alive)."""
+    shape; their pointers into job. Returns (shape, arrays to keep alive, the columns
+    as given, for the overlap check of ``out``)."""
     cdef int j
     cdef cnp.ndarray col
-    cols = [as_float_array(f"truth[{f!r}]", get(f)) for f in TRUTH_FIELDS]
+    given = []
+    cols = []
+    for f in TRUTH_FIELDS:
+        name = f"truth[{f!r}]"
+        try:
+            v = get(f)
+        except (KeyError, IndexError, ValueError):
+            raise ValueError(f"truth lacks field {f!r}: it needs {list(TRUTH_FIELDS)}") from None
+        v = as_array(name, v)
+        given.append(v)
+        cols.append(_column(name, v))
     shape = cols[0].shape
     same = all([c.shape == shape for c in cols])
     if not same:
-        shape = np.broadcast_shapes(*(c.shape for c in cols))
+        try:
+            shape = np.broadcast_shapes(*(c.shape for c in cols))
+        except ValueError:
+            shapes = {f: c.shape for f, c in zip(TRUTH_FIELDS, cols)}
+            raise ValueError(f"truth's fields have shapes {shapes} that do not broadcast to "
+                             f"one shape") from None
     keep = []
     for j in range(FN_DVL_NSENSORS):
         c = cols[j] if same else np.broadcast_to(cols[j], shape)
-        if c.ndim > 1 or not c.flags.aligned or (c.ndim == 1 and c.strides[0] % 8):
+        if c.ndim > 1:
             c = np.ascontiguousarray(c).reshape(-1)
         col = c
         keep.append(col)
         job.tp[j] = <const double *>cnp.PyArray_DATA(col)
         job.ts[j] = col.strides[0] // 8 if col.ndim == 1 else 0
-    return shape, keep
+    return shape, keep, given
