@@ -264,13 +264,14 @@ def load_config(
     source: str | os.PathLike[str] | IO[str] | Mapping[str, Any], *, strict: bool = False
 ) -> DvlConfig:
     """Read a DVL configuration from a JSON file path, an open text file, or a dict."""
+    data: object
     if isinstance(source, Mapping):
         data = source
     elif isinstance(source, (str, os.PathLike)):
         with open(source, encoding="utf-8") as f:
             data = _parse(lambda: json.load(f), repr(os.fspath(source)))
     elif hasattr(source, "read"):
-        data = _parse(lambda: json.load(source), "file")  # type: ignore[arg-type]
+        data = _parse(lambda: json.load(source), "file")  # type: ignore[arg-type,union-attr]
     else:
         raise TypeError(
             f"source={source!r} is not allowed: use a path, an open text file or a dict"
