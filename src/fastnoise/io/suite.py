@@ -26,10 +26,11 @@ A suite is TOML (``tomllib``) or JSON with the same structure::
 Models (``model = ...``): ``imu`` (:class:`~fastnoise.models.imu.ImuNoise`), ``lidar``
 (:class:`~fastnoise.models.lidar.LidarNoise`), ``range``
 (:class:`~fastnoise.models.range_noise.RangeNoise`; ``min_range``/``max_range`` come from
-each LaserScan message), ``camera`` (:class:`~fastnoise.models.camera.ImageNoise`),
-``depth`` (:class:`fastnoise.io.files.DepthNoise`: metres, no clamp), ``odometry`` (the
-source document's covariance table, no noise) and ``copy`` (left byte-identical, to
-exclude a topic that a later pattern would match). An entry may give ``seed`` (its own
+each LaserScan message, ``mean`` defaults to 0), ``camera``
+(:class:`~fastnoise.models.camera.ImageNoise`), ``depth``
+(:class:`fastnoise.io.files.DepthNoise`: metres, no clamp), ``odometry`` (the source
+document's covariance table, no noise) and ``copy`` (left byte-identical, to exclude a
+topic that a later pattern would match). An entry may give ``seed`` (its own
 suite seed) and, instead of parameters, ``sdf`` (a file) and ``sensor`` (a
 ``<sensor name=...>``): the model is then what :func:`fastnoise.from_sdf` builds.
 
@@ -280,6 +281,7 @@ def _construct(entry: Entry, ss: np.random.SeedSequence, extra: dict[str, Any]) 
     if m == "range":
         from fastnoise.models.range_noise import RangeNoise
 
+        params.setdefault("mean", 0.0)  # a suite may leave the white-noise mean out
         return RangeNoise(**params, seed=ss)
     if m == "camera":
         from fastnoise.models.camera import ImageNoise
