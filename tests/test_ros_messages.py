@@ -345,3 +345,21 @@ def test_imu_covariance_conventions_and_first_dt():
     np.testing.assert_array_equal([o.angular_velocity.z for o in out], w[:, 2])
     with pytest.raises(ValueError, match="not after the previous"):
         node(imu(20_000_000))
+
+
+def test_imu_log_stamps_option():
+    """stamps = "log": dt from the bag's record times, not header.stamp."""
+    suite = Suite.from_dict(
+        {
+            "seed": 3,
+            "topics": {"/imu": {"model": "imu", "gyro": {"noise_stddev": 0.01}, "stamps": "log"}},
+        }
+    )
+    node = TopicNoise.from_suite(suite, "/imu", first_dt=0.02)
+    with pytest.raises(ValueError, match="needs the log time"):
+        node(imu(0))
+    node = TopicNoise.from_suite(suite, "/imu", first_dt=0.02)
+    out = [node(imu(0), log_time_ns=k * 20_000_000) for k in range(3)]  # stamps all 0
+    ref = ImuNoise(gyro={"noise_stddev": 0.01}, seed=name_seed_sequence(3, "/imu"))
+    w, _ = ref.apply(np.zeros((3, 3)), np.tile([0, 0, 9.8], (3, 1)), 0.02)
+    np.testing.assert_array_equal([o.angular_velocity.x for o in out], w[:, 0])

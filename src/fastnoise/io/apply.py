@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+import numpy as np
+
 from fastnoise.io.suite import Suite, load_suite, name_tag, normalize_topic
 
 __all__ = ["ApplyError", "Report", "TopicReport", "apply", "input_kind"]
@@ -284,6 +286,43 @@ def _first_dt(bag: Any, info: Any, entry: Any, codecs: dict[int, Any]) -> float:
     return (times[1] - times[0]) / 1e9
 
 
+_DATA_ONLY = ("sensor_msgs/Image", "sensor_msgs/PointCloud2")
+
+
+def _noise_in_record(
+    noise: Any, msg: Any, ts: int, raw: Any, buffers: dict[str, np.ndarray]
+) -> np.ndarray | None:
+    """The output record of an Image or PointCloud2 written straight into a copy of
+    ``raw`` (noise changes only the bytes of ``data``, so the record is ``raw`` with
+    them replaced: no second serialization, one pass over the pixels or points). The
+    buffer is reused for the topic's next message (the writers copy what they get).
+    None when the message does not view ``raw`` (the caller serializes it)."""
+    from fastnoise.io.ros.bags import data_span
+
+    if noise.msgtype not in _DATA_ONLY or noise.entry.model == "copy":
+        return None
+    span = data_span(msg, raw)
+    if span is None:
+        return None
+    off, n = span
+    src = np.frombuffer(raw, dtype=np.uint8)
+    buf = buffers.get(noise.topic)
+    if buf is None or buf.size != src.size:
+        buf = buffers[noise.topic] = np.empty(src.size, dtype=np.uint8)
+    buf[:off] = src[:off]
+    buf[off + n :] = src[off + n :]
+    into = buf[off : off + n]
+    noise(msg, ts, out=into)
+    data = msg.data
+    if not (  # pragma: no cover - the handlers write into ``out``
+        isinstance(data, np.ndarray)
+        and data.ctypes.data == into.ctypes.data
+        and data.nbytes == into.nbytes
+    ):
+        raise AssertionError("noised data did not land in the record")
+    return buf
+
+
 def _apply_bag(
     suite: Suite,
     src: Path,
@@ -322,6 +361,7 @@ def _apply_bag(
             except ValueError as exc:
                 raise ApplyError(str(exc)) from None
         topic_of = {c.id: normalize_topic(c.topic) for c in bag.reader.connections}
+        buffers: dict[str, np.ndarray] = {}
         ros1 = bag.kind == "ros1"
         bar = _Progress(bag.message_count, "msg", progress, stream)
         t0 = time.perf_counter()
@@ -344,8 +384,10 @@ def _apply_bag(
                             if codec is None:
                                 codec = codecs[conn.id] = Codec(conn, ros1)
                             msg = codec.deserialize(raw)
-                            noise(msg, ts)
-                            data = codec.serialize(msg, raw)
+                            data = _noise_in_record(noise, msg, ts, raw, buffers)
+                            if data is None:
+                                noise(msg, ts)
+                                data = codec.serialize(msg, raw)
                         except Exception as exc:
                             raise ApplyError(
                                 f"{src}: topic {noise.topic} message {index} (log time {ts} "

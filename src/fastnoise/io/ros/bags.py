@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BagInput", "Codec", "bag_kind", "open_bag"]
+import numpy as np
+
+__all__ = ["BagInput", "Codec", "bag_kind", "data_span", "open_bag"]
 
 
 def _rosbags() -> None:
@@ -82,9 +84,11 @@ class Codec:
         self.store = store
 
     def deserialize(self, raw: bytes | memoryview) -> Any:
+        """The message; its arrays view ``raw`` where rosbags allows (no copy)."""
         if self.ros1:
             return self.store.deserialize_ros1(raw, self.msgtype)
-        return self.store.deserialize_cdr(raw, self.msgtype)
+        # a memoryview: rosbags slices off the CDR header without copying the message
+        return self.store.deserialize_cdr(memoryview(raw), self.msgtype)
 
     def serialize(self, msg: Any, raw: bytes | memoryview) -> memoryview:
         """``msg`` serialized like ``raw`` was (CDR byte order kept)."""
@@ -92,6 +96,26 @@ class Codec:
             return self.store.serialize_ros1(msg, self.msgtype)
         little = bytes(raw[1:2]) != b"\x00"
         return self.store.serialize_cdr(msg, self.msgtype, little_endian=little)
+
+
+def data_span(msg: Any, raw: bytes | memoryview) -> tuple[int, int] | None:
+    """(offset, length) of ``msg.data``'s bytes inside the serialized ``raw`` when the
+    deserialized array views them (rosbags does for uint8[] fields), else None.
+
+    A message whose only change is the contents of ``data`` (an Image or PointCloud2
+    after noise) then serializes to ``raw`` with those bytes replaced: the output record
+    is written without serializing the message again.
+    """
+    data = getattr(msg, "data", None)
+    if not isinstance(data, np.ndarray) or data.dtype != np.uint8 or data.ndim != 1:
+        return None
+    base = np.frombuffer(raw, dtype=np.uint8)
+    if not np.shares_memory(data, base) or data.strides != (1,):
+        return None
+    off = data.ctypes.data - base.ctypes.data
+    if off < 0 or off + data.size > base.size:
+        return None
+    return off, data.size
 
 
 @dataclass

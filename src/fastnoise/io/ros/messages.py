@@ -71,6 +71,8 @@ def message_bytes(data: Any) -> np.ndarray:
     """A message's byte field as a 1-D ``uint8`` array (a view where the buffer allows:
     read-only for ``bytes``)."""
     if isinstance(data, np.ndarray):
+        if data.dtype == np.uint8 and data.ndim == 1:
+            return data
         if data.dtype != np.uint8:
             data = data.view(np.uint8)
         return data.reshape(-1)

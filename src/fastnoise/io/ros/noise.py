@@ -129,9 +129,13 @@ class TopicNoise:
             )
 
     # ---------------------------------------------------------------------------------
-    def __call__(self, msg: Any, log_time_ns: int | None = None) -> Any:
+    def __call__(
+        self, msg: Any, log_time_ns: int | None = None, out: np.ndarray | None = None
+    ) -> Any:
         """Noise ``msg`` in place (its next frame) and return it. ``log_time_ns``: the
-        bag's record time, used by an IMU with ``stamps = "log"``."""
+        bag's record time, used by an IMU with ``stamps = "log"``. ``out``: for an Image
+        or PointCloud2, a writable uint8 array of ``data``'s size that receives the
+        noised bytes and becomes ``msg.data`` (by default a new array)."""
         msgtype = self.msgtype or message_type(msg)
         if self.msgtype is None:
             self._check_type(msgtype)
@@ -143,9 +147,9 @@ class TopicNoise:
         elif msgtype == "sensor_msgs/LaserScan":
             self._scan(msg, frame)
         elif msgtype == "sensor_msgs/PointCloud2":
-            self._cloud(msg, frame)
+            self._cloud(msg, frame, out)
         elif msgtype == "sensor_msgs/Image":
-            self._image(msg, frame)
+            self._image(msg, frame, out)
         elif msgtype == "sensor_msgs/CompressedImage":
             self._compressed(msg, frame)
         elif msgtype == "nav_msgs/Odometry":
@@ -210,8 +214,11 @@ class TopicNoise:
         ranges = np.asarray(msg.ranges, dtype=np.float32)
         msg.ranges = model.apply(ranges, frame=frame, threads=self.threads)
 
-    def _cloud(self, msg: Any, frame: int) -> None:
+    def _cloud(self, msg: Any, frame: int, out: np.ndarray | None) -> None:
         xyz = pointcloud2_xyz(msg)
+        if out is not None:
+            out[...] = message_bytes(msg.data)  # every other field kept
+            msg.data = out
         if xyz.shape[0]:
             self.model.apply(
                 xyz,
@@ -222,7 +229,7 @@ class TopicNoise:
             )
         set_pointcloud2_xyz(msg, xyz)
 
-    def _image(self, msg: Any, frame: int) -> None:
+    def _image(self, msg: Any, frame: int, into: np.ndarray | None) -> None:
         enc = msg.encoding
         depth = self.entry.model == "depth"
         if enc not in IMAGE_ENCODINGS:
@@ -243,7 +250,15 @@ class TopicNoise:
         px = src.dtype.itemsize * (src.shape[2] if src.ndim == 3 else 1)
         padded = int(msg.step) != w * px or data.size != h * int(msg.step)
         reorder = enc == "bgra8" and per_channel
-        out = data.copy() if (padded or reorder or not src.dtype.isnative) else np.empty_like(data)
+        whole = not (padded or reorder or not src.dtype.isnative)  # the model writes all bytes
+        if into is None:
+            out = np.empty_like(data) if whole else data.copy()
+        else:
+            if into.shape != data.shape or into.dtype != np.uint8:
+                raise ValueError(f"out must be a uint8 array of shape {data.shape}")
+            out = into
+            if not whole:
+                out[...] = data
         dst = image_array(msg, out)
         if not src.dtype.isnative:  # big-endian multi-byte pixels: noise a native copy
             tmp = src.astype(src.dtype.newbyteorder("="))
