@@ -363,3 +363,17 @@ def test_imu_log_stamps_option():
     ref = ImuNoise(gyro={"noise_stddev": 0.01}, seed=name_seed_sequence(3, "/imu"))
     w, _ = ref.apply(np.zeros((3, 3)), np.tile([0, 0, 9.8], (3, 1)), 0.02)
     np.testing.assert_array_equal([o.angular_velocity.x for o in out], w[:, 0])
+
+
+def test_pointcloud2_fields_in_any_order():
+    """x, y, z not adjacent in x-y-z order: read and written field by field."""
+    msg, _ = organized_cloud(False)
+    msg.fields[2].offset, msg.fields[3].offset = 20, 12  # y after z
+    xyz = pointcloud2_xyz(msg)
+    arr = pointcloud2_array(msg)
+    np.testing.assert_array_equal(xyz[:, 1], arr["y"].reshape(-1))
+    np.testing.assert_array_equal(xyz[:, 2], arr["z"].reshape(-1))
+    noise = noise_for("lidar", distance_noise_stddev_base=0.1)
+    noise(msg)
+    model = LidarNoise(distance_noise_stddev_base=0.1, seed=name_seed_sequence(7, "/t"))
+    np.testing.assert_array_equal(pointcloud2_xyz(msg), model.apply(xyz, frame=0).points)

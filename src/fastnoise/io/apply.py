@@ -363,11 +363,14 @@ def _apply_bag(
         topic_of = {c.id: normalize_topic(c.topic) for c in bag.reader.connections}
         buffers: dict[str, np.ndarray] = {}
         ros1 = bag.kind == "ros1"
-        bar = _Progress(bag.message_count, "msg", progress, stream)
         t0 = time.perf_counter()
         with _staged(dst, overwrite) as tmp:
             target = tmp / (dst.stem if kind == "mcap" else dst.name)
-            writer, conns, close = bag.writer(target)
+            try:
+                writer, conns, close = bag.writer(target)
+            except Exception as exc:  # rosbags' WriterError and friends
+                raise ApplyError(f"{dst}: cannot write the bag: {exc}") from exc
+            bar = _Progress(bag.message_count, "msg", progress, stream)
             try:
                 for conn, ts, raw in bag.messages():
                     out = conns[conn.id]

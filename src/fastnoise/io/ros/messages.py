@@ -137,13 +137,35 @@ def _xyz_names(msg: Any) -> tuple[str, str, str]:
     return ("x", "y", "z")
 
 
+def _xyz_block(arr: np.ndarray, buf: np.ndarray) -> np.ndarray | None:
+    """x, y, z as one (height, width, 3) view of ``buf`` when they are adjacent fields
+    of one type (the usual layout): one strided copy instead of three."""
+    fields = arr.dtype.fields
+    (tx, ox), (ty, oy), (tz, oz) = (fields[n][:2] for n in ("x", "y", "z"))
+    if not (tx == ty == tz and oy == ox + tx.itemsize and oz == oy + tx.itemsize):
+        return None
+    if arr.size == 0:
+        return None
+    return np.ndarray(
+        (arr.shape[0], arr.shape[1], 3),
+        dtype=tx,
+        buffer=buf,
+        offset=ox,
+        strides=(arr.strides[0], arr.strides[1], tx.itemsize),
+    )
+
+
 def pointcloud2_xyz(msg: Any) -> np.ndarray:
     """The points' x, y, z as a new C-contiguous (height * width, 3) array in native byte
     order: float32 when all three fields are FLOAT32, else float64. NaN points stay NaN."""
     names = _xyz_names(msg)
-    arr = pointcloud2_array(msg)
+    buf = message_bytes(msg.data)
+    arr = pointcloud2_array(msg, buf)
     kinds = {arr.dtype.fields[n][0].itemsize for n in names}
     dt = np.float32 if kinds == {4} else np.float64
+    block = _xyz_block(arr, buf)
+    if block is not None:
+        return np.array(block, dtype=dt, order="C").reshape(-1, 3)
     out = np.empty((arr.shape[0], arr.shape[1], 3), dtype=dt)
     for i, n in enumerate(names):
         out[..., i] = arr[n]
@@ -160,8 +182,12 @@ def set_pointcloud2_xyz(msg: Any, xyz: np.ndarray) -> None:
         data = _writable_copy(data)
     arr = pointcloud2_array(msg, data)
     pts = np.asarray(xyz).reshape(arr.shape[0], arr.shape[1], 3)
-    for i, n in enumerate(names):
-        arr[n] = pts[..., i]
+    block = _xyz_block(arr, data)
+    if block is not None:
+        block[...] = pts
+    else:
+        for i, n in enumerate(names):
+            arr[n] = pts[..., i]
     msg.data = data
 
 
