@@ -183,6 +183,10 @@ def main(argv: list[str] | None = None) -> int:
             f"({size / 1e6 / a:.0f} MB/s)  runs {[round(x, 2) for x in times['apply']]}"
         )
         print(f"noise adds {100 * (a / b - 1):.0f}% to the baseline (target: <= 25%)")
+        paired = statistics.median(
+            x / y for x, y in zip(times["apply"], times["baseline"], strict=True)
+        )
+        print(f"median of the paired ratios apply/baseline (run by run): {paired:.2f}")
         cb, ca = statistics.median(cpu["baseline"]), statistics.median(cpu["apply"])
         print(
             f"CPU time (all threads), medians: baseline {cb:.2f} s, apply {ca:.2f} s "
