@@ -153,6 +153,15 @@ STREAMS: tuple[Stream, ...] = (
         "float32 normal j (pixel y * width + x; per channel j * channels + c)",
         "frame < 2**64; pixel index < 2**64",
     ),
+    Stream(
+        "suite",
+        "suite",
+        "as the topic's (or file's) model",
+        "fastnoise.io.suite: topic or file n (normalized name) seeds its model with "
+        "child(child(seed, tag('suite')), first 4 bytes LE of sha256(n)); message k of the "
+        "topic is frame k (the IMU: sample k from the topic's first message)",
+        "one key per name",
+    ),
 )
 
 #: Key tags of the models still to come (Gazebo's other sensors, CARLA's lidar):
@@ -166,7 +175,6 @@ RESERVED_TAGS: tuple[str, ...] = (
     "force_torque",
     "depth_camera",
     "carla_lidar",
-    "suite",
 )
 
 

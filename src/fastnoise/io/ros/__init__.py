@@ -1,0 +1,59 @@
+"""ROS messages and bags: noise a topic in your own node, or a whole recording.
+
+In a node (``rclpy``; no ROS install is needed for bags), five lines::
+
+    from fastnoise.io.ros import TopicNoise
+
+    noise = TopicNoise.from_suite("suite.toml", "/camera/image_raw")  # keyed by the topic
+
+    def callback(msg):  # the subscription callback: message k is frame k
+        publisher.publish(noise(msg))
+
+A recording (ROS 1 bag, ROS 2 bag, ``.mcap``): ``fastnoise apply --config suite.toml IN
+OUT``, or :func:`fastnoise.io.apply.apply` in Python. The suite file is described in
+:mod:`fastnoise.io.suite`.
+
+Helpers (:mod:`fastnoise.io.ros.messages`), for any message object with the ROS field
+names (``rosbags`` or ``rclpy``): PointCloud2 <-> structured array views with write-back
+(:func:`pointcloud2_array`, :func:`pointcloud2_xyz`, :func:`set_pointcloud2_xyz`), Image
+<-> ndarray by encoding (:func:`image_array`, :func:`set_image_array`), CompressedImage
+decode and encode (:func:`decode_compressed_image`, :func:`encode_compressed_image`), and
+covariances (:func:`fill_imu_covariance`, :func:`fill_odometry_covariance`).
+
+Reading and writing bags needs ``pip install 'fastnoise[ros]'`` (rosbags);
+CompressedImage needs OpenCV (``fastnoise[files]``).
+"""
+
+from fastnoise.io.ros.messages import (
+    IMAGE_ENCODINGS,
+    decode_compressed_image,
+    encode_compressed_image,
+    fill_imu_covariance,
+    fill_odometry_covariance,
+    image_array,
+    pointcloud2_array,
+    pointcloud2_xyz,
+    rgb_view,
+    set_image_array,
+    set_pointcloud2_xyz,
+    stamp_ns,
+)
+from fastnoise.io.ros.noise import MESSAGE_MODELS, TopicNoise, message_type
+
+__all__ = [
+    "IMAGE_ENCODINGS",
+    "MESSAGE_MODELS",
+    "TopicNoise",
+    "decode_compressed_image",
+    "encode_compressed_image",
+    "fill_imu_covariance",
+    "fill_odometry_covariance",
+    "image_array",
+    "message_type",
+    "pointcloud2_array",
+    "pointcloud2_xyz",
+    "rgb_view",
+    "set_image_array",
+    "set_pointcloud2_xyz",
+    "stamp_ns",
+]

@@ -1,0 +1,356 @@
+"""Message <-> array helpers for ``sensor_msgs`` and ``nav_msgs`` messages.
+
+They work on any message object with the ROS field names: the classes ``rosbags``
+deserializes to, and ``rclpy`` messages in a node. Byte fields (``data``) may be
+``bytes``, ``bytearray``, ``array.array`` or a numpy ``uint8`` array; the helpers that
+write put a numpy ``uint8`` array back into ``msg.data``.
+
+- PointCloud2: :func:`pointcloud2_array` (a structured view of every field, row padding
+  and byte order honoured), :func:`pointcloud2_xyz` / :func:`set_pointcloud2_xyz`.
+- Image: :func:`image_array` / :func:`set_image_array` (encodings in ``IMAGE_ENCODINGS``,
+  ``step`` padding and ``is_bigendian`` honoured).
+- CompressedImage: :func:`decode_compressed_image` / :func:`encode_compressed_image`
+  (OpenCV; ``compressedDepth`` is refused).
+- Imu: :func:`fill_imu_covariance`; Odometry: :func:`fill_odometry_covariance`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "IMAGE_ENCODINGS",
+    "POINT_FIELD_TYPES",
+    "decode_compressed_image",
+    "encode_compressed_image",
+    "fill_imu_covariance",
+    "fill_odometry_covariance",
+    "image_array",
+    "message_bytes",
+    "pointcloud2_array",
+    "pointcloud2_xyz",
+    "rgb_view",
+    "set_image_array",
+    "set_pointcloud2_xyz",
+    "stamp_ns",
+]
+
+#: sensor_msgs/PointField datatype -> numpy type (without byte order).
+POINT_FIELD_TYPES = {1: "i1", 2: "u1", 3: "i2", 4: "u2", 5: "i4", 6: "u4", 7: "f4", 8: "f8"}
+
+#: Image encodings handled: name -> (numpy type without byte order, channels).
+#: ``32FC1`` is depth in metres.
+IMAGE_ENCODINGS = {
+    "mono8": ("u1", 1),
+    "mono16": ("u2", 1),
+    "rgb8": ("u1", 3),
+    "bgr8": ("u1", 3),
+    "rgba8": ("u1", 4),
+    "bgra8": ("u1", 4),
+    "32FC1": ("f4", 1),
+}
+_BIG = sys.byteorder == "big"
+
+
+def stamp_ns(stamp: Any) -> int:
+    """A ``builtin_interfaces/Time`` (``sec``, ``nanosec``; ROS 1 ``secs``/``nsecs``) in
+    integer nanoseconds."""
+    sec = getattr(stamp, "sec", None)
+    if sec is None:
+        sec = stamp.secs
+        nsec = stamp.nsecs
+    else:
+        nsec = stamp.nanosec
+    return int(sec) * 1_000_000_000 + int(nsec)
+
+
+def message_bytes(data: Any) -> np.ndarray:
+    """A message's byte field as a 1-D ``uint8`` array (a view where the buffer allows:
+    read-only for ``bytes``)."""
+    if isinstance(data, np.ndarray):
+        if data.dtype == np.uint8 and data.ndim == 1:
+            return data
+        if data.dtype != np.uint8:
+            data = data.view(np.uint8)
+        return data.reshape(-1)
+    if isinstance(data, list):
+        return np.asarray(data, dtype=np.uint8)
+    return np.frombuffer(data, dtype=np.uint8)
+
+
+def _writable_copy(data: Any) -> np.ndarray:
+    return np.array(message_bytes(data), dtype=np.uint8, copy=True)
+
+
+# ---------------------------------------------------------------------------------------
+# PointCloud2
+
+
+def _cloud_dtype(msg: Any) -> np.dtype:
+    order = ">" if msg.is_bigendian else "<"
+    names, formats, offsets = [], [], []
+    for f in msg.fields:
+        code = POINT_FIELD_TYPES.get(int(f.datatype))
+        if code is None:
+            raise ValueError(f"PointCloud2 field {f.name!r} has datatype {f.datatype}: unknown")
+        count = int(f.count) if f.count else 1
+        names.append(f.name)
+        formats.append((order + code, (count,)) if count > 1 else order + code)
+        offsets.append(int(f.offset))
+    return np.dtype(
+        {"names": names, "formats": formats, "offsets": offsets, "itemsize": int(msg.point_step)}
+    )
+
+
+def pointcloud2_array(msg: Any, data: np.ndarray | None = None) -> np.ndarray:
+    """A structured array (height, width) over ``msg.data`` (or over ``data``, a byte
+    array of the same layout) with one field per ``PointField``, in the message's byte
+    order. It is a view: writing to it writes the bytes (when they are writable)."""
+    buf = message_bytes(msg.data) if data is None else data
+    h, w = int(msg.height), int(msg.width)
+    step, row = int(msg.point_step), int(msg.row_step)
+    dt = _cloud_dtype(msg)
+    if w * step > row and h > 1 or (h > 0 and (h - 1) * row + w * step > buf.size):
+        raise ValueError(
+            f"PointCloud2 of {h} x {w} points, point_step {step}, row_step {row} does "
+            f"not fit its {buf.size} data bytes"
+        )
+    if h == 0 or w == 0:
+        return np.zeros((h, w), dtype=dt)
+    return np.ndarray((h, w), dtype=dt, buffer=buf, offset=0, strides=(row, step))
+
+
+def _xyz_names(msg: Any) -> tuple[str, str, str]:
+    have = {f.name: f for f in msg.fields}
+    for n in ("x", "y", "z"):
+        f = have.get(n)
+        if f is None:
+            raise ValueError(f"PointCloud2 has no field {n!r} (fields: {sorted(have)})")
+        if int(f.datatype) not in (7, 8) or (f.count and int(f.count) != 1):
+            raise ValueError(
+                f"PointCloud2 field {n!r} has datatype {f.datatype} count {f.count}: x, y, z "
+                "must be FLOAT32 (7) or FLOAT64 (8), count 1"
+            )
+    return ("x", "y", "z")
+
+
+def _xyz_block(arr: np.ndarray, buf: np.ndarray) -> np.ndarray | None:
+    """x, y, z as one (height, width, 3) view of ``buf`` when they are adjacent fields
+    of one type (the usual layout): one strided copy instead of three."""
+    fields = arr.dtype.fields
+    (tx, ox), (ty, oy), (tz, oz) = (fields[n][:2] for n in ("x", "y", "z"))
+    if not (tx == ty == tz and oy == ox + tx.itemsize and oz == oy + tx.itemsize):
+        return None
+    if arr.size == 0:
+        return None
+    return np.ndarray(
+        (arr.shape[0], arr.shape[1], 3),
+        dtype=tx,
+        buffer=buf,
+        offset=ox,
+        strides=(arr.strides[0], arr.strides[1], tx.itemsize),
+    )
+
+
+def pointcloud2_xyz(msg: Any) -> np.ndarray:
+    """The points' x, y, z as a new C-contiguous (height * width, 3) array in native byte
+    order: float32 when all three fields are FLOAT32, else float64. NaN points stay NaN."""
+    names = _xyz_names(msg)
+    buf = message_bytes(msg.data)
+    arr = pointcloud2_array(msg, buf)
+    kinds = {arr.dtype.fields[n][0].itemsize for n in names}
+    dt = np.float32 if kinds == {4} else np.float64
+    block = _xyz_block(arr, buf)
+    if block is not None:
+        return np.array(block, dtype=dt, order="C").reshape(-1, 3)
+    out = np.empty((arr.shape[0], arr.shape[1], 3), dtype=dt)
+    for i, n in enumerate(names):
+        out[..., i] = arr[n]
+    return out.reshape(-1, 3)
+
+
+def set_pointcloud2_xyz(msg: Any, xyz: np.ndarray) -> None:
+    """Write (height * width, 3) points into ``msg``'s x, y, z fields (in its byte order
+    and field types); every other byte is kept. ``msg.data`` becomes a writable
+    ``uint8`` array (a copy when it was read-only)."""
+    names = _xyz_names(msg)
+    data = message_bytes(msg.data)
+    if not data.flags.writeable:
+        data = _writable_copy(data)
+    arr = pointcloud2_array(msg, data)
+    pts = np.asarray(xyz).reshape(arr.shape[0], arr.shape[1], 3)
+    block = _xyz_block(arr, data)
+    if block is not None:
+        block[...] = pts
+    else:
+        for i, n in enumerate(names):
+            arr[n] = pts[..., i]
+    msg.data = data
+
+
+# ---------------------------------------------------------------------------------------
+# Image
+
+
+def _image_layout(msg: Any) -> tuple[np.dtype, int, int, int, int]:
+    enc = msg.encoding
+    if enc not in IMAGE_ENCODINGS:
+        raise ValueError(
+            f"Image encoding {enc!r} is not handled: use one of {sorted(IMAGE_ENCODINGS)}"
+        )
+    code, ch = IMAGE_ENCODINGS[enc]
+    dt = np.dtype(code)
+    if dt.itemsize > 1:
+        dt = dt.newbyteorder(">" if msg.is_bigendian else "<")
+    h, w, step = int(msg.height), int(msg.width), int(msg.step)
+    return dt, ch, h, w, step
+
+
+def image_array(msg: Any, data: np.ndarray | None = None) -> np.ndarray:
+    """The pixels of a ``sensor_msgs/Image`` as an (H, W) or (H, W, C) array viewing
+    ``msg.data`` (or ``data``): rows ``step`` bytes apart (padding skipped), dtype in the
+    message's byte order (``is_bigendian``). Channels in the encoding's order (bgr8 is
+    B, G, R)."""
+    dt, ch, h, w, step = _image_layout(msg)
+    buf = message_bytes(msg.data) if data is None else data
+    px = dt.itemsize * ch
+    if step < w * px:
+        raise ValueError(f"Image step {step} is less than width {w} x {px} bytes per pixel")
+    if h and (h - 1) * step + w * px > buf.size:
+        raise ValueError(f"Image of {h} rows of step {step} does not fit its {buf.size} bytes")
+    shape: tuple[int, ...] = (h, w) if ch == 1 else (h, w, ch)
+    strides: tuple[int, ...] = (step, px) if ch == 1 else (step, px, dt.itemsize)
+    if h == 0 or w == 0:
+        return np.zeros(shape, dtype=dt)
+    return np.ndarray(shape, dtype=dt, buffer=buf, offset=0, strides=strides)
+
+
+def rgb_view(img: np.ndarray, encoding: str) -> np.ndarray:
+    """The colour channels of an image array in R, G, B order (a view; alpha left out):
+    so a bgr8 and an rgb8 copy of a scene get the same noise per colour."""
+    if img.ndim == 2:
+        return img
+    if encoding.startswith("bgr"):
+        return img[..., 2::-1]
+    return img[..., :3]
+
+
+def set_image_array(msg: Any, pixels: np.ndarray) -> None:
+    """Write (H, W[, C]) pixels into ``msg.data`` in the message's layout (step padding
+    and byte order kept); ``msg.data`` becomes a writable ``uint8`` array."""
+    data = message_bytes(msg.data)
+    if not data.flags.writeable:
+        data = _writable_copy(data)
+    view = image_array(msg, data)
+    view[...] = pixels
+    msg.data = data
+
+
+# ---------------------------------------------------------------------------------------
+# CompressedImage
+
+
+def _cv2() -> Any:
+    try:
+        import cv2
+    except ImportError:
+        raise ImportError(
+            "CompressedImage and image files need OpenCV: pip install 'fastnoise[files]'"
+        ) from None
+    return cv2
+
+
+def compressed_codec(fmt: str, data: np.ndarray) -> str:
+    """ ".png" or ".jpg": the codec of a CompressedImage (its ``format``, else its magic
+    bytes). ``compressedDepth`` raises ValueError."""
+    low = fmt.lower()
+    if "compresseddepth" in low:
+        raise ValueError(
+            f"CompressedImage format {fmt!r} (compressedDepth) is not handled: its PNG "
+            "holds quantized depth; record the raw depth Image (32FC1) instead"
+        )
+    if "png" in low:
+        return ".png"
+    if "jpeg" in low or "jpg" in low:
+        return ".jpg"
+    head = bytes(data[:4])
+    if head.startswith(b"\x89PNG"):
+        return ".png"
+    if head.startswith(b"\xff\xd8"):
+        return ".jpg"
+    raise ValueError(f"CompressedImage format {fmt!r}: neither JPEG nor PNG")
+
+
+def decode_compressed_image(msg: Any) -> np.ndarray:
+    """The pixels of a ``sensor_msgs/CompressedImage`` (JPEG or PNG) as OpenCV decodes
+    them: (H, W) grey or (H, W, 3|4) in B, G, R[, A] order, uint8 or uint16."""
+    cv2 = _cv2()
+    data = message_bytes(msg.data)
+    compressed_codec(msg.format, data)
+    img = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+    if img is None:
+        raise ValueError(f"CompressedImage ({msg.format!r}) could not be decoded")
+    return img
+
+
+def encode_compressed_image(
+    msg: Any, pixels: np.ndarray, quality: int = 95, png_compression: int = 3
+) -> None:
+    """Encode ``pixels`` (OpenCV channel order) into ``msg.data`` with the codec of
+    ``msg.format`` (JPEG at ``quality`` 0..100, PNG at level ``png_compression`` 0..9);
+    ``msg.format`` is kept."""
+    cv2 = _cv2()
+    ext = compressed_codec(msg.format, message_bytes(msg.data))
+    params = (
+        [cv2.IMWRITE_JPEG_QUALITY, int(quality)]
+        if ext == ".jpg"
+        else [cv2.IMWRITE_PNG_COMPRESSION, int(png_compression)]
+    )
+    ok, buf = cv2.imencode(ext, pixels, params)
+    if not ok:
+        raise ValueError(f"CompressedImage ({msg.format!r}) could not be encoded")
+    msg.data = buf.reshape(-1)
+
+
+# ---------------------------------------------------------------------------------------
+# covariances
+
+
+def fill_imu_covariance(msg: Any, model: Any, dt: float, convention: str = "seed002") -> None:
+    """Set ``msg.angular_velocity_covariance`` and ``msg.linear_acceleration_covariance``
+    (row-major 3 x 3, diagonal) from an ``ImuNoise`` at step ``dt`` (s):
+    ``"seed002"`` sigma_white^2 + sigma_bias^2 (the source document's table),
+    ``"gazebo"`` sigma_white^2 only (what gz-sensors publishes), ``"keep"`` nothing.
+    ``orientation_covariance`` is never touched."""
+    if convention == "keep":
+        return
+    if convention == "seed002":
+        gyro = model.angular_velocity_covariance(dt)
+        accel = model.linear_acceleration_covariance(dt)
+    elif convention == "gazebo":
+        gyro = np.zeros(9)
+        accel = np.zeros(9)
+        gyro[[0, 4, 8]] = model.gyro.white_stddev(dt) ** 2
+        accel[[0, 4, 8]] = model.accel.white_stddev(dt) ** 2
+    else:
+        raise ValueError(
+            f"convention={convention!r} is not allowed: use 'seed002', 'gazebo' or 'keep'"
+        )
+    msg.angular_velocity_covariance = np.asarray(gyro, dtype=np.float64)
+    msg.linear_acceleration_covariance = np.asarray(accel, dtype=np.float64)
+
+
+def fill_odometry_covariance(msg: Any, tables: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+    """Set a ``nav_msgs/Odometry``'s ``pose.covariance`` and ``twist.covariance`` (36
+    floats each) to the source document's table
+    (:func:`fastnoise.odometry_covariances`), or to ``tables`` = (pose, twist)."""
+    if tables is None:
+        from fastnoise.models.imu_config import odometry_covariances
+
+        tables = odometry_covariances()
+    pose, twist = tables
+    msg.pose.covariance = np.array(pose, dtype=np.float64)
+    msg.twist.covariance = np.array(twist, dtype=np.float64)
