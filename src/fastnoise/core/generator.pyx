@@ -1,4 +1,5 @@
-"""GaussianNoiseGenerator: counter-keyed Box-Muller normals (the SensorSimulator API document's generator).
+"""GaussianNoiseGenerator: counter-keyed Box-Muller normals (the generator of the
+SensorSimulator API document).
 
 Every value is a pure function of (key, stream, index): see csrc/normal.h for the
 canonical stream. The object holds only its position, so copies, pickles, resets and
@@ -139,7 +140,8 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
     Normal ``j`` of a stream is fixed: ``standard_normal(n)`` returns the next ``n`` of them and
     ``n`` calls of ``generate()`` return the same ``n`` values, bit for bit (normals
     are made 16 at a time from four Philox blocks; the values not yet returned are
-    the "cached" values of the SensorSimulator API document). A draw of ``mean`` and ``stddev`` is ``fma(stddev, z, mean)``.
+    the "cached" values of the SensorSimulator API document). A draw of ``mean`` and
+    ``stddev`` is ``fma(stddev, z, mean)``.
     float64 and float32 share one position: value ``j`` comes from the same random
     words in either dtype (computed in that dtype's precision), so mixing dtypes
     neither skips nor repeats values. Uniforms have 32 bits, so ``|z| <= 6.66`` in
