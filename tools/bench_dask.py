@@ -6,10 +6,15 @@ compressor), noised and written back to a second store:
   * no Dask: the loop read frame -> ImageNoise.apply -> write frame;
   * Dask on a LocalCluster of 1 and of 2 worker processes, one thread each.
 
+Zarr's own codec thread pool is held to one thread (ZARR_THREADING__MAX_WORKERS=1, set
+before zarr is imported and inherited by the worker processes), so every process
+computes on one thread, as the comparison asks.
+
 Run: python tools/bench_dask.py [--frames 200] [--dir /tmp/fn-bench-dask]
 """
 
 import argparse
+import os
 import shutil
 import time
 from pathlib import Path
@@ -29,6 +34,7 @@ def _store(path, shape, zarr, codecs):
 
 
 def main():
+    os.environ.setdefault("ZARR_THREADING__MAX_WORKERS", "1")
     import dask.array as da
     import zarr
     from dask.distributed import Client, LocalCluster
