@@ -1,6 +1,6 @@
 /* Camera amplifier noise: Gazebo's per-pixel Gaussian shader, on the CPU.
  *
- * Pixel j = y * width + x (y counted in the full frame) of frame f takes the standard
+ * Pixel j = y * width + x (y and x counted in the full frame) of frame f takes the standard
  * normal Z from the canonical float32 stream (csrc/normal.h) with stream id f:
  *   shared noise (default): Z = z_j, added to every colour channel;
  *   per-channel noise:      channel c takes z_{j * nc + c}, nc = colour channels.
@@ -32,13 +32,14 @@ enum { FN_CAM_GAZEBO = 0, FN_CAM_OGRE2 = 1 };
 typedef struct {
     uint64_t key;
     uint64_t frame;  /* Philox stream id */
-    uint64_t pixel0; /* pixel index j of element [0, 0]: row_offset * width */
+    uint64_t pixel0; /* pixel index j of element [0, 0]: row_offset * pitch + col_offset */
     double mean;     /* added to Z * stddev, [0, 1] intensity units */
     double stddev;   /* >= 0 */
     int per_channel; /* independent Z per colour channel */
     int variant;     /* FN_CAM_GAZEBO or FN_CAM_OGRE2 */
     int dtype;       /* FN_CAM_U8 ... FN_CAM_F64 */
     size_t width;    /* pixels per row */
+    size_t pitch;    /* pixel indices per row (the full frame's width); 0: width */
     size_t channels; /* 1, 3 or 4 (the 4th is alpha) */
     const void *in;
     ptrdiff_t in_row, in_pix, in_ch;
@@ -48,7 +49,7 @@ typedef struct {
 
 /* Noise rows [row0, row1) of the job's image (GIL-free, thread-safe for disjoint
  * row ranges). Returns 0, or -1 (nothing written) when a normal index of those rows,
- * (pixel0 + row1 * width) * normals per pixel, would reach 2^64 (it would wrap and
+ * (pixel0 + row1 * pitch) * normals per pixel, would reach 2^64 (it would wrap and
  * repeat the stream's first normals). */
 int fn_camera_apply(const fn_camera_job *job, size_t row0, size_t row1);
 

@@ -218,6 +218,7 @@ static const size_t item_size[4] = {1, 2, 4, 8};
 
 void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row1) {
     const size_t W = job->width, C = job->channels;
+    const size_t P = job->pitch ? job->pitch : W; /* pixel indices per row */
     const size_t nc = C == 4 ? 3 : C;
     const size_t per_pixel = job->per_channel ? nc : 1; /* normals per pixel */
     const size_t isz = item_size[job->dtype];
@@ -266,7 +267,7 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
             const size_t m = n * C;
             const size_t nz_count = n * per_pixel;
             fn_normal_fill_f32(job->key, job->frame,
-                               (job->pixel0 + row * W + x0) * per_pixel, nz_count, 0.0f,
+                               (job->pixel0 + row * P + x0) * per_pixel, nz_count, 0.0f,
                                1.0f, z);
             if (ogre2)
                 for (size_t i = 0; i < nz_count; i++)

@@ -51,4 +51,6 @@ class ImageNoise(Model):
         out: _Image | None = None,
         threads: int = 1,
         row_offset: int = 0,
+        col_offset: int = 0,
+        full_width: int | None = None,
     ) -> _Image: ...

@@ -42,6 +42,7 @@ cdef extern from "camera.h" nogil:
         int variant
         int dtype
         size_t width
+        size_t pitch
         size_t channels
         const void *in_ "in"
         Py_ssize_t in_row
@@ -271,7 +272,8 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         self._frame = 0
         unlock_model(self)
 
-    def apply(self, image, frame=None, out=None, threads=1, row_offset=0):
+    def apply(self, image, frame=None, out=None, threads=1, row_offset=0, col_offset=0,
+              full_width=None):
         """Return ``image`` with camera noise added (the input is left unchanged).
 
         Parameters
@@ -298,6 +300,15 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
             Row of the full frame that ``image[0]`` is, when a frame is noised in row
             bands (each band gets the noise it has in the whole frame). Default 0;
             ``(row_offset + H) * W * k < 2**64`` (see the class notes).
+        col_offset : int
+            Column of the full frame that ``image[:, 0]`` is, when a frame is noised in
+            tiles (chunks along the width too). Default 0; needs ``full_width``.
+        full_width : int or None
+            Width of the full frame the image is a tile of (``None``: the image's own
+            width). A tile ``frame[r:r+h, c:c+w]`` noised with ``row_offset=r,
+            col_offset=c, full_width=W`` gets exactly the noise it has in the whole
+            frame; ``col_offset + w <= full_width`` and ``((row_offset + h) *
+            full_width + col_offset) * k < 2**64``.
 
         Returns
         -------
@@ -315,10 +326,16 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         cdef int nthreads = _threads.count(threads)
         if frame is not None:
             f = _validate.integer("frame", frame, 0, 2**64)
-        if type(row_offset) is int and row_offset == 0:
-            offset = 0  # the common case, without the checks
+        if full_width is None and type(col_offset) is int and col_offset == 0:
+            pitch = 0
+            col = 0
+            if type(row_offset) is int and row_offset == 0:
+                offset = 0  # the common case, without the checks
+            else:
+                offset = _row_offset(row_offset, img, self.per_channel)
         else:
-            offset = _row_offset(row_offset, img, self.per_channel)
+            offset, col, pitch = _tile_offsets(row_offset, col_offset, full_width, img,
+                                               self.per_channel)
         if out is None:
             dst = np.empty(img.shape, dtype=img.dtype)
         else:
@@ -347,13 +364,14 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         height, width = dims[0], dims[1]
         j.job.key = self._key
         j.job.frame = f
-        j.job.pixel0 = offset * width
+        j.job.pixel0 = offset * (pitch if pitch else width) + col
         j.job.mean = self.mean
         j.job.stddev = self.stddev
         j.job.per_channel = self.per_channel
         j.job.variant = self._variant_code
         j.job.dtype = _DTYPE_CODES[src.dtype]
         j.job.width = width
+        j.job.pitch = pitch
         j.job.channels = dims[2] if ndim == 3 else 1
         j.job.in_ = cnp.PyArray_DATA(src)
         j.job.in_row = sst[0]
@@ -418,6 +436,29 @@ def _row_offset(value, image, per_channel):
             f"row_offset={value!r} is not allowed: the normal indices (row_offset + {h}) * "
             f"{w} * {per} must stay below 2**64, so row_offset <= {max(top, 0)} here")
     return value
+
+
+def _tile_offsets(row_offset, col_offset, full_width, image, per_channel):
+    """(row_offset, col_offset, pitch) of a tile of a wider frame, checked by name."""
+    h, w = image.shape[0], image.shape[1]
+    row = _validate.integer("row_offset", row_offset, 0, 2**64)
+    col = _validate.integer("col_offset", col_offset, 0, 2**64)
+    if full_width is None:
+        pitch = w
+    else:
+        pitch = _validate.integer("full_width", full_width, 1, 2**64)
+    if col + w > pitch:
+        raise ValueError(
+            f"col_offset={col!r} is not allowed: the tile's {w} columns must end within "
+            f"full_width={pitch!r}, so col_offset <= {max(pitch - w, 0)} here")
+    channels = image.shape[2] if image.ndim == 3 else 1
+    per = min(channels, 3) if per_channel else 1
+    # every normal index, below ((row_offset + H) * pitch + col_offset) * per, < 2**64
+    if ((row + h) * pitch + col) * per > 2**64 - 1:
+        raise ValueError(
+            f"row_offset={row!r} is not allowed: the normal indices ((row_offset + {h}) * "
+            f"{pitch} + {col}) * {per} must stay below 2**64")
+    return row, col, (0 if pitch == w else pitch)
 
 
 def _overlaps_itself(a):

@@ -1,0 +1,244 @@
+"""Noise for dask arrays, chunk by chunk, with the bits of one in-memory call.
+
+fastnoise's noise is a function of (seed, stream, index), so every chunk can compute
+exactly the noise the whole array gets: each chunk rebuilds the model from its
+``state`` (a small dict, sent to the workers instead of the object) and passes the
+chunk's place in the whole array (frame, row and column offsets, first point or beam
+index, first sample) to the kernel. The results do not depend on the chunking, on the
+number of workers, or on a chunk being recomputed after a worker died.
+
+Every function is lazy: it takes dask arrays and returns dask arrays. Needs the
+optional extra ``fastnoise[dask]`` (``dask[array,distributed]``, ``zarr``).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import dask.array as da
+import numpy as np
+from dask import delayed
+
+from fastnoise.core.model import Model
+
+__all__ = ["dvl_noise", "image_noise", "imu_noise", "lidar_noise", "range_noise"]
+
+
+def _state_of(model: Model) -> dict[str, Any]:
+    return model.state
+
+
+def _rebuild(state: dict[str, Any]) -> Any:
+    from fastnoise.core.model import registered_models
+
+    cls = registered_models()[state["model"]]
+    return cls.from_state(state)
+
+
+def _start(block_info: dict | None, axis: int) -> int:
+    return block_info[0]["array-location"][axis][0]
+
+
+# ---- camera -------------------------------------------------------------------------
+
+
+def _image_block(block, state, first_frame, full_width, block_info=None):
+    model = _rebuild(state)
+    f0 = first_frame + _start(block_info, 0)
+    r0 = _start(block_info, 1)
+    c0 = _start(block_info, 2)
+    out = np.empty(block.shape, dtype=block.dtype)
+    for k in range(block.shape[0]):
+        model.apply(
+            block[k], frame=f0 + k, out=out[k], row_offset=r0, col_offset=c0, full_width=full_width
+        )
+    return out
+
+
+def image_noise(images: da.Array, model: Any, first_frame: int = 0) -> da.Array:
+    """Camera noise for frames x H x W [x C] (``ImageNoise``), lazily.
+
+    Any chunking of the frame, row and column axes: frame ``first_frame + i`` of the
+    array gets exactly ``model.apply(images[i], frame=first_frame + i)`` (a tile
+    passes its row and column offsets and the full width to the kernel). A channel
+    axis is made whole (a pixel's colour channels share one normal index range).
+    The model itself is not advanced.
+    """
+    if images.ndim not in (3, 4):
+        raise ValueError(f"images must be frames x H x W [x C], got {images.ndim} axes")
+    if images.ndim == 4 and len(images.chunks[3]) > 1:
+        images = images.rechunk({3: -1})
+    return da.map_blocks(
+        _image_block,
+        images,
+        dtype=images.dtype,
+        state=_state_of(model),
+        first_frame=int(first_frame),
+        full_width=int(images.shape[2]),
+        meta=np.empty((0,) * images.ndim, dtype=images.dtype),
+    )
+
+
+# ---- lidar and range ------------------------------------------------------------------
+
+
+def _lidar_block(points, mask, state, first_frame, block_info=None):
+    model = _rebuild(state)
+    f0 = first_frame + _start(block_info, 0)
+    i0 = _start(block_info, 1)
+    out = np.empty(points.shape, dtype=np.float64)
+    for k in range(points.shape[0]):
+        hits = None if mask is None else mask[k, :, 0]
+        model.apply(points[k], hit_mask=hits, frame=f0 + k, first_index=i0, out=out[k])
+    return out
+
+
+def _lidar_block_nomask(points, state, first_frame, block_info=None):
+    return _lidar_block(points, None, state, first_frame, block_info)
+
+
+def lidar_noise(
+    points: da.Array, model: Any, hit_mask: da.Array | None = None, first_frame: int = 0
+) -> da.Array:
+    """RGL lidar noise (``LidarNoise``) for frames x points x 3 clouds, lazily.
+
+    Frame ``first_frame + i`` gets ``model.apply(points[i], hit_mask=hit_mask[i],
+    frame=first_frame + i).points``, whatever the chunking of the frame and point axes
+    (each chunk passes its first point index). Frames of different lengths: pad them
+    to one length and mark the padding ``False`` in ``hit_mask`` (frames x points,
+    bool); padded points keep their input values. Returns the noisy points (float64).
+    """
+    if points.ndim != 3 or points.shape[2] != 3:
+        raise ValueError(f"points must be frames x points x 3, got shape {points.shape}")
+    points = points.rechunk({2: -1})
+    kw = {
+        "state": _state_of(model),
+        "first_frame": int(first_frame),
+        "dtype": np.float64,
+        "meta": np.empty((0, 0, 0), dtype=np.float64),
+    }
+    if hit_mask is None:
+        return da.map_blocks(_lidar_block_nomask, points, **kw)
+    if hit_mask.shape != points.shape[:2]:
+        raise ValueError(
+            f"hit_mask has shape {hit_mask.shape}: it must be {points.shape[:2]} (frames x points)"
+        )
+    hit_mask = hit_mask.rechunk(points.chunks[:2])
+    return da.map_blocks(_lidar_block, points, hit_mask[:, :, None], **kw)
+
+
+def _range_block(ranges, state, first_frame, block_info=None):
+    model = _rebuild(state)
+    f0 = first_frame + _start(block_info, 0)
+    b0 = _start(block_info, 1)
+    out = np.empty(ranges.shape, dtype=np.float64)
+    for k in range(ranges.shape[0]):
+        model.apply(ranges[k], frame=f0 + k, first_index=b0, out=out[k])
+    return out
+
+
+def range_noise(ranges: da.Array, model: Any, first_frame: int = 0) -> da.Array:
+    """Gazebo range noise (``RangeNoise``) for frames x beams, lazily, any chunking:
+    frame ``first_frame + i`` gets ``model.apply(ranges[i], frame=first_frame + i)``."""
+    if ranges.ndim != 2:
+        raise ValueError(f"ranges must be frames x beams, got shape {ranges.shape}")
+    return da.map_blocks(
+        _range_block,
+        ranges,
+        dtype=np.float64,
+        state=_state_of(model),
+        first_frame=int(first_frame),
+        meta=np.empty((0, 0), dtype=np.float64),
+    )
+
+
+# ---- DVL ----------------------------------------------------------------------------
+
+
+def _dvl_block(truth, state, fields, block_info=None):
+    s0 = _start(block_info, 0)
+    st = copy.deepcopy(state)
+    for entry in st["position"]["sensors"].values():
+        entry["position"] += s0
+    model = _rebuild(st)
+    if fields is None:
+        return model.measure_many(truth)
+    rec = model.measure_many({name: truth[:, i] for i, name in enumerate(fields)})
+    return np.stack([rec[name] for name in rec.dtype.names], axis=1)
+
+
+def dvl_noise(truth: da.Array, model: Any, fields: tuple[str, ...] | None = None) -> da.Array:
+    """DVL noise (``DvlSimulator.measure_many``) for a truth record chunked by samples.
+
+    ``truth`` is 1-D with the structured dtype ``measure_many`` takes (the result: its
+    message dtype), or N x F float64 with ``fields`` naming the F columns (the result:
+    N x M float64, one column per message field, ``MESSAGE_DTYPE.names`` of
+    ``fastnoise.models.dvl_dtypes``). Sample ``s`` of the array gets exactly what a
+    single ``measure_many`` call over the whole record gives it (each chunk starts the
+    sensors at the model's positions plus its first sample). The model is not advanced.
+    """
+    from fastnoise.models.dvl_dtypes import MESSAGE_DTYPE
+
+    state = _state_of(model)
+    if fields is None:
+        if truth.ndim != 1 or truth.dtype.names is None:
+            raise ValueError("truth must be 1-D structured, or N x F with fields=")
+        return da.map_blocks(
+            _dvl_block,
+            truth,
+            dtype=MESSAGE_DTYPE,
+            state=state,
+            fields=None,
+            meta=np.empty((0,), dtype=MESSAGE_DTYPE),
+        )
+    fields = tuple(fields)
+    if truth.ndim != 2 or truth.shape[1] != len(fields):
+        raise ValueError(f"truth must be N x {len(fields)} (one column per field)")
+    truth = truth.rechunk({1: -1})
+    m = len(MESSAGE_DTYPE.names)
+    return da.map_blocks(
+        _dvl_block,
+        truth,
+        dtype=np.float64,
+        state=state,
+        fields=fields,
+        chunks=(truth.chunks[0], (m,)),
+        meta=np.empty((0, 0), dtype=np.float64),
+    )
+
+
+# ---- IMU ----------------------------------------------------------------------------
+
+
+def _imu_chunk(state, omega, accel, dt):
+    """The kernel entry across chunks: exact state in, noisy chunk and state out."""
+    model = _rebuild(state)
+    o, a = model.apply(np.asarray(omega), np.asarray(accel), dt)
+    return o, a, model.state
+
+
+def imu_noise(omega: da.Array, accel: da.Array, dt: float, model: Any, return_state: bool = False):
+    """IMU noise (``ImuNoise.apply``) for N x 3 rates and accelerations chunked by
+    samples, lazily: a fold over the chunks in order that carries the model's exact
+    state (biases, stream positions, sample count) from one chunk to the next, so the
+    result equals one sequential ``apply`` over the whole record bit for bit.
+
+    Returns ``(omega_noisy, accel_noisy)``, plus the final state (a ``Delayed`` dict)
+    when ``return_state``. The model is not advanced.
+    """
+    if omega.shape != accel.shape or omega.ndim != 2 or omega.shape[1] != 3:
+        raise ValueError("omega and accel must both be N x 3")
+    omega = omega.rechunk({1: -1})
+    accel = accel.rechunk(omega.chunks)
+    state = delayed(_state_of(model), traverse=True)
+    outs_o, outs_a = [], []
+    for blk_o, blk_a, n in zip(
+        omega.to_delayed().ravel(), accel.to_delayed().ravel(), omega.chunks[0], strict=True
+    ):
+        step = delayed(_imu_chunk, nout=3, pure=True)(state, blk_o, blk_a, dt)
+        o, a, state = step
+        outs_o.append(da.from_delayed(o, (n, 3), dtype=np.float64))
+        outs_a.append(da.from_delayed(a, (n, 3), dtype=np.float64))
+    res = (da.concatenate(outs_o), da.concatenate(outs_a))
+    return (*res, state) if return_state else res

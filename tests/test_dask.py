@@ -1,0 +1,218 @@
+"""fastnoise.dask on a real LocalCluster (worker processes): every chunking gives the
+bits of the in-memory computation, a killed worker changes nothing, Zarr in and out."""
+
+import os
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("dask.distributed")
+da = pytest.importorskip("dask.array")
+
+import fastnoise  # noqa: E402
+from fastnoise import dask as fdask  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, death_timeout=30
+    )
+    cl = distributed.Client(cluster, timeout=30)
+    try:
+        yield cl
+    finally:
+        cl.close(timeout=10)
+        cluster.close(timeout=10)
+
+
+def _compute(client, x):
+    return client.compute(x).result(timeout=60)
+
+
+# ---- camera ---------------------------------------------------------------------------
+
+IMAGE_CHUNKS = [
+    (1, -1, -1, -1),  # whole frames
+    (2, 7, -1, -1),  # row bands
+    (3, -1, 5, -1),  # width chunks
+    (2, 6, 9, -1),  # tiles
+    (4, 13, 4, 1),  # tiles, channels split (made whole again)
+]
+
+
+@pytest.mark.parametrize("per_channel", [False, True])
+@pytest.mark.parametrize("chunks", IMAGE_CHUNKS)
+def test_image_chunks_equal_whole_frames(client, chunks, per_channel):
+    rng = np.random.default_rng(1)
+    imgs = rng.integers(0, 256, size=(5, 20, 23, 3), dtype=np.uint8)
+    model = fastnoise.ImageNoise(stddev=0.05, per_channel=per_channel, seed=7)
+    want = np.stack([model.apply(imgs[i], frame=10 + i) for i in range(5)])
+    got = _compute(
+        client, fdask.image_noise(da.from_array(imgs, chunks=chunks), model, first_frame=10)
+    )
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.uint16])
+def test_image_gray_width_chunks(client, dtype):
+    rng = np.random.default_rng(2)
+    imgs = (rng.random((3, 17, 31)) * (65535 if dtype == np.uint16 else 1)).astype(dtype)
+    model = fastnoise.ImageNoise(stddev=0.02, variant="ogre2", seed=3)
+    want = np.stack([model.apply(imgs[i], frame=i) for i in range(3)])
+    got = _compute(client, fdask.image_noise(da.from_array(imgs, chunks=(2, 5, 8)), model))
+    assert np.array_equal(got, want)
+
+
+def test_tile_apply_matches_whole_frame():
+    """The kernel entry itself: a tile with row/col offsets and the full width."""
+    rng = np.random.default_rng(3)
+    img = rng.integers(0, 256, size=(40, 50, 3), dtype=np.uint8)
+    model = fastnoise.ImageNoise(stddev=0.05, per_channel=True, seed=1)
+    whole = model.apply(img, frame=4)
+    tile = model.apply(img[11:29, 17:43], frame=4, row_offset=11, col_offset=17, full_width=50)
+    assert np.array_equal(tile, whole[11:29, 17:43])
+    with pytest.raises(ValueError, match="col_offset"):
+        model.apply(img[:, :10], col_offset=45, full_width=50)
+
+
+# ---- lidar and range --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("chunks", [(1, -1), (2, 9), (3, 4)])
+def test_lidar_chunks_with_hit_mask(client, chunks):
+    rng = np.random.default_rng(4)
+    pts = rng.normal(size=(5, 30, 3)) * 10
+    lengths = [30, 12, 25, 0, 7]  # ragged frames, padded, the padding not a hit
+    mask = np.arange(30)[None, :] < np.array(lengths)[:, None]
+    model = fastnoise.LidarNoise(seed=5)
+    want = np.stack([model.apply(pts[i], hit_mask=mask[i], frame=2 + i).points for i in range(5)])
+    got = _compute(
+        client,
+        fdask.lidar_noise(
+            da.from_array(pts, chunks=(*chunks, 3)),
+            model,
+            hit_mask=da.from_array(mask, chunks=2),
+            first_frame=2,
+        ),
+    )
+    assert np.array_equal(got, want)
+    nomask = np.stack([model.apply(pts[i], frame=i).points for i in range(5)])
+    got = _compute(client, fdask.lidar_noise(da.from_array(pts, chunks=(*chunks, 1)), model))
+    assert np.array_equal(got, nomask)
+
+
+@pytest.mark.parametrize("chunks", [(1, -1), (2, 11), (4, 3)])
+def test_range_chunks(client, chunks):
+    rng = np.random.default_rng(5)
+    r = rng.random((6, 40)) * 30
+    model = fastnoise.RangeNoise(0.0, 0.01, 0.5, 30.0, bias_mean=0.1, bias_stddev=0.05, seed=9)
+    want = np.stack([model.apply(r[i], frame=i) for i in range(6)])
+    got = _compute(client, fdask.range_noise(da.from_array(r, chunks=chunks), model))
+    assert np.array_equal(got, want)
+
+
+# ---- DVL ----------------------------------------------------------------------------
+
+
+def _dvl_truth(n):
+    from fastnoise.models.dvl_dtypes import TRUTH_DTYPE
+
+    rng = np.random.default_rng(6)
+    truth = np.zeros(n, dtype=TRUTH_DTYPE)
+    for name in TRUTH_DTYPE.names:
+        truth[name] = rng.random(n)
+    return truth
+
+
+@pytest.mark.parametrize("chunk", [7, 25, 100])
+def test_dvl_chunks(client, chunk):
+    truth = _dvl_truth(100)
+    model = fastnoise.DvlSimulator(seed=11)
+    model.measure_many(truth[:3])  # a model not at its start
+    want = fastnoise.DvlSimulator.from_state(model.state).measure_many(truth)
+    got = _compute(client, fdask.dvl_noise(da.from_array(truth, chunks=chunk), model))
+    assert np.array_equal(got, want)
+    names = truth.dtype.names
+    table = np.stack([truth[n] for n in names], axis=1)
+    got2 = _compute(
+        client, fdask.dvl_noise(da.from_array(table, chunks=(chunk, 3)), model, fields=names)
+    )
+    assert np.array_equal(got2, np.stack([want[n] for n in want.dtype.names], axis=1))
+
+
+# ---- IMU ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("chunk", [1, 13, 64, 200])
+def test_imu_fold_equals_sequential(client, chunk):
+    rng = np.random.default_rng(8)
+    om = rng.normal(size=(200, 3))
+    ac = rng.normal(size=(200, 3))
+    model = fastnoise.ImuNoise(seed=3)
+    model.apply(om[:5], ac[:5], 0.01)  # a model with biases already moving
+    seq = fastnoise.ImuNoise.from_state(model.state)
+    want_o, want_a = seq.apply(om, ac, 0.01)
+    o, a, st = fdask.imu_noise(
+        da.from_array(om, chunks=(chunk, 3)),
+        da.from_array(ac, chunks=(chunk, 3)),
+        0.01,
+        model,
+        return_state=True,
+    )
+    got_o, got_a, got_st = client.compute([o, a, st], sync=True)
+    assert np.array_equal(got_o, want_o)
+    assert np.array_equal(got_a, want_a)
+    assert got_st == seq.state
+
+
+# ---- failures and storage -------------------------------------------------------------
+
+
+def _kill_once(block, marker):
+    """Kills its own worker process the first time any copy of it runs on a worker."""
+    try:
+        distributed.get_worker()
+    except ValueError:
+        return block  # not on a worker (never kill the test process)
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return block
+    os.close(fd)
+    os._exit(1)
+
+
+def test_killed_worker_changes_nothing(client, tmp_path):
+    rng = np.random.default_rng(9)
+    imgs = rng.integers(0, 256, size=(6, 16, 18, 3), dtype=np.uint8)
+    model = fastnoise.ImageNoise(stddev=0.05, seed=2)
+    want = np.stack([model.apply(imgs[i], frame=i) for i in range(6)])
+    src = da.from_array(imgs, chunks=(1, 8, 9, 3))
+    src = src.map_blocks(
+        _kill_once,
+        marker=str(tmp_path / "killed"),
+        dtype=np.uint8,
+        meta=np.empty((0, 0, 0, 0), dtype=np.uint8),
+    )
+    fut = client.compute(fdask.image_noise(src, model), retries=2)
+    got = fut.result(timeout=90)
+    assert (tmp_path / "killed").exists()
+    assert np.array_equal(got, want)
+    client.wait_for_workers(2, timeout=60)
+
+
+def test_zarr_in_and_out(client, tmp_path):
+    zarr = pytest.importorskip("zarr")
+    rng = np.random.default_rng(10)
+    imgs = rng.integers(0, 256, size=(6, 24, 32, 3), dtype=np.uint8)
+    src = zarr.open_array(
+        str(tmp_path / "in.zarr"), mode="w", shape=imgs.shape, chunks=(2, 12, 16, 3), dtype=np.uint8
+    )
+    src[:] = imgs
+    model = fastnoise.ImageNoise(stddev=0.04, seed=4)
+    noisy = fdask.image_noise(da.from_zarr(str(tmp_path / "in.zarr")), model)
+    da.to_zarr(noisy, str(tmp_path / "out.zarr"), compute=False).compute(scheduler=client)
+    out = zarr.open_array(str(tmp_path / "out.zarr"), mode="r")[:]
+    want = np.stack([model.apply(imgs[i], frame=i) for i in range(6)])
+    assert np.array_equal(out, want)

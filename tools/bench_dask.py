@@ -1,0 +1,104 @@
+"""Scaling of fastnoise.dask on images in a Zarr store (issue 16's closing figures).
+
+N 1080p RGB uint8 frames in a Zarr store (chunks of one frame, a fixed Blosc/zstd
+compressor), noised and written back to a second store:
+
+  * no Dask: the loop read frame -> ImageNoise.apply -> write frame;
+  * Dask on a LocalCluster of 1 and of 2 worker processes, one thread each.
+
+Zarr's own codec thread pool is held to one thread (ZARR_THREADING__MAX_WORKERS=1, set
+before zarr is imported and inherited by the worker processes), so every process
+computes on one thread, as the comparison asks.
+
+Run: python tools/bench_dask.py [--frames 200] [--dir /tmp/fn-bench-dask]
+"""
+
+import argparse
+import os
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def _store(path, shape, zarr, codecs):
+    return zarr.create_array(
+        str(path),
+        shape=shape,
+        chunks=(1, *shape[1:]),
+        dtype=np.uint8,
+        compressors=codecs,
+        overwrite=True,
+    )
+
+
+def main():
+    os.environ.setdefault("ZARR_THREADING__MAX_WORKERS", "1")
+    import dask.array as da
+    import zarr
+    from dask.distributed import Client, LocalCluster
+    from zarr.codecs import BloscCodec
+
+    import fastnoise
+    from fastnoise import dask as fdask
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--frames", type=int, default=200)
+    ap.add_argument("--dir", default="/tmp/fn-bench-dask")
+    ap.add_argument("--repeat", type=int, default=2)
+    args = ap.parse_args()
+    root = Path(args.dir)
+    root.mkdir(parents=True, exist_ok=True)
+    shape = (args.frames, 1080, 1920, 3)
+    codecs = [BloscCodec(cname="zstd", clevel=1, shuffle="bitshuffle")]
+
+    src = _store(root / "in.zarr", shape, zarr, codecs)
+    rng = np.random.default_rng(0)
+    base = rng.integers(0, 256, size=shape[1:], dtype=np.uint8)
+    for i in range(shape[0]):
+        src[i] = np.roll(base, i, axis=1)
+    model = fastnoise.ImageNoise(stddev=0.01, seed=1)
+
+    def plain():
+        dst = _store(root / "plain.zarr", shape, zarr, codecs)
+        s = zarr.open_array(str(root / "in.zarr"), mode="r")
+        for i in range(shape[0]):
+            dst[i] = model.apply(s[i], frame=i)
+
+    def on_dask(client):
+        noisy = fdask.image_noise(da.from_zarr(str(root / "in.zarr")), model)
+        dst = _store(root / "dask.zarr", shape, zarr, codecs)
+        da.store(noisy, dst, lock=False, compute=False).compute(scheduler=client)
+
+    def best(fn, *a):
+        t = []
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            fn(*a)
+            t.append(time.perf_counter() - t0)
+        return min(t)
+
+    res = {"plain": best(plain)}
+    for n in (1, 2):
+        with (
+            LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+            ) as cl,
+            Client(cl) as client,
+        ):
+            res[f"dask-{n}"] = best(on_dask, client)
+    a = zarr.open_array(str(root / "plain.zarr"), mode="r")
+    b = zarr.open_array(str(root / "dask.zarr"), mode="r")
+    same = all(np.array_equal(a[i], b[i]) for i in range(0, shape[0], max(1, shape[0] // 8)))
+    mp = shape[0] * 1080 * 1920 / 1e6
+    for k, v in res.items():
+        print(f"{k:8s} {v:8.2f} s  {mp / v:7.1f} Mpixel/s")
+    print(f"2 workers vs 1: {res['dask-1'] / res['dask-2']:.2f}x")
+    print(f"1 worker vs no Dask: {res['dask-1'] / res['plain']:.2f} (time ratio)")
+    print(f"sampled frames equal: {same}")
+    shutil.rmtree(root)
+
+
+if __name__ == "__main__":
+    main()
