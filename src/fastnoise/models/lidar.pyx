@@ -136,11 +136,13 @@ cdef class LidarNoise(Model):
     distance_noise_stddev_rise_per_meter=0.0, axis=(0.0, 1.0, 0.0), seed=None)
 --
 
-RGL's Gaussian lidar noise (seed 001), all three kinds at once, seeded.
+RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds at
+    once, seeded. All parameters are keyword-only; angles are in rad with
+    ``|angle| <= 1000``; lengths in m with ``|distance_noise_mean|`` and
+    ``distance_noise_stddev_base`` ``<= 1e9`` m and
+    ``distance_noise_stddev_rise_per_meter <= 1000``.
 
-    Parameters (all keyword-only; angles in rad, |angle| <= 1000; lengths in m,
-    |distance_noise_mean| and distance_noise_stddev_base <= 1e9 m,
-    distance_noise_stddev_rise_per_meter <= 1000)
+    Parameters
     ----------
     ray_angular_noise_mean, ray_angular_noise_stddev : float
         Ray-based angular noise e ~ N(mean, stddev) rad, used by ``perturb_rays``

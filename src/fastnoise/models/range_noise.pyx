@@ -98,9 +98,10 @@ cdef class RangeNoise(Model):
     precision=0.0, *, flip_bias_sign=False, seed=None)
 --
 
-Gazebo's Gaussian range noise for scans (seed 003, gz-sensors' rules).
+Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
+    gz-sensors' rules). Every parameter is in m, finite, with ``|value| <= 1e30``.
 
-    Parameters (m; every one finite, with |value| <= 1e30)
+    Parameters
     ----------
     mean, stddev : float
         Per-beam white noise N(mean, stddev) m, drawn independently for each beam.
