@@ -10,6 +10,8 @@ python -m pip install -q "mypy>=1.11" "typing_extensions>=4.15"
 here=$PWD
 cd "$(mktemp -d)"
 python -m mypy.stubtest fastnoise --ignore-missing-stub \
+  --mypy-config-file "$here/pyproject.toml" \
   --allowlist "$here/tools/stubtest_allowlist.txt"
-python -m mypy --strict "$here/tools/typing/api_tour.py" "$here"/examples/*.py
+python -m mypy --strict --config-file "$here/pyproject.toml" \
+  "$here/tools/typing/api_tour.py" "$here"/examples/*.py
 python "$here/tools/typing/api_tour.py"

@@ -37,7 +37,9 @@ def _rebuild(state: dict[str, Any]) -> Any:
 
 
 def _start(block_info: dict | None, axis: int) -> int:
-    return block_info[0]["array-location"][axis][0]
+    if block_info is None:  # dask passes it to every block of a map_blocks call
+        raise RuntimeError("map_blocks gave no block_info")
+    return int(block_info[0]["array-location"][axis][0])
 
 
 # ---- camera -------------------------------------------------------------------------
@@ -196,7 +198,7 @@ def dvl_noise(truth: da.Array, model: Any, fields: tuple[str, ...] | None = None
     if truth.ndim != 2 or truth.shape[1] != len(fields):
         raise ValueError(f"truth must be N x {len(fields)} (one column per field)")
     truth = truth.rechunk({1: -1})
-    m = len(MESSAGE_DTYPE.names)
+    m = len(MESSAGE_DTYPE.names or ())
     return da.map_blocks(
         _dvl_block,
         truth,
