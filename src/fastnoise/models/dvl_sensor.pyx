@@ -67,14 +67,6 @@ cpdef double real(str name, value) except? -1.0:
                          f"float64 range") from None
 
 
-def as_float_array(name, value):
-    """``value`` as a native-endian, aligned, C-contiguous float64 array, through
-    ``fastnoise.core.arrays.intake`` (ints and floats of any byte order or layout are
-    copied; bool, complex, str, object and datetime dtypes are refused by name). The
-    result may be ``value`` itself: never write to it."""
-    return _arrays.intake(name, as_array(name, value), _F64)
-
-
 def as_array(name, value):
     """``np.asarray(value)``, with the errors of ragged or odd sequences naming ``name``."""
     if isinstance(value, np.ndarray):
@@ -145,10 +137,10 @@ Augmented white noise of one sensor (seed 000).
     the GIL released. ``measure`` reads and advances the position in one C step with
     the GIL held and no Python code inside; a locked call's reservation, once the lock
     is taken, is such a step too, so the two cannot interleave (the lock itself would
-    double the cost of a ``measure`` call). Parameter, position and
-    state changes take the lock. Concurrent calls get consecutive spans in the order
-    they run; the values of a span depend only on its positions, parameters and truth.
-    (Free-threaded CPython is not supported.)
+    double the cost of a ``measure`` call). Parameter, position and state changes take
+    the lock. Concurrent calls get consecutive spans in the order they run; the values
+    of a span depend only on its positions, parameters and truth. (Free-threaded
+    CPython is not supported.)
 
     ``state['params']`` holds the constructor's keywords (bias, noise_dev, anchor,
     anchor_probability, sensor, strict), ``state['position']`` is
