@@ -16,6 +16,14 @@ def _rows(**ratios):
 
 def test_an_unchanged_build_within_the_tolerance_passes():
     assert bench.compare(_rows(a=7.0, b=2.6), BASE, 1.6) == []
+    assert bench.compare(_rows(a=8.0, b=3.5), BASE, 1.8, 1.35) == []
+
+
+def test_a_2x_slowdown_of_everything_fails_the_overall_rule():
+    # each ratio alone stays above baseline / 1.8 when the noise lifts it a little,
+    # but the geometric mean of ratio / baseline (0.6) falls below 1 / 1.35
+    problems = bench.compare(_rows(a=6.0, b=2.4), BASE, 1.8, 1.35)
+    assert problems == ["all workloads: geometric mean of ratio / baseline 0.60 < 1 / 1.35 = 0.74"]
 
 
 def test_a_2x_slowdown_is_caught():
@@ -52,6 +60,7 @@ def test_check_uses_the_baseline_and_the_exit_status(tmp_path, capsys):
     assert "regressions" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("opt", ["--tolerance", "--overall-tolerance"])
 @pytest.mark.parametrize("tol", ["1", "0.5"])
-def test_a_tolerance_of_1_or_less_is_refused(tol, capsys):
-    assert main(["bench", "--quick", "--rounds", "1", "--tolerance", tol]) == 2
+def test_a_tolerance_of_1_or_less_is_refused(opt, tol, capsys):
+    assert main(["bench", "--quick", "--rounds", "1", opt, tol]) == 2

@@ -156,3 +156,14 @@ def test_a_seed_state_with_an_impossible_child_count_is_refused_by_name(n):
     state["seed_seq"] = {**state["seed_seq"], "n_children_spawned": n}
     with pytest.raises(ValueError, match="n_children_spawned"):
         g.state = state
+
+
+@pytest.mark.parametrize("seed", [2**128, 2**200])
+def test_a_seed_that_no_state_could_record_is_refused(seed):
+    with pytest.raises(ValueError, match="seed"):
+        GaussianNoiseGenerator(seed)
+
+
+def test_the_largest_seed_round_trips_through_state():
+    g = GaussianNoiseGenerator(2**128 - 1)
+    assert GaussianNoiseGenerator.from_state(g.state) == g

@@ -99,7 +99,13 @@ cdef cnp.ndarray recycled_empty(tuple shape, object dtype):
         return np.empty(shape, dtype=descr)
     for k in range(nd):
         dims[k] = shape[k]
+        if dims[k] < 0:
+            raise ValueError(f"shape={shape!r} is not allowed: negative dimensions")
+        if dims[k] and count > (<cnp.npy_intp>1 << 62) // dims[k]:
+            raise ValueError(f"shape={shape!r} is not allowed: too many elements")
         count *= dims[k]
+    if count and <size_t>count > (<size_t>1 << 62) // <size_t>descr.itemsize:
+        raise ValueError(f"shape={shape!r} is not allowed: more than 2**62 bytes")
     nbytes = <size_t>count * <size_t>descr.itemsize
     if nbytes < _recycle_bytes or FN_BUFFERS_SANITIZED:
         return np.empty(shape, dtype=descr)

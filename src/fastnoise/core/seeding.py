@@ -24,8 +24,10 @@ def as_seed_sequence(seed: object) -> np.random.SeedSequence:
             f"seed={seed!r} is not allowed: use a non-negative int, a "
             "numpy.random.SeedSequence, or None"
         )
-    if int(seed) < 0:
-        raise ValueError(f"seed={seed!r} is not allowed: it must be a non-negative int")
+    if not 0 <= int(seed) < 2**128:
+        # a state records the entropy as an int below 2**128 (validate.seed_sequence),
+        # so a larger seed could not round-trip through state or pickle
+        raise ValueError(f"seed={seed!r} is not allowed: it must be an int in [0, 2**128)")
     return np.random.SeedSequence(int(seed))
 
 
