@@ -84,7 +84,8 @@ def unit_axis(name: str, value: object) -> np.ndarray:
     """A unit-length 3-vector (within RIGID_TOL), renormalized to 1."""
     arr = _real_array(name, value)
     k = _validate.vector3(name, arr.astype(np.float64))
-    norm = float(np.sqrt(k @ k))
+    scale = float(np.max(np.abs(k)))  # scaled, so a huge component cannot overflow
+    norm = scale * float(np.sqrt((k / scale) @ (k / scale))) if scale > 0.0 else 0.0
     if abs(norm - 1.0) > RIGID_TOL:
         raise ValueError(
             f"{name}={value!r} is not allowed: it must be a unit vector (its length is {norm})"
