@@ -167,3 +167,22 @@ def test_a_seed_that_no_state_could_record_is_refused(seed):
 def test_the_largest_seed_round_trips_through_state():
     g = GaussianNoiseGenerator(2**128 - 1)
     assert GaussianNoiseGenerator.from_state(g.state) == g
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        np.timedelta64(3, "s"),
+        np.datetime64("2020-01-01"),
+        np.complex128(1.0),
+        np.bool_(True),
+        np.str_("1.0"),
+    ],
+)
+def test_numpy_scalars_that_are_no_real_number_are_refused_by_name(value):
+    from fastnoise.core import validate
+
+    with pytest.raises(TypeError, match="dt="):
+        validate.finite("dt", value)
+    with pytest.raises(TypeError, match="n="):
+        validate.integer("n", value, 0, 10)

@@ -10,9 +10,18 @@ from typing import Any
 import numpy as np
 
 
+def _not_numeric(value: object) -> bool:
+    """Bools, and numpy scalars that are no real number (numpy's timedelta64 passes
+    for a ``numbers.Integral``, then fails inside float() with a message naming
+    nothing)."""
+    if isinstance(value, (bool, np.bool_)):
+        return True
+    return isinstance(value, np.generic) and value.dtype.kind not in "iuf"
+
+
 def integer(name: str, value: object, lo: int, hi: int) -> int:
     """An int (not bool, not float) in [lo, hi)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+    if _not_numeric(value) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name}={value!r} is not allowed: it must be an int in [{lo}, {hi})")
     v = int(value)
     if not lo <= v < hi:
@@ -22,7 +31,7 @@ def integer(name: str, value: object, lo: int, hi: int) -> int:
 
 def finite(name: str, value: object) -> float:
     """``value`` as a finite float, else ValueError/TypeError naming ``name``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    if _not_numeric(value) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
     v = float(value)
     if not math.isfinite(v):

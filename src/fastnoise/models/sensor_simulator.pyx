@@ -48,12 +48,9 @@ def _check_source(source):
 
 cdef double _real(str name, object value) except? -1.0:
     """One finite real number; bools, complex numbers, strings, datetimes and
-    timedeltas (numpy's too) are refused by name."""
-    if type(value) is float:
-        if isfinite(<double>value):
-            return <double>value
-    elif isinstance(value, np.generic) and value.dtype.kind not in "iuf":
-        raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
+    timedeltas (numpy's too) are refused by name (fastnoise.core.validate)."""
+    if type(value) is float and isfinite(<double>value):  # the common case, no call
+        return <double>value
     return _validate.finite(name, value)
 
 
