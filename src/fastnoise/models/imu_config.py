@@ -32,13 +32,21 @@ misalignment or G-sensitivity (with them, 0 * inf may turn it into NaN).
 from __future__ import annotations
 
 import math
-import numbers
 import sys
 from dataclasses import dataclass, fields
 
 import numpy as np
 
 from fastnoise.core import validate as _validate
+from fastnoise.models._triad_fields import (
+    PARAM_MAX,
+    PARAM_MIN,
+    _mat3,
+    _positive,
+    _real,
+    _triple,
+    _vec,
+)
 
 __all__ = [
     "STANDARD_GRAVITY_WT901C",
@@ -55,112 +63,7 @@ STANDARD_GRAVITY_WT901C = 9.81
 #: A per-axis field: one value for all three axes, or (x, y, z). Stored as a 3-tuple.
 _Vec3 = float | tuple[float, float, float]
 #: A 3x3 field: a scalar s (s*I), a diagonal (x, y, z) or three rows. Stored as 3x3 tuples.
-
-
-def _triple(v: object) -> tuple[float, float, float]:
-    """A field that __post_init__ has made a 3-tuple (typed for the checker)."""
-    assert isinstance(v, tuple)
-    return v  # type: ignore[return-value]
-
-
 _Mat3 = float | tuple[float, float, float] | tuple[tuple[float, float, float], ...]
-
-
-#: Largest magnitude of every noise, bias, scale, misalignment, G-sensitivity,
-#: full-scale and resolution value (in its unit): so sigma**2 and every term of the
-#: measurement stay finite (see csrc/imu.h). Far beyond any physical IMU.
-PARAM_MAX = 1e150
-#: Smallest finite full_scale and resolution: 1/lsb stays finite.
-PARAM_MIN = 1e-150
-
-
-def _real(name: str, value: object, *, allow_inf: bool = False, limit: bool = True) -> float:
-    """One real number (not a bool or a string), finite unless ``allow_inf``; with
-    ``limit``, a finite one has magnitude <= PARAM_MAX."""
-    if isinstance(value, np.generic) and value.dtype.kind not in "iuf":
-        raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
-    if allow_inf and isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
-        v = float(value)
-        if math.isnan(v):
-            raise ValueError(f"{name}={value!r} is not allowed: it must not be NaN")
-    else:
-        v = _validate.finite(name, value)
-    if limit and math.isfinite(v) and abs(v) > PARAM_MAX:
-        raise ValueError(
-            f"{name}={value!r} is not allowed: its magnitude must be at most {PARAM_MAX:g}"
-        )
-    return v
-
-
-def _positive(name: str, value: object) -> float:
-    """A finite real number > 0; numpy timedeltas, datetimes, bools and complex
-    numbers are refused by name (``numbers.Real`` lets a timedelta64 through)."""
-    if isinstance(value, np.generic) and value.dtype.kind not in "iuf":
-        raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
-    return _validate.positive(name, value)
-
-
-def _seq(name: str, value: object) -> list | None:
-    """``value`` as a list (from a list, tuple or ndarray), or None for a scalar."""
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
-    if isinstance(value, list | tuple):
-        return list(value)
-    return None
-
-
-def _vec(
-    name: str,
-    value: object,
-    *,
-    nonneg: bool = False,
-    allow_inf: bool = False,
-    limit: bool = True,
-) -> tuple:
-    """A scalar (all three axes) or a length-3 sequence, each entry checked by name."""
-    items = _seq(name, value)
-    if items is None:
-        items = [_real(name, value, allow_inf=allow_inf, limit=limit)] * 3
-    elif len(items) != 3:
-        raise ValueError(
-            f"{name}={value!r} has {len(items)} entries: it must be a scalar or a length-3 vector"
-        )
-    out = tuple(
-        _real(f"{name}[{i}]", v, allow_inf=allow_inf, limit=limit) for i, v in enumerate(items)
-    )
-    if nonneg:
-        for i, v in enumerate(out):
-            if v < 0.0:
-                raise ValueError(f"{name}[{i}]={v!r} is not allowed: it must be >= 0")
-    return out
-
-
-def _mat3(name: str, value: object, *, zero_diagonal: bool = False) -> tuple:
-    """A 3x3 matrix (a scalar s means s*I, a length-3 vector a diagonal)."""
-    rows = _seq(name, value)
-    if rows is None:
-        s = _real(name, value)
-        arr = np.eye(3) * s
-    elif len(rows) == 3 and all(_seq(name, r) is None for r in rows):
-        arr = np.diag(_vec(name, rows))
-    else:
-        cells = [_seq(name, r) for r in rows]
-        if len(rows) != 3 or any(c is None or len(c) != 3 for c in cells):
-            raise ValueError(
-                f"{name}={value!r} is not allowed: it must be a scalar, a length-3 vector or 3x3"
-            )
-        arr = np.array(
-            [
-                [_real(f"{name}[{i}][{j}]", v) for j, v in enumerate(c or ())]
-                for i, c in enumerate(cells)
-            ]
-        )
-    if zero_diagonal and np.any(np.diag(arr) != 0.0):
-        raise ValueError(
-            f"{name}={value!r} is not allowed: its diagonal must be zero "
-            "(the diagonal is scale_factor)"
-        )
-    return tuple(tuple(float(v) for v in row) for row in arr)
 
 
 @dataclass(frozen=True)
