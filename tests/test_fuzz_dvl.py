@@ -23,6 +23,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _fuzz_support import LAYOUTS, fill, zeros_in_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -59,34 +60,14 @@ positions = st.one_of(
 )
 
 
-def _fill(arr, values):
-    """Write float values into arr of any dtype (cast; object and str arrays too)."""
-    flat = arr.reshape(-1)
-    for i, v in enumerate(values[: flat.size]):
-        try:
-            with np.errstate(all="ignore"), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                flat[i] = v if arr.dtype.kind in "fO" else np.array(v).astype(arr.dtype)
-        except (ValueError, OverflowError, TypeError):
-            flat[i] = 0
-
-
 @st.composite
 def layouts(draw, n, dtype):
     """An array of n values of dtype: contiguous, strided, reversed, unaligned or
     read-only (same values whichever)."""
     dt = np.dtype(dtype)
-    kind = draw(st.sampled_from(["plain", "strided", "reversed", "unaligned", "readonly"]))
-    if kind == "strided":
-        step = draw(st.integers(2, 3))
-        arr = np.zeros(n * step, dt)[::step]
-    elif kind == "reversed":
-        arr = np.zeros(n, dt)[::-1]
-    elif kind == "unaligned" and dt.kind not in "OUM" and dt.itemsize > 1:
-        raw = np.zeros(n * dt.itemsize + 1, np.uint8)[1:]
-        arr = raw.view(dt)
-    else:
-        arr = np.zeros(n, dt)
+    kind = draw(st.sampled_from(LAYOUTS))
+    step = draw(st.integers(2, 3)) if kind == "strided" else 2
+    arr = zeros_in_layout(kind, n, dt, step)
     return arr, kind == "readonly"
 
 
@@ -96,7 +77,7 @@ def truth_arrays(draw, allow_bad=True):
     dtypes = REAL_DTYPES + (BAD_DTYPES if allow_bad else [])
     dtype = draw(st.sampled_from(dtypes))
     arr, readonly = draw(layouts(n, dtype))
-    _fill(arr, draw(st.lists(floats, min_size=min(n, 50), max_size=min(n, 50))) * (n // 50 + 1))
+    fill(arr, draw(st.lists(floats, min_size=min(n, 50), max_size=min(n, 50))) * (n // 50 + 1))
     if readonly:
         arr.flags.writeable = False
     return arr
@@ -299,7 +280,7 @@ def record_truth(draw):
         vals = draw(st.lists(floats, min_size=3, max_size=3))
         col = arr[f]
         if col.ndim == 1:
-            _fill(col, vals * (n // 3 + 1))
+            fill(col, vals * (n // 3 + 1))
     return arr, bad is not None
 
 
@@ -377,7 +358,7 @@ def test_simulator_measure_many_mapping(cols, pos, missing):
     truth = {}
     for f, (shape, dtype, vals) in zip(FIELDS, cols, strict=True):
         a = np.zeros(shape, dtype)
-        _fill(a, vals * 30)
+        fill(a, vals * 30)
         truth[f] = a
     snaps = {f: _snapshot(a) for f, a in truth.items()}
     if missing:

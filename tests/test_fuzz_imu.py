@@ -24,6 +24,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _fuzz_support import LAYOUTS, fill, zeros_in_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -64,36 +65,16 @@ REAL_DTYPES = ["<f8", ">f8", "<f4", ">f4", "<f2", "<i4", ">i8", "u1"]
 BAD_DTYPES = ["?", "<c16", "O", "M8[s]", "m8[s]", "U3"]
 
 
-def _fill(arr, values):
-    """Write float values into arr of any dtype (cast; object and str arrays too)."""
-    flat = arr.reshape(-1)
-    for i, v in enumerate(values[: flat.size]):
-        try:
-            with np.errstate(all="ignore"), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                flat[i] = v if arr.dtype.kind in "fO" else np.array(v).astype(arr.dtype)
-        except (ValueError, OverflowError, TypeError):
-            flat[i] = 0
-
-
 @st.composite
 def arrays(draw, shape, dtypes):
     """An array of shape and one of dtypes: contiguous, strided, reversed, unaligned
     or read-only (the same values whichever)."""
     dt = np.dtype(draw(st.sampled_from(dtypes)))
     n = int(np.prod(shape))
-    kind = draw(st.sampled_from(["plain", "strided", "reversed", "unaligned", "readonly"]))
-    if kind == "strided":
-        arr = np.zeros((n * 2,), dt)[::2]
-    elif kind == "reversed":
-        arr = np.zeros(n, dt)[::-1]
-    elif kind == "unaligned" and dt.kind not in "OUMm?" and dt.itemsize > 1:
-        arr = np.zeros(n * dt.itemsize + 1, np.uint8)[1:].view(dt)
-    else:
-        arr = np.zeros(n, dt)
-    arr = arr.reshape(shape)
+    kind = draw(st.sampled_from(LAYOUTS))
+    arr = zeros_in_layout(kind, n, dt).reshape(shape)
     k = min(n, 12)
-    _fill(arr, draw(st.lists(floats, min_size=k, max_size=k)) * (n // max(k, 1) + 1))
+    fill(arr, draw(st.lists(floats, min_size=k, max_size=k)) * (n // max(k, 1) + 1))
     if kind == "readonly":
         arr.flags.writeable = False
     return arr

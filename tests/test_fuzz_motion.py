@@ -23,6 +23,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _fuzz_support import LAYOUTS, fill, zeros_in_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -63,30 +64,12 @@ REAL_DTYPES = ["<f8", ">f8", "<f4", ">f4", "<f2", "<i4", ">i8", "u1"]
 BAD_DTYPES = ["?", "<c16", "O", "M8[s]", "m8[s]", "U3"]
 
 
-def _fill(arr, values):
-    flat = arr.reshape(-1)
-    for i, v in enumerate(values[: flat.size]):
-        try:
-            with np.errstate(all="ignore"), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                flat[i] = v if arr.dtype.kind in "fO" else np.array(v).astype(arr.dtype)
-        except (ValueError, OverflowError, TypeError):
-            flat[i] = 0
-
-
 @st.composite
 def arrays(draw, n, dtypes):
     dt = np.dtype(draw(st.sampled_from(dtypes)))
-    kind = draw(st.sampled_from(["plain", "strided", "reversed", "unaligned", "readonly"]))
-    if kind == "strided":
-        arr = np.zeros(2 * n, dt)[::2]
-    elif kind == "reversed":
-        arr = np.zeros(n, dt)[::-1]
-    elif kind == "unaligned" and dt.kind not in "OUMm?" and dt.itemsize > 1:
-        arr = np.zeros(n * dt.itemsize + 1, np.uint8)[1:].view(dt)
-    else:
-        arr = np.zeros(n, dt)
-    _fill(arr, draw(st.lists(floats, min_size=n, max_size=n)))
+    kind = draw(st.sampled_from(LAYOUTS))
+    arr = zeros_in_layout(kind, n, dt)
+    fill(arr, draw(st.lists(floats, min_size=n, max_size=n)))
     if kind == "readonly":
         arr.flags.writeable = False
     return arr
