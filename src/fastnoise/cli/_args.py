@@ -52,3 +52,18 @@ def nonnegative_int(text: str) -> int:
 def positive_int(text: str) -> int:
     """An integer >= 1."""
     return _convert(text, int, lambda v: v >= 1, "an integer >= 1")
+
+
+def progress(quiet: bool) -> Callable[[str], None]:
+    """A ``say(line)`` that prints ``[elapsed s] line`` to stderr, or nothing with
+    ``--quiet``: the progress lines of the long subcommands."""
+    import sys
+    import time
+
+    start = time.perf_counter()
+
+    def say(line: str) -> None:
+        if not quiet:
+            print(f"[{time.perf_counter() - start:6.2f} s] {line}", file=sys.stderr, flush=True)
+
+    return say

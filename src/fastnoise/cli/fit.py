@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import time
 from pathlib import Path
 
 from fastnoise.cli import Command, _args
@@ -73,11 +72,7 @@ def run(args: argparse.Namespace) -> int:
     from fastnoise.analysis.fit import fit_noise
     from fastnoise.analysis.report import fit_report
 
-    start = time.perf_counter()
-
-    def say(line: str) -> None:
-        if not args.quiet:
-            print(f"[{time.perf_counter() - start:6.2f} s] {line}", file=sys.stderr, flush=True)
+    say = _args.progress(args.quiet)
 
     log = Path(args.log)
     try:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from fastnoise.cli import Command, _args
@@ -44,11 +43,7 @@ def run(args: argparse.Namespace) -> int:
 
     from fastnoise.analysis.report import model_report
 
-    start = time.perf_counter()
-
-    def say(line: str) -> None:
-        if not args.quiet:
-            print(f"[{time.perf_counter() - start:6.2f} s] {line}", file=sys.stderr, flush=True)
+    say = _args.progress(args.quiet)
 
     out = Path(f"{args.model}_report") if args.out == DEFAULT_OUT else Path(args.out)
     try:
