@@ -37,6 +37,9 @@ typedef int int32_t;
 typedef unsigned int uint32_t;
 typedef long long int64_t;
 typedef unsigned long long uint64_t;
+#define INFINITY __builtin_huge_valf()
+#define UINT64_MAX 0xFFFFFFFFFFFFFFFFull
+#define UINT64_C(c) c##ull
 #else
 #include <math.h>
 #include <stddef.h>

@@ -2,6 +2,7 @@
  * csrc/device/ (the *_dev.h headers), which use the arithmetic headers of the CPU kernels.
  * Compiled at run time by NVRTC through CuPy (fastnoise.cuda) and, in CI, by nvcc,
  * always with --fmad=false --prec-sqrt=true --prec-div=true. */
+#include "camera_dev.h"
 #include "normal_dev.h"
 
 #define FN_TID() ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x)
@@ -68,4 +69,54 @@ extern "C" __global__ void __launch_bounds__(256)
     }
     fn_cuda_store_part_f32(a, ia, first, n, out);
     fn_cuda_store_part_f32(b, ib, first, n, out);
+}
+
+/* Camera noise: a thread block per run of up to FN_CAM_TILE pixels of one row
+ * (blockIdx.x = row * runs_per_row + run). Its normals are a contiguous range of the
+ * frame's float32 stream (per pixel, or per colour channel); the threads compute them
+ * a Philox block each into shared memory as noise terms (fn_dev_cam_term_of), then
+ * walk the run's stored values in memory order, so neighbouring threads read and
+ * write neighbouring bytes. Alpha (a fourth channel) is copied. */
+#define FN_CAM_TILE 1024
+
+extern "C" __global__ void __launch_bounds__(256)
+    fn_cuda_camera(uint64_t key, uint64_t frame, uint64_t pixel0, uint64_t pitch,
+                   double mean, double stddev, int32_t per_channel, int32_t ogre2,
+                   int32_t linear, int32_t dtype, uint64_t width, uint64_t channels,
+                   uint64_t runs_per_row, const char *in, int64_t in_row, int64_t in_pix,
+                   int64_t in_ch, char *out, int64_t out_row, int64_t out_pix,
+                   int64_t out_ch) {
+    __shared__ fn_dev_cam_term terms[FN_CAM_TILE * 3];
+    const uint64_t row = blockIdx.x / runs_per_row;
+    const uint64_t x0 = (blockIdx.x - row * runs_per_row) * (uint64_t)FN_CAM_TILE;
+    const uint64_t npix = width - x0 < FN_CAM_TILE ? width - x0 : FN_CAM_TILE;
+    const uint64_t C = channels, nc = C == 4 ? 3 : C, per = per_channel ? nc : 1;
+    const fn_dev_camera p = {mean, stddev, ogre2, linear, dtype};
+
+    const uint64_t j0 = (pixel0 + row * pitch + x0) * per, len = npix * per;
+    const uint64_t b0 = (j0 >> 4) << 2, nb = fn_dev_normal_threads(j0, len);
+    for (uint64_t t = threadIdx.x; t < nb; t += blockDim.x) {
+        float z[4];
+        fn_block_normals_f32(key, frame, b0 + t, z);
+        uint64_t i0 = fn_block_first_index(b0 + t);
+        uint64_t idx[4] = {i0, i0 + 1, i0 + 8, i0 + 9};
+        for (int k = 0; k < 4; k++) {
+            uint64_t r = idx[k] - j0;
+            if (idx[k] >= j0 && r < len) terms[r] = fn_dev_cam_term_of(&p, z[k]);
+        }
+    }
+    __syncthreads();
+
+    const char *irow = in + (int64_t)row * in_row;
+    char *orow = out + (int64_t)row * out_row;
+    for (uint64_t e = threadIdx.x; e < npix * C; e += blockDim.x) {
+        uint64_t i = e / C, c = e - i * C;
+        const char *s = irow + (int64_t)(x0 + i) * in_pix + (int64_t)c * in_ch;
+        char *d = orow + (int64_t)(x0 + i) * out_pix + (int64_t)c * out_ch;
+        if (c == 3) {
+            fn_dev_cam_copy(dtype, s, d);
+        } else {
+            fn_dev_cam_value(&p, terms[per_channel ? i * nc + c : i], s, d);
+        }
+    }
 }
