@@ -97,12 +97,14 @@ cdef class NavSatNoise(Model):
         return self._ch.bias(self._components.index(i))
 
     def _params(self):
+        self._check_built()
         d = {n: None if v is None else dict(v)
              for n, v in zip(self._components, self._ch.params)}
         d["horizontal_units"] = self.horizontal_units
         return d
 
     def _position(self):
+        self._check_built()
         return self._ch.position()
 
     def _set_position(self, position):
@@ -175,6 +177,7 @@ cdef class NavSatNoise(Model):
         return run_batch(self, self._ch, data, dt, out, self._runs, self._horizontal)
 
     def _horizontal(self, grid, dts, stride):
+        self._check_built()
         cdef cnp.ndarray g = grid
         cdef cnp.ndarray t = dts
         cdef double *p = <double *>cnp.PyArray_DATA(g)

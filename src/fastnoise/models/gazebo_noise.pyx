@@ -301,9 +301,11 @@ cdef class GazeboNoise(Model):
         return self._ch.count(0)
 
     def _params(self):
+        self._check_built()
         return {k: float(getattr(self, k)) for k in PARAM_KEYS}
 
     def _position(self):
+        self._check_built()
         return dict(self._ch.position()["value"])
 
     def _set_position(self, position):

@@ -67,11 +67,13 @@ cdef class AirPressureNoise(Model):
         return self._ch.bias(self._components.index(i))
 
     def _params(self):
+        self._check_built()
         d = {n: None if v is None else dict(v)
              for n, v in zip(self._components, self._ch.params)}
         return d
 
     def _position(self):
+        self._check_built()
         return self._ch.position()
 
     def _set_position(self, position):
@@ -194,12 +196,14 @@ cdef class AirSpeedNoise(Model):
         return self._ch.bias(self._components.index(i))
 
     def _params(self):
+        self._check_built()
         d = {n: None if v is None else dict(v)
              for n, v in zip(self._components, self._ch.params)}
         d["pressure_units"] = self.pressure_units
         return d
 
     def _position(self):
+        self._check_built()
         return self._ch.position()
 
     def _set_position(self, position):

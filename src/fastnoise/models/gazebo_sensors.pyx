@@ -80,11 +80,13 @@ cdef class MagnetometerNoise(Model):
         return self._ch.bias(self._components.index(i))
 
     def _params(self):
+        self._check_built()
         d = {n: None if v is None else dict(v)
              for n, v in zip(self._components, self._ch.params)}
         return d
 
     def _position(self):
+        self._check_built()
         return self._ch.position()
 
     def _set_position(self, position):
@@ -202,11 +204,13 @@ cdef class AltimeterNoise(Model):
         return self._ch.bias(self._components.index(i))
 
     def _params(self):
+        self._check_built()
         d = {n: None if v is None else dict(v)
              for n, v in zip(self._components, self._ch.params)}
         return d
 
     def _position(self):
+        self._check_built()
         return self._ch.position()
 
     def _set_position(self, position):
@@ -324,11 +328,13 @@ cdef class ForceTorqueNoise(Model):
         return self._ch.bias(self._components.index(i))
 
     def _params(self):
+        self._check_built()
         d = {n: None if v is None else dict(v)
              for n, v in zip(self._components, self._ch.params)}
         return d
 
     def _position(self):
+        self._check_built()
         return self._ch.position()
 
     def _set_position(self, position):
