@@ -2,10 +2,6 @@
 
 from fastnoise.models.gazebo_capi cimport fn_gz_channel
 
-import numpy as np
-
-from fastnoise.core import validate as _validate
-
 
 cdef class _Channels:
     cdef fn_gz_channel ch[6]
@@ -19,18 +15,7 @@ cdef class _Channels:
     cdef double one(self, int i, double x, double dt) noexcept nogil
 
 
-# A per-sample input: any float (inf and nan pass through the noise arithmetic, as in
-# gz-sensors), or a real number (bools, strings, arrays refused by name).
-cdef inline double real_one(str name, object v) except? -1.5:
-    if type(v) is float:
-        return <double>v
-    if isinstance(v, (float, np.floating)):
-        return float(v)
-    return _validate.finite(name, v)
-
-
+# A per-sample input (gazebo_noise.pyx): any float, or a real number refused by name.
+cdef double real_one(str name, object v) except? -1.5
 # A per-sample dt (s): finite, in [0, 1e30].
-cdef inline double dt_one(object dt) except? -1.0:
-    if type(dt) is float and 0.0 <= <double>dt <= 1.0e30:
-        return <double>dt
-    return _validate.in_range("dt", dt, 0.0, 1.0e30)
+cdef double dt_one(object dt) except? -1.0

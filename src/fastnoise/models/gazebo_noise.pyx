@@ -74,6 +74,22 @@ def dt_array(dt, n):
     return arr, 1
 
 
+cdef double dt_one(object dt) except? -1.0:
+    if type(dt) is float and 0.0 <= <double>dt <= MAX_PARAM:
+        return <double>dt
+    return _validate.in_range("dt", dt, 0.0, MAX_PARAM)
+
+
+cdef double real_one(str name, object v) except? -1.5:
+    # any float (inf and nan pass through the noise arithmetic, as in gz-sensors), or
+    # a real number (bools, strings, arrays are refused by name)
+    if type(v) is float:
+        return <double>v
+    if isinstance(v, (float, np.floating)):
+        return float(v)
+    return _validate.finite(name, v)
+
+
 def build_channels(cls, comps, seed):
     """(seed sequence, channels) of a sensor model ``cls`` (its ``model_name`` and
     ``_components``) from the component arguments ``comps``, every one checked first."""
