@@ -6,7 +6,7 @@
 #include "normal.h"
 #include "philox.h"
 
-#define CHUNK 256 /* normals decoded per step of a run (stack buffers) */
+#define CHUNK 512 /* normals decoded per step of a run (stack buffers) */
 
 void fn_gz_channel_init(fn_gz_channel *c, const fn_gz_params *p, uint64_t key,
                         uint64_t stream, double bias_mean, double bias_stddev) {
@@ -46,34 +46,69 @@ double fn_gz_channel_apply_one(fn_gz_channel *c, double x, double dt) {
 int fn_gz_channel_apply(fn_gz_channel *c, size_t m, const double *x, ptrdiff_t xs,
                         ptrdiff_t es, const double *dt, ptrdiff_t dts, size_t n,
                         double *out, ptrdiff_t os) {
-    double zw[CHUNK], zd[CHUNK];
+    double zw[CHUNK], zd[CHUNK], v[CHUNK], b[CHUNK], o[CHUNK];
     if (m == 0 || n == 0) return 0;
     if (m > CHUNK || n > (UINT64_MAX - 1 - c->count) / m) return -1;
-    const int white = c->p.stddev > 0;
-    const int dyn = c->p.dyn_stddev > 0 && c->p.dyn_tau > 0;
+    /* locals, so the compiler keeps them in registers (out may alias nothing of c) */
+    const fn_gz_params p = c->p;
+    const uint64_t key = c->key, stream = c->stream;
+    uint64_t count = c->count;
+    double bias = c->bias;
+    const int white = p.stddev > 0;
+    const int dyn = p.dyn_stddev > 0 && p.dyn_tau > 0;
     const size_t rows = CHUNK / m; /* rows per chunk */
+    double last_dt = -1.0, phi = 0.0, sbd = 0.0;
+    if (!white)
+        for (size_t i = 0; i < CHUNK; i++)
+            zw[i] = 0.0;
     for (size_t k0 = 0; k0 < n; k0 += rows) {
         size_t r = n - k0 < rows ? n - k0 : rows;
-        uint64_t first = c->count;
         if (white)
-            fn_normal_fill_f64(c->key, c->stream | FN_STREAM_GZ_WHITE, first, r * m, 0.0,
-                               1.0, zw);
+            fn_normal_fill_f64(key, stream | FN_STREAM_GZ_WHITE, count, r * m, 0.0, 1.0,
+                               zw);
         if (dyn)
-            fn_normal_fill_f64(c->key, c->stream | FN_STREAM_GZ_DYNAMIC, first, r * m, 0.0,
-                               1.0, zd);
+            fn_normal_fill_f64(key, stream | FN_STREAM_GZ_DYNAMIC, count, r * m, 0.0, 1.0,
+                               zd);
+        /* gather the inputs and the bias of every sample, the recurrence in order */
         for (size_t k = 0; k < r; k++) {
-            size_t row = k0 + k;
-            double d = dt[(ptrdiff_t)row * dts];
-            for (size_t j = 0; j < m; j++) {
-                size_t i = k * m + j;
-                double v = x[(ptrdiff_t)row * xs + (ptrdiff_t)j * es];
-                out[(ptrdiff_t)row * os + (ptrdiff_t)j * es] =
-                    fn_gz_step(&c->p, &c->bias, v, j == 0 ? d : 0.0, white ? zw[i] : 0.0,
-                               dyn ? zd[i] : 0.0);
+            const ptrdiff_t row = (ptrdiff_t)(k0 + k);
+            const double d = dt[row * dts];
+            const double *xr = x + row * xs;
+            if (dyn && d > 0) {     /* the row's first sample gets dt, the others 0 */
+                if (d != last_dt) { /* the factors of the previous dt still hold */
+                    fn_gz_dyn_coef(&p, d, &phi, &sbd);
+                    last_dt = d;
+                }
+                bias = phi * bias + sbd * zd[k * m];
+            }
+            /* the first sample spelt out: a loop of m = 1 or 2 contiguous values would
+             * become a memcpy call per row */
+            v[k * m] = xr[0];
+            b[k * m] = bias;
+            if (m == 2) {
+                v[k * m + 1] = xr[es];
+                b[k * m + 1] = bias;
+            } else {
+                for (size_t j = 1; j < m; j++) {
+                    v[k * m + j] = xr[(ptrdiff_t)j * es];
+                    b[k * m + j] = bias;
+                }
             }
         }
-        c->count += (uint64_t)(r * m);
+        FN_DISPATCH(fn_gz_finish_block, (&p, v, b, zw, r * m, o));
+        for (size_t k = 0; k < r; k++) {
+            double *orow = out + (ptrdiff_t)(k0 + k) * os;
+            orow[0] = o[k * m];
+            if (m == 2)
+                orow[es] = o[k * m + 1];
+            else
+                for (size_t j = 1; j < m; j++)
+                    orow[(ptrdiff_t)j * es] = o[k * m + j];
+        }
+        count += (uint64_t)(r * m);
     }
+    c->count = count;
+    c->bias = bias;
     c->wok = c->dok = 0; /* the bulk path does not keep the caches current */
     return 0;
 }

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "fnmath.h"
+#include "simd.h"
 #include "streams.h"
 
 typedef struct {
@@ -89,23 +90,48 @@ static inline int fn_gz_moves(const fn_gz_params *p, double dt) {
     return p->dyn_stddev > 0 && p->dyn_tau > 0 && dt > 0;
 }
 
+/* The dynamic-bias factors of an interval dt: phi = e^(-dt/tau) and the drive's
+ * stddev, in gz's order: sqrt(((((-sb) * sb) * tau) / 2) * expm1(-2 dt / tau)). A
+ * pure function of (p, dt), so a run may compute them once per distinct dt. */
+static inline void fn_gz_dyn_coef(const fn_gz_params *p, double dt, double *phi,
+                                  double *sbd) {
+    double sb = p->dyn_stddev, tau = p->dyn_tau;
+    *sbd = sqrt(-sb * sb * tau / 2 * fn_gz_expm1(-2 * dt / tau));
+    *phi = fn_exp_f64(-dt / tau);
+}
+
+/* std::round (halves away from zero), exactly, for finite q, without a data-dependent
+ * branch (so loops of it vectorize): t = trunc(q) is exact and so is q - t; the sign is
+ * q's (-0.3 gives -0, as std::round). */
+static inline double fn_gz_round(double q) {
+    double t = trunc(q);
+    double f = q - t;
+    t = f >= 0.5 ? t + 1.0 : t;
+    t = f <= -0.5 ? t - 1.0 : t;
+    return copysign(t, q);
+}
+
+/* The step after the bias update: (x + bias) + white, then the precision. */
+static inline double fn_gz_finish(const fn_gz_params *p, double bias, double x, double zw) {
+    double white = p->stddev > 0 ? fma(p->stddev, zw, p->mean) : p->mean;
+    double out = x + bias + white;
+    if (p->precision > 1e-6) {
+        double q = out / p->precision;
+        double r = fn_gz_round(q) * p->precision;
+        out = q - q == 0 ? r : out; /* q finite */
+    }
+    return out;
+}
+
 /* One ApplyImpl step: zw and zd are the sample's standard normals (white, dynamic). */
 static inline double fn_gz_step(const fn_gz_params *p, double *bias, double x, double dt,
                                 double zw, double zd) {
-    double white = p->stddev > 0 ? fma(p->stddev, zw, p->mean) : p->mean;
     if (fn_gz_moves(p, dt)) {
-        double sb = p->dyn_stddev, tau = p->dyn_tau;
-        /* gz's order: ((((-sb) * sb) * tau) / 2) * expm1(-2 dt / tau) */
-        double sbd = sqrt(-sb * sb * tau / 2 * fn_gz_expm1(-2 * dt / tau));
-        double phi = fn_exp_f64(-dt / tau);
+        double phi, sbd;
+        fn_gz_dyn_coef(p, dt, &phi, &sbd);
         *bias = phi * *bias + sbd * zd;
     }
-    double out = x + *bias + white;
-    if (p->precision > 1e-6) {
-        double q = out / p->precision;
-        if (q - q == 0) out = round(q) * p->precision; /* q finite */
-    }
-    return out;
+    return fn_gz_finish(p, *bias, x, zw);
 }
 
 /* The turn-on bias from its normal z and the sign word w. */
@@ -137,6 +163,12 @@ static inline double fn_gz_wrap180(double d) {
     if (d < -180.0 || d > 180.0) d -= 360.0 * floor((d + 180.0) / 360.0);
     return d;
 }
+
+/* out[i] = fn_gz_finish(p, b[i], v[i], zw[i]), i < n: SIMD-dispatched (gznoise_kern.c). */
+FN_DECLARE_KERNEL(void, fn_gz_finish_block,
+                  (const fn_gz_params *p, const double *restrict v,
+                   const double *restrict b, const double *restrict zw, size_t n,
+                   double *restrict out))
 
 /* Set up a channel: parameters, key, stream base, and the turn-on bias drawn. */
 void fn_gz_channel_init(fn_gz_channel *c, const fn_gz_params *p, uint64_t key,

@@ -110,20 +110,22 @@ def run_batch(Model model, _Channels ch, data, dt, out, runs, extra=None):
         arr = _arrays.intake("data", data, np.float64, ndim=2, last_dim=ncol)
     n = arr.shape[0]
     dts, stride = dt_array(dt, n)
+    covered = extra is None and sum(m for i, _c, m in runs if ch.on[i]) == ncol
     if out is None:
-        res = arr.copy()
+        res = np.empty_like(arr) if covered else arr.copy()
     else:
         res = _arrays.output("out", out, arr.shape, np.float64)
         _arrays.no_partial_overlap({"out": res}, {"data": arr})
-        if res is not arr:
+        if res is not arr and not covered:
             res[...] = arr
     for i, _col, m in runs:
         ch.check_room(i, n * m)
+    src = (arr if covered else res).reshape(n, ncol)
     grid = res.reshape(n, ncol)
     lock_model(model)
     try:
         for i, col, m in runs:
-            ch.run(i, grid, col, m, dts, stride)
+            ch.run(i, src, grid, col, m, dts, stride)
         if extra is not None:
             extra(grid, dts, stride)
     finally:
@@ -192,22 +194,26 @@ cdef class _Channels:
     def count(self, int i):
         return int(self.ch[i].count) if self.on[i] else 0
 
-    def run(self, int i, data, Py_ssize_t col, size_t m, dt, Py_ssize_t dts):
-        """Apply channel i in place to ``m`` successive columns from ``col`` of the 2-D
-        float64 C-contiguous ``data`` (rows are successive updates); ``dt`` a float64
-        array read with stride ``dts``. The caller checked the room and holds the
-        owner's lock."""
-        cdef cnp.ndarray a = data
+    def run(self, int i, src, dst, Py_ssize_t col, size_t m, dt, Py_ssize_t dts):
+        """Apply channel i to ``m`` successive columns from ``col`` of the 2-D float64
+        C-contiguous ``src`` (rows are successive updates), writing the same places of
+        ``dst`` (same shape; may be ``src``); ``dt`` a float64 array read with stride
+        ``dts``. The caller checked the room and holds the owner's lock."""
+        cdef cnp.ndarray a = src
+        cdef cnp.ndarray o = dst
         cdef cnp.ndarray d = dt
         cdef size_t n = <size_t>cnp.PyArray_DIM(a, 0)
         cdef Py_ssize_t ncol = cnp.PyArray_DIM(a, 1)
-        cdef double *p = (<double *>cnp.PyArray_DATA(a)) + col
+        cdef const double *p = (<const double *>cnp.PyArray_DATA(a)) + col
+        cdef double *q = (<double *>cnp.PyArray_DATA(o)) + col
         cdef const double *dp = <const double *>cnp.PyArray_DATA(d)
         cdef int rc
         if not self.on[i] or n == 0:
             return
+        if cnp.PyArray_DIM(o, 0) != <Py_ssize_t>n or cnp.PyArray_DIM(o, 1) != ncol:
+            raise ValueError("src and dst differ in shape")
         with nogil:
-            rc = fn_gz_channel_apply(&self.ch[i], m, p, ncol, 1, dp, dts, n, p, ncol)
+            rc = fn_gz_channel_apply(&self.ch[i], m, p, ncol, 1, dp, dts, n, q, ncol)
         if rc != 0:
             raise OverflowError(f"{self.names[i]}: the run passes the end of its streams")
 
@@ -373,16 +379,14 @@ cdef class GazeboNoise(Model):
         n = arr.shape[0]
         dts, stride = dt_array(dt, n)
         if out is None:
-            res = arr.copy()
+            res = np.empty_like(arr)
         else:
             res = _arrays.output("out", out, arr.shape, np.float64)
             _arrays.no_partial_overlap({"out": res}, {"x": arr})
-            if res is not arr:
-                res[...] = arr
         self._ch.check_room(0, n)
         lock_model(self)
         try:
-            self._ch.run(0, res.reshape(n, 1), 0, 1, dts, stride)
+            self._ch.run(0, arr.reshape(n, 1), res.reshape(n, 1), 0, 1, dts, stride)
         finally:
             unlock_model(self)
         return res
