@@ -48,7 +48,7 @@ int fn_gz_channel_apply(fn_gz_channel *c, size_t m, const double *x, ptrdiff_t x
                         double *out, ptrdiff_t os) {
     double zw[CHUNK], zd[CHUNK], v[CHUNK], b[CHUNK], o[CHUNK];
     if (m == 0 || n == 0) return 0;
-    if (m > CHUNK || n > (UINT64_MAX - 1 - c->count) / m) return -1;
+    if (m > CHUNK || n > (UINT64_MAX - c->count) / m) return -1;
     /* locals, so the compiler keeps them in registers (out may alias nothing of c) */
     const fn_gz_params p = c->p;
     const uint64_t key = c->key, stream = c->stream;
@@ -124,7 +124,7 @@ int fn_gz_navsat_horizontal(fn_gz_channel *c, int metres, const double *x, ptrdi
         }
         return 0;
     }
-    if (c != NULL && n > (UINT64_MAX - 1 - c->count) / 2) return -1;
+    if (c != NULL && n > (UINT64_MAX - c->count) / 2) return -1;
     for (size_t k = 0; k < n; k++) {
         double lat = x[(ptrdiff_t)k * xs], lon = x[(ptrdiff_t)k * xs + 1];
         if (c != NULL) {

@@ -320,3 +320,7 @@ def test_count_past_the_end_is_refused():
     with pytest.raises(OverflowError):
         m.apply(np.zeros(2))
     assert m.count == 2**64 - 1
+    st["position"]["count"] = 2**64 - 4
+    m.state = st
+    m.apply(np.zeros(3))  # a run may end exactly at the last sample
+    assert m.count == 2**64 - 1

@@ -301,3 +301,15 @@ def test_bad_data_is_refused_by_name_and_changes_nothing():
     with pytest.raises(ValueError, match="component"):
         m.bias("altitude")
     assert m.state == st
+
+
+def test_a_run_past_the_end_changes_nothing():
+    m = fn.NavSatNoise(IT_NOISE, IT_NOISE, seed=2)
+    st = m.state
+    st["position"]["vertical_position"]["count"] = 2**64 - 3
+    m.state = st
+    with pytest.raises(OverflowError):
+        m.apply(np.zeros((3, 6)))
+    assert m.state == st
+    m.apply(np.zeros((2, 6)))
+    assert m.state["position"]["vertical_position"]["count"] == 2**64 - 1
