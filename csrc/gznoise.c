@@ -61,49 +61,61 @@ int fn_gz_channel_apply(fn_gz_channel *c, size_t m, const double *x, ptrdiff_t x
     if (!white)
         for (size_t i = 0; i < CHUNK; i++)
             zw[i] = 0.0;
+    /* one contiguous column (GazeboNoise, one-component sensors): no gather */
+    const int flat = m == 1 && xs == 1 && os == 1;
+    if (!dyn)
+        for (size_t i = 0; i < CHUNK; i++)
+            b[i] = bias; /* the bias does not move in this run */
     for (size_t k0 = 0; k0 < n; k0 += rows) {
         size_t r = n - k0 < rows ? n - k0 : rows;
+        const double *src = v;
         if (white)
             fn_normal_fill_f64(key, stream | FN_STREAM_GZ_WHITE, count, r * m, 0.0, 1.0,
                                zw);
-        if (dyn)
+        if (dyn) {
             fn_normal_fill_f64(key, stream | FN_STREAM_GZ_DYNAMIC, count, r * m, 0.0, 1.0,
                                zd);
-        /* gather the inputs and the bias of every sample, the recurrence in order */
-        for (size_t k = 0; k < r; k++) {
-            const ptrdiff_t row = (ptrdiff_t)(k0 + k);
-            const double d = dt[row * dts];
-            const double *xr = x + row * xs;
-            if (dyn && d > 0) {     /* the row's first sample gets dt, the others 0 */
-                if (d != last_dt) { /* the factors of the previous dt still hold */
-                    fn_gz_dyn_coef(&p, d, &phi, &sbd);
-                    last_dt = d;
+            /* the bias of every sample, the recurrence in order; the row's first
+             * sample gets dt, the others 0 */
+            for (size_t k = 0; k < r; k++) {
+                const double d = dt[(ptrdiff_t)(k0 + k) * dts];
+                if (d > 0) {
+                    if (d != last_dt) { /* the factors of the previous dt still hold */
+                        fn_gz_dyn_coef(&p, d, &phi, &sbd);
+                        last_dt = d;
+                    }
+                    bias = phi * bias + sbd * zd[k * m];
                 }
-                bias = phi * bias + sbd * zd[k * m];
-            }
-            /* the first sample spelt out: a loop of m = 1 or 2 contiguous values would
-             * become a memcpy call per row */
-            v[k * m] = xr[0];
-            b[k * m] = bias;
-            if (m == 2) {
-                v[k * m + 1] = xr[es];
-                b[k * m + 1] = bias;
-            } else {
-                for (size_t j = 1; j < m; j++) {
-                    v[k * m + j] = xr[(ptrdiff_t)j * es];
+                for (size_t j = 0; j < m; j++)
                     b[k * m + j] = bias;
-                }
             }
         }
-        FN_DISPATCH(fn_gz_finish_block, (&p, v, b, zw, r * m, o));
-        for (size_t k = 0; k < r; k++) {
-            double *orow = out + (ptrdiff_t)(k0 + k) * os;
-            orow[0] = o[k * m];
-            if (m == 2)
-                orow[es] = o[k * m + 1];
-            else
-                for (size_t j = 1; j < m; j++)
-                    orow[(ptrdiff_t)j * es] = o[k * m + j];
+        if (flat) {
+            src = x + k0;
+        } else { /* gather; the first sample spelt out, so no memcpy call per row */
+            for (size_t k = 0; k < r; k++) {
+                const double *xr = x + (ptrdiff_t)(k0 + k) * xs;
+                v[k * m] = xr[0];
+                if (m == 2)
+                    v[k * m + 1] = xr[es];
+                else
+                    for (size_t j = 1; j < m; j++)
+                        v[k * m + j] = xr[(ptrdiff_t)j * es];
+            }
+        }
+        FN_DISPATCH(fn_gz_finish_block, (&p, src, b, zw, r * m, o));
+        if (flat) {
+            memcpy(out + k0, o, r * sizeof *o);
+        } else {
+            for (size_t k = 0; k < r; k++) {
+                double *orow = out + (ptrdiff_t)(k0 + k) * os;
+                orow[0] = o[k * m];
+                if (m == 2)
+                    orow[es] = o[k * m + 1];
+                else
+                    for (size_t j = 1; j < m; j++)
+                        orow[(ptrdiff_t)j * es] = o[k * m + j];
+            }
         }
         count += (uint64_t)(r * m);
     }
