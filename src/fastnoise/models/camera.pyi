@@ -29,12 +29,15 @@ class ImageNoise(Model):
     def per_channel(self) -> bool: ...
     @property
     def variant(self) -> Literal["gazebo", "ogre2"]: ...
+    @property
+    def linear_light(self) -> bool: ...
     def __init__(
         self,
         mean: float = 0.0,
         stddev: float = 0.007,
         per_channel: bool = False,
         variant: Literal["gazebo", "ogre2"] = "gazebo",
+        linear_light: bool | None = None,
         seed: int | np.random.SeedSequence | None = None,
     ) -> None: ...
     @property
