@@ -37,8 +37,9 @@ class ImageNoise(Model):
         stddev: float = 0.007,
         per_channel: bool = False,
         variant: Literal["gazebo", "ogre2"] = "gazebo",
-        linear_light: bool | None = None,
         seed: int | np.random.SeedSequence | None = None,
+        *,
+        linear_light: bool | None = None,
     ) -> None: ...
     @property
     def key(self) -> int: ...

@@ -139,15 +139,16 @@ cdef int _check_image_shape(object image) except -1:
 
 
 cdef class ImageNoise(Model):
-    """ImageNoise(mean=0.0, stddev=0.007, per_channel=False, variant='gazebo',
-                  linear_light=None, seed=None)
+    """ImageNoise(mean=0.0, stddev=0.007, per_channel=False, variant='gazebo', seed=None,
+                  *, linear_light=None)
 --
 
 Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
 
-    Each pixel gets one standard normal ``Z``; the noise ``Z * stddev + mean`` is added
-    to every colour channel (or an independent ``Z`` per channel with
-    ``per_channel=True``) and the result is clamped to [0, 1]. Intensities are in
+    Each pixel gets one standard normal ``Z``; the noise ``Z * stddev + mean`` (or its
+    Ogre 2 shaping) is added to every colour channel (or an independent ``Z`` per
+    channel with ``per_channel=True``), to the stored value or in linear light, and the
+    result is clamped to [0, 1]. Intensities are in
     image units: 1.0 is full scale (255 for uint8, 65535 for uint16, 1.0 for float).
 
     Parameters
@@ -168,7 +169,9 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         ``n = sign(z) * |z|**2.1``, as gz-rendering's Ogre 2 shader does (so a small
         stddev gives far smaller noise: at stddev 0.2 the sd of ``n`` is about 0.063;
         at Gazebo's 0.007 it is about 3e-5, below half a level of an 8-bit image).
-    linear_light : bool or None
+    seed : int, numpy.random.SeedSequence or None
+        ``None`` draws fresh entropy, kept in ``seed`` so the run can be reproduced.
+    linear_light : bool or None (keyword only)
         Add the noise in linear light: the stored value is taken as sRGB-encoded,
         decoded to linear light (IEC 61966-2-1), the noise added there and clamped to
         [0, 1], and the result encoded back; this is what an sRGB render target does
@@ -177,8 +180,6 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         ``"ogre2"`` (so that variant matches Gazebo's Ogre 2 output), off for
         ``"gazebo"`` (Ogre 1 renders to a plain ``PF_R8G8B8`` target, the noise is added
         to the stored values). ``True``/``False`` force it either way.
-    seed : int, numpy.random.SeedSequence or None
-        ``None`` draws fresh entropy, kept in ``seed`` so the run can be reproduced.
 
     Notes
     -----
@@ -255,7 +256,7 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     cdef uint64_t _frame
 
     def __init__(self, mean=0.0, stddev=0.007, per_channel=False, variant="gazebo",
-                 linear_light=None, seed=None):
+                 seed=None, *, linear_light=None):
         # everything is checked into locals first: a failed call changes nothing
         mean = _validate.in_range("mean", mean, -_MAX_PARAM, _MAX_PARAM)
         stddev = _validate.in_range("stddev", stddev, 0.0, _MAX_PARAM)
