@@ -216,6 +216,22 @@ def test_linear_light_statistics_gazebo_variant(per_channel):
     assert np.array_equal(added[..., 0], added[..., 1]) != per_channel
 
 
+def test_ogre2_one_value_for_r_g_b_like_the_shader():
+    # the shader adds vec4(n, n, n, 0): equal R, G, B stay equal, alpha is kept, and
+    # different channels of one pixel move in the same direction
+    rng = np.random.default_rng(4)
+    grey = np.repeat(rng.integers(0, 256, (40, 50, 1), dtype=np.uint8), 3, axis=2)
+    out = ImageNoise(0.0, 0.3, variant="ogre2", seed=6).apply(grey, frame=1)
+    assert np.array_equal(out[..., 0], out[..., 1]) and np.array_equal(out[..., 1], out[..., 2])
+    assert np.count_nonzero(out != grey) > 1000
+    rgb = np.stack([np.full((40, 50), v, np.uint8) for v in (60, 128, 200)], axis=-1)
+    d = ImageNoise(0.0, 0.3, variant="ogre2", seed=6).apply(rgb, frame=1).astype(int) - rgb
+    signs = np.sign(d)
+    moved = np.all(signs != 0, axis=-1)
+    assert moved.sum() > 100
+    assert np.all(signs[moved] == signs[moved][:, :1])
+
+
 def test_linear_light_keeps_alpha_and_nan():
     rng = np.random.default_rng(8)
     for dtype in (np.uint8, np.uint16, np.float32, np.float64):
