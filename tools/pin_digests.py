@@ -318,17 +318,33 @@ def _camera() -> Iterator[tuple[str, Callable[[], str]]]:
         "float32_rgb": rng.random((19, 23, 3), dtype=np.float32),
         "float64_gray": rng.random((17, 41)),
     }
+    # (case label, variant, linear_light, per_channel); linear_light None: the variant's
+    # default (ogre2: linear light, as Gazebo's sRGB render targets)
+    modes = (
+        ("gazebo", "gazebo", None, False),
+        ("gazebo", "gazebo", None, True),
+        ("ogre2", "ogre2", None, False),
+        ("ogre2-stored", "ogre2", False, False),
+        ("gazebo-linear", "gazebo", True, True),
+    )
     for name, img in images.items():
-        for variant, per_channel in (("gazebo", False), ("gazebo", True), ("ogre2", False)):
+        for label, variant, linear, per_channel in modes:
 
-            def run(img: np.ndarray = img, variant: str = variant, pc: bool = per_channel) -> str:
-                m = fn.ImageNoise(0.01, 0.05, per_channel=pc, variant=variant, seed=4)
+            def run(
+                img: np.ndarray = img,
+                variant: str = variant,
+                linear: bool | None = linear,
+                pc: bool = per_channel,
+            ) -> str:
+                m = fn.ImageNoise(
+                    0.01, 0.05, per_channel=pc, variant=variant, linear_light=linear, seed=4
+                )
                 outs = [m.apply(img) for _ in range(3)]
                 outs.append(m.apply(img, frame=2**33))
                 outs.append(m.apply(img[5:], frame=1, row_offset=5))
                 return _digest(*outs)
 
-            yield f"camera/{name}/{variant}/per_channel={per_channel}", run
+            yield f"camera/{name}/{label}/per_channel={per_channel}", run
 
 
 def _all_cases() -> list[list[tuple[str, Callable[[], str]]]]:

@@ -143,7 +143,9 @@ def camera() -> int:
     img = np.zeros((4, 6, 3), dtype=np.uint8)
     cam = ImageNoise(0.0, 0.05, seed=10)
     out = cam.apply(img)
-    return int(out.sum()) + cam.frame
+    ogre2 = ImageNoise(0.0, 0.2, variant="ogre2", seed=10, linear_light=False)
+    lit: bool = ogre2.linear_light
+    return int(out.sum()) + cam.frame + int(ogre2.apply(img).sum()) + int(lit)
 
 
 def gazebo() -> float:
