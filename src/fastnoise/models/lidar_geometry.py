@@ -1,6 +1,6 @@
 """Checks and small helpers for the lidar noise models (``LidarNoise`` in
-``fastnoise.models.lidar``, ``RangeNoise`` in ``fastnoise.models.range_noise``): rigid
-poses, unit axes, clouds, output buffers.
+``fastnoise.models.lidar``, ``RangeNoise`` in ``fastnoise.models.range_noise``): the
+constructors' parameter checks, rigid poses, unit axes, clouds, output buffers.
 
 Kept in Python because they run once per call, not per point. Every array a kernel
 reads comes through ``fastnoise.core.arrays.intake`` (native-endian, aligned,
@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from fastnoise.core import arrays as _arrays
+from fastnoise.core import threads as _threads
 from fastnoise.core import validate as _validate
 
 # Tolerance on R^T R = I, det R = 1, |axis| = 1 and the 4x4 bottom row.
@@ -34,6 +35,28 @@ MAX_RANGE = 1e9
 MAX_COORD = 1e30
 # Smallest piece a threaded call hands to one thread.
 MIN_PER_THREAD = 1 << 14
+# RGL's angular noise types (rgl_angular_noise_type_t).
+RAY_BASED = 0
+HITPOINT_BASED = 1
+# Largest angular mean or stddev accepted, rad: beyond it the sine leaves the range
+# where it is accurate.
+MAX_ANGLE = 1.0e3
+# Largest |distance_noise_mean| and distance_noise_stddev_base, m, and largest
+# distance_noise_stddev_rise_per_meter: with hits at most MAX_RANGE away, the distance
+# noise eps stays below 1e9 + 7 (1e9 + 1e3 * 1e9) ~ 7e12 m, so eps / |q| (|q| >= 3.7e-23
+# when not 0 in float32) and every result stay finite in float32 and float64.
+MAX_DISTANCE_NOISE = 1.0e9
+MAX_RISE = 1.0e3
+# LidarNoise's float parameters, in the order of its signature.
+LIDAR_FLOAT_PARAMS = (
+    "ray_angular_noise_mean",
+    "ray_angular_noise_stddev",
+    "hitpoint_angular_noise_mean",
+    "hitpoint_angular_noise_stddev",
+    "distance_noise_mean",
+    "distance_noise_stddev_base",
+    "distance_noise_stddev_rise_per_meter",
+)
 
 _F64 = np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
@@ -54,6 +77,168 @@ class NoisyPoints(NamedTuple):
     distances: np.ndarray
     hit_mask: np.ndarray
     local_points: np.ndarray | None
+
+
+def lidar_params(
+    ray_angular_noise_mean: object,
+    ray_angular_noise_stddev: object,
+    hitpoint_angular_noise_mean: object,
+    hitpoint_angular_noise_stddev: object,
+    distance_noise_mean: object,
+    distance_noise_stddev_base: object,
+    distance_noise_stddev_rise_per_meter: object,
+    axis: object,
+) -> tuple[dict, np.ndarray, list]:
+    """``LidarNoise``'s parameters, checked (each by name, against its bound): (the
+    seven floats by name, the unit axis renormalized, the axis as given as a list of 3
+    floats). Raises before anything is returned, so a refused call changes nothing."""
+    vals = {
+        "ray_angular_noise_mean": _validate.in_range(
+            "ray_angular_noise_mean", ray_angular_noise_mean, -MAX_ANGLE, MAX_ANGLE
+        ),
+        "ray_angular_noise_stddev": _validate.in_range(
+            "ray_angular_noise_stddev", ray_angular_noise_stddev, 0.0, MAX_ANGLE
+        ),
+        "hitpoint_angular_noise_mean": _validate.in_range(
+            "hitpoint_angular_noise_mean", hitpoint_angular_noise_mean, -MAX_ANGLE, MAX_ANGLE
+        ),
+        "hitpoint_angular_noise_stddev": _validate.in_range(
+            "hitpoint_angular_noise_stddev", hitpoint_angular_noise_stddev, 0.0, MAX_ANGLE
+        ),
+        "distance_noise_mean": _validate.in_range(
+            "distance_noise_mean", distance_noise_mean, -MAX_DISTANCE_NOISE, MAX_DISTANCE_NOISE
+        ),
+        "distance_noise_stddev_base": _validate.in_range(
+            "distance_noise_stddev_base", distance_noise_stddev_base, 0.0, MAX_DISTANCE_NOISE
+        ),
+        "distance_noise_stddev_rise_per_meter": _validate.in_range(
+            "distance_noise_stddev_rise_per_meter",
+            distance_noise_stddev_rise_per_meter,
+            0.0,
+            MAX_RISE,
+        ),
+    }
+    k = unit_axis("axis", axis)
+    k_arg = [float(v) for v in _validate.vector3("axis", axis)]
+    return vals, k, k_arg
+
+
+def rgl_kwargs(
+    angular_noise_type: object,
+    angular_noise_stddev: object,
+    angular_noise_mean: object,
+    distance_noise_stddev_base: object,
+    distance_noise_stddev_rise_per_meter: object,
+    distance_noise_mean: object,
+) -> dict:
+    """``LidarNoise``'s keyword arguments for the parameters of RGL's
+    ``rgl_lidar_set_gaussian_noise_params`` (see ``LidarNoise.from_rgl``)."""
+    ray = _validate.choice("angular_noise_type", angular_noise_type, (RAY_BASED, HITPOINT_BASED))
+    kind = "ray" if ray == RAY_BASED else "hitpoint"
+    return {
+        "distance_noise_mean": distance_noise_mean,
+        "distance_noise_stddev_base": distance_noise_stddev_base,
+        "distance_noise_stddev_rise_per_meter": distance_noise_stddev_rise_per_meter,
+        f"{kind}_angular_noise_mean": angular_noise_mean,
+        f"{kind}_angular_noise_stddev": angular_noise_stddev,
+    }
+
+
+def frame_geometry(
+    axis: np.ndarray, lidar_pose: object
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """(axis in the caller's frame, lidar origin there, caller -> lidar rotation or
+    None) for ``LidarNoise``'s unit ``axis`` and a call's ``lidar_pose``."""
+    if lidar_pose is None:
+        return axis, np.zeros(3), None
+    rot, t = rigid_pose("lidar_pose", lidar_pose)
+    return rot @ axis, t, rot.T.copy()
+
+
+def apply_inputs(
+    axis: np.ndarray,
+    points: object,
+    distances: object,
+    hit_mask: object,
+    lidar_pose: object,
+    frame: object,
+    first_index_: object,
+    out: object,
+    return_local: object,
+    drop_non_hits: object,
+    threads: object,
+    distances_out: object,
+    hit_mask_out: object,
+) -> tuple:
+    """``LidarNoise.apply``'s arguments (its unit ``axis`` first), checked, as the
+    kernel takes them: (points, distances or None, hit mask or None, frame, first
+    index, threads, axis in the caller's frame, lidar origin, caller -> lidar rotation
+    or None, points out, distances out, hit mask out, local out or None, return_local,
+    drop_non_hits)."""
+    pts, dist_in, mask_in = cloud_inputs(points, distances, hit_mask)
+    dt = pts.dtype
+    n = pts.shape[0]
+    fr = frame_index("frame", frame)
+    first = first_index(first_index_, n)
+    nthreads = _threads.count(threads)
+    return_local = _validate.boolean("return_local", return_local)
+    drop_non_hits = _validate.boolean("drop_non_hits", drop_non_hits)
+    kw, t, to_local = frame_geometry(axis, lidar_pose)
+    pout = output_or_new("out", out, (n, 3), dt)
+    dout = output_or_new("distances_out", distances_out, (n,), dt)
+    mout = output_or_new("hit_mask_out", hit_mask_out, (n,), np.dtype(np.bool_))
+    # the arrays the kernel reads (after intake): an output may be the very same
+    # array (in place, element for element), nothing else
+    refuse_overlap(
+        {
+            "out": None if out is None else pout,
+            "distances_out": None if distances_out is None else dout,
+            "hit_mask_out": None if hit_mask_out is None else mout,
+        },
+        {"points": pts, "distances": dist_in, "hit_mask": mask_in},
+    )
+    lout = np.empty((n, 3), dtype=dt) if (return_local and to_local is not None) else None
+    return (
+        pts,
+        dist_in,
+        mask_in,
+        fr,
+        first,
+        nthreads,
+        kw,
+        t,
+        to_local,
+        pout,
+        dout,
+        mout,
+        lout,
+        return_local,
+        drop_non_hits,
+    )
+
+
+def noisy_points(
+    pout: np.ndarray,
+    dout: np.ndarray,
+    mout: np.ndarray,
+    lout: np.ndarray | None,
+    return_local: bool,
+    drop_non_hits: object,
+) -> NoisyPoints:
+    """``LidarNoise.apply``'s result from the kernel's outputs."""
+    if return_local and lout is None:
+        lout = pout
+    if drop_non_hits:
+        keep = mout
+        return NoisyPoints(pout[keep], dout[keep], mout, None if lout is None else lout[keep])
+    return NoisyPoints(pout, dout, mout, lout)
+
+
+def lidar_state_params(model: object, axis_arg: list) -> dict:
+    """``LidarNoise``'s ``state['params']``: the constructor's keyword arguments."""
+    out = {name: getattr(model, name) for name in LIDAR_FLOAT_PARAMS}
+    out["axis"] = list(axis_arg)
+    return out
 
 
 def _show(value: object) -> str:
@@ -209,6 +394,18 @@ def ray_poses_input(ray_poses: object) -> np.ndarray:
     if poses.ndim != 3 or poses.shape[1:] not in ((3, 4), (4, 4)):
         raise ValueError(f"ray_poses has shape {poses.shape}: it must be (N, 3, 4) or (N, 4, 4)")
     return poses
+
+
+def rays_output(out: object, poses: np.ndarray) -> np.ndarray:
+    """``LidarNoise.perturb_rays``' result array holding a copy of ``poses``: a new
+    array, or the caller's ``out`` (checked; ``poses`` itself works in place)."""
+    if out is None:
+        return poses.copy()
+    res = output_or_new("out", out, poses.shape, poses.dtype)
+    refuse_overlap({"out": res}, {"ray_poses": poses})
+    if res is not poses:
+        np.copyto(res, poses)
+    return res
 
 
 def bad_ray(poses: np.ndarray, i: int) -> ValueError:
