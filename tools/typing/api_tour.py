@@ -129,7 +129,9 @@ def lidar() -> float:
     r = RangeNoise(0.0, 0.01, 0.5, 30.0, seed=9)
     scan = r.apply(np.linspace(0.0, 40.0, 16), frame=1)
     one: float = r.apply_one(5.0, frame=1, index=3)
-    return float(res.points[0, 0] + scan[0] + rays[0, 0, 0]) + one + rgl.key % 2
+    gz = RangeNoise.from_gazebo(0.1, 30.0, noise_type="gaussian", stddev=0.01, cpu_lidar=True)
+    on: bool = gz.enabled and gz.inf_outside_limits
+    return float(res.points[0, 0] + scan[0] + rays[0, 0, 0]) + one + rgl.key % 2 + on
 
 
 def camera() -> int:

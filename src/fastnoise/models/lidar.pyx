@@ -212,9 +212,15 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
     def from_rgl(cls, angular_noise_type, angular_noise_stddev, angular_noise_mean,
                  distance_noise_stddev_base, distance_noise_stddev_rise_per_meter,
                  distance_noise_mean, *, axis=(0.0, 1.0, 0.0), seed=None):
-        """The parameters of RGL's ``rgl_lidar_set_gaussian_noise_params``, in its
-        order: ``angular_noise_type`` is ``RAY_BASED`` (0) or ``HITPOINT_BASED`` (1);
-        angles in rad, lengths in m."""
+        """The parameters of RGL's legacy ``rgl_lidar_set_gaussian_noise_params`` (RGL
+        <= 0.10), in its order: ``angular_noise_type`` is ``RAY_BASED`` (0) or
+        ``HITPOINT_BASED`` (1); angles in rad, lengths in m.
+
+        That API turned rays and hit points by ``Rot_y(-angle)``, so a positive
+        ``angular_noise_mean`` increases atan2(z, x); the plain constructor follows
+        RGL's current kernels (``Rot(axis, +angle)``, right-handed), so this maps the
+        angular mean to ``-angular_noise_mean`` (the stddev keeps its sign: the draws
+        are symmetric)."""
         return cls(axis=axis, seed=seed, **rgl_kwargs(
             angular_noise_type, angular_noise_stddev, angular_noise_mean,
             distance_noise_stddev_base, distance_noise_stddev_rise_per_meter,
