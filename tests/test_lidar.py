@@ -549,7 +549,7 @@ def test_objects_never_initialised_refuse_to_run():
 _INTERNALS_PROBE = """
 import copy, pickle
 import numpy as np
-from fastnoise.models.lidar import _PointsCall
+from fastnoise.models.lidar_call import _PointsCall
 from fastnoise.models.range_noise import _RangeCall
 
 for cls in (_PointsCall, _RangeCall):

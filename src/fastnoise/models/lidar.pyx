@@ -17,15 +17,12 @@ accuracy (|z| <= 6.66 in both), far below any lidar's noise.
 """
 
 
-cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint64_t
 
 from fastnoise.core.model cimport Model
+from fastnoise.models.lidar_call cimport _PointsCall, new_points_call
 from fastnoise.models.lidar_capi cimport (
-    fn_lidar_points_f32,
-    fn_lidar_points_f64,
-    fn_lidar_points_params,
     fn_lidar_rays_check_f32,
     fn_lidar_rays_check_f64,
     fn_lidar_rays_f32,
@@ -60,67 +57,6 @@ cnp.import_array()
 
 __all__ = ["HITPOINT_BASED", "RAY_BASED", "LidarNoise", "RangeNoise"]
 
-# Only this module makes _PointsCall objects (see _PointsCall.__cinit__).
-_TOKEN = object()
-
-
-cdef inline const void *_ptr_or_null(cnp.ndarray arr):
-    if arr is None:
-        return NULL
-    return cnp.PyArray_DATA(arr)
-
-
-@cython.auto_pickle(False)
-cdef class _PointsCall:
-    """One apply() call's arrays and parameters, so pieces can run on threads. Internal:
-    made by LidarNoise.apply only (constructing one from Python raises)."""
-    cdef fn_lidar_points_params prm
-    cdef uint64_t first_index
-    cdef bint f32
-    cdef cnp.ndarray points, dist_in, mask_in, points_out, dist_out, mask_out, local_out
-
-    def __cinit__(self, token=None):
-        if token is not _TOKEN:
-            raise TypeError("_PointsCall is internal to LidarNoise.apply and cannot be "
-                            "constructed")
-
-    def run(self, Py_ssize_t start, Py_ssize_t count):
-        if self.points is None or self.points_out is None or self.dist_out is None \
-                or self.mask_out is None:
-            raise RuntimeError("_PointsCall has no arrays")
-        if start < 0 or count < 0 or start + count > cnp.PyArray_DIM(self.points, 0):
-            raise ValueError(f"start={start}, count={count} lie outside the arrays")
-        cdef char *pts = <char *>cnp.PyArray_DATA(self.points)
-        cdef char *pout = <char *>cnp.PyArray_DATA(self.points_out)
-        cdef char *dout = <char *>cnp.PyArray_DATA(self.dist_out)
-        cdef uint8_t *mout = <uint8_t *>cnp.PyArray_DATA(self.mask_out)
-        cdef const char *din = <const char *>_ptr_or_null(self.dist_in)
-        cdef const uint8_t *min_ = <const uint8_t *>_ptr_or_null(self.mask_in)
-        cdef char *lout = <char *>_ptr_or_null(self.local_out)
-        cdef uint64_t first = self.first_index + <uint64_t>start
-        cdef size_t n = <size_t>count
-        if min_ != NULL:
-            min_ += start
-        cdef int rc
-        if self.f32:
-            with nogil:
-                rc = fn_lidar_points_f32(
-                    &self.prm, first, n, (<float *>pts) + 3 * start,
-                    (<const float *>din) + start if din != NULL else NULL, min_,
-                    (<float *>pout) + 3 * start, (<float *>dout) + start, mout + start,
-                    (<float *>lout) + 3 * start if lout != NULL else NULL)
-        else:
-            with nogil:
-                rc = fn_lidar_points_f64(
-                    &self.prm, first, n, (<double *>pts) + 3 * start,
-                    (<const double *>din) + start if din != NULL else NULL, min_,
-                    (<double *>pout) + 3 * start, (<double *>dout) + start, mout + start,
-                    (<double *>lout) + 3 * start if lout != NULL else NULL)
-        if rc != 0:  # checked before: the C guard against wrapping indices
-            raise OverflowError(f"frame={self.prm.frame} or first_index={first} + {n} points "
-                                "runs past the end of the lidar streams")
-
-
 cdef class LidarNoise(Model):
     """LidarNoise(*, ray_angular_noise_mean=0.0, ray_angular_noise_stddev=0.0,
     hitpoint_angular_noise_mean=0.0, hitpoint_angular_noise_stddev=0.0,
@@ -151,10 +87,12 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
     seed : int, numpy.random.SeedSequence or None
         ``None`` draws fresh entropy, kept in ``.seed`` to reproduce the run.
 
-    Unlike RGL, ray-based and hitpoint-based angular noise may both be active. In
-    ``apply`` the order is hitpoint angular noise, then distance noise (RGL's pipeline
-    order). Noise of point i of frame f depends only on (seed, f, i): see the module
-    docstring for the streams.
+    Angles turn right-handed about ``axis`` (``Rot(axis, +e)``, RGL's current
+    kernels: about Y a positive angle decreases atan2(z, x)); ``from_rgl`` mirrors the
+    legacy API, which turned the other way. Unlike RGL, ray-based and hitpoint-based
+    angular noise may both be active. ``apply`` does hitpoint angular noise, then
+    distance noise (RGL's order). Noise of point i of frame f depends only on
+    (seed, f, i): see the module docstring for the streams.
 
     The frame is an argument of every call, so the model has no position:
     ``state['position']`` is empty and ``reset()`` does nothing.
@@ -393,11 +331,12 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         NoisyPoints(points, distances, hit_mask, local_points)
 
         Hit i, at offset q = p - t from the lidar origin t, with axis k (in the caller's
-        frame), e_i ~ N(hitpoint mean, stddev), z_i ~ N(0, 1):
-        ``q' = Rot(k, e_i) q`` (distance unchanged), then
-        ``eps = distance_noise_mean + (base + rise * d) z_i``, ``q'' = q' (1 + eps / |q|)``,
-        ``d' = d + eps``. Non-hits are copied unchanged. A hit at the lidar origin has no
-        direction and is left in place (eps = 0).
+        frame), e_i ~ N(hitpoint mean, stddev), z_i ~ N(0, 1) (``fn_lidar_hit`` in
+        ``csrc/lidar_point.h``): ``q' = Rot(k, e_i) q`` and, as RGL rewrites its
+        DISTANCE field, ``d = |q'|`` (the given distance is used only without angular
+        noise); then ``eps = distance_noise_mean + (base + rise * d) z_i``,
+        ``q'' = q' (1 + eps / |q'|)``, ``d' = d + eps``. Non-hits are copied unchanged.
+        A hit at the lidar origin has no direction and is left in place (eps = 0).
         """
         self._check_built()
         (pts, dist_in, mask_in, fr, first, nthreads, kw, t, to_local, pout, dout, mout, lout,
@@ -406,7 +345,7 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
             return_local, drop_non_hits, threads, distances_out, hit_mask_out)
         dt = pts.dtype
         cdef Py_ssize_t n = pts.shape[0]
-        cdef _PointsCall call = _PointsCall(_TOKEN)
+        cdef _PointsCall call = new_points_call()
         cdef int i
         call.prm.key = self._key
         call.prm.frame = fr
