@@ -96,27 +96,33 @@ static inline double fn_unit_from_u32(uint32_t w) {
 }
 
 /* CARLA's ray-cast lidar for one point (x, y, z) in the sensor frame (m)
- * (RayCastLidar.cpp: PreprocessRays, ComputeDetection, PostprocessDetection):
- *   general drop-off: the ray is lost when gen_active and ug < general_rate;
- *   intensity I = e^(-atten d), d = |p| before the noise (fn_exp_f64);
- *   noise: when noise_on, p moves by sd zn along p / d (not for d = 0);
- *   intensity drop-off: kept when I > limit, else when ui < alpha I + beta
- *   (alpha = p0 / limit, beta = 1 - p0).
- * A point with a non-finite coordinate is dropped and copied unchanged. Writes the
- * point and its intensity; returns 1 when the point is kept. */
+ * (RayCastLidar.cpp: PreprocessRays, ComputeDetection, PostprocessDetection), in three
+ * steps a kernel may run in separate passes (same operations, same bits):
+ *   fn_carla_distance: d = |p| (inf or NaN for a point with a non-finite coordinate or
+ *     overflowing squares: such a point is dropped and copied unchanged);
+ *   fn_carla_intensity: I = e^(-atten d) from that noise-free distance (fn_exp_f64);
+ *   fn_carla_point: general drop-off (lost when gen_active and ug < general_rate),
+ *     noise (when noise_on, p moves by sd zn along p / d, not for d = 0), intensity
+ *     drop-off (kept when I > limit, else when ui < alpha I + beta, alpha = p0 / limit,
+ *     beta = 1 - p0). Writes the point and its intensity; returns 1 when it is kept. */
 #define FN_DEFINE_CARLA_POINT(T, SUF, SQRT)                                                \
-    static inline int fn_carla_point_##SUF(                                                \
-        T x, T y, T z, double ug, double ui, T zn, int gen_active, double general_rate,    \
-        double atten, int noise_on, T sd, double limit, double alpha, double beta, T *ox,  \
-        T *oy, T *oz, T *intensity) {                                                      \
-        T d = SQRT(x * x + y * y + z * z);                                                 \
+    static inline T fn_carla_distance_##SUF(T x, T y, T z) {                               \
+        return SQRT(x * x + y * y + z * z);                                                \
+    }                                                                                      \
+    static inline double fn_carla_intensity_##SUF(double atten, T d) {                     \
         int finite = d < (T)INFINITY; /* false for NaN, inf and overflowed squares */      \
-        double in = fn_exp_f64(-atten * (double)(finite ? d : 0));                         \
+        return fn_exp_f64(-atten * (double)(finite ? d : 0));                              \
+    }                                                                                      \
+    static inline int fn_carla_point_##SUF(                                                \
+        T x, T y, T z, T d, double in, double ug, double ui, T zn, int gen_active,         \
+        double general_rate, int noise_on, T sd, double limit, double alpha, double beta,  \
+        T *ox, T *oy, T *oz, T *intensity) {                                               \
+        int finite = d < (T)INFINITY;                                                      \
         int keep = finite & !(gen_active & (ug < general_rate));                           \
         T sc = noise_on & finite & (d > 0) ? sd * zn / d : 0;                              \
-        *ox = x + x * sc;                                                                  \
-        *oy = y + y * sc;                                                                  \
-        *oz = z + z * sc;                                                                  \
+        *ox = finite ? x + x * sc : x;                                                     \
+        *oy = finite ? y + y * sc : y;                                                     \
+        *oz = finite ? z + z * sc : z;                                                     \
         *intensity = (T)in;                                                                \
         keep &= (in > limit) | (ui < alpha * in + beta);                                   \
         return keep;                                                                       \

@@ -32,6 +32,14 @@
 #define FN_STREAM_LIDAR_RANGE 3u
 #define FN_STREAM_LIDAR_FRAME_BITS 62u
 
+/* CARLA's ray-cast lidar (key tag "carla_lidar"): stream frame << 2 | kind, frame <
+ * 2^62 - 1 (the last frame reserved). Point i draws raw word i (GENERAL), float32
+ * normal i (NOISE) and raw word i (INTENSITY). */
+#define FN_STREAM_CARLA_GENERAL 0u   /* raw word i: general drop-off uniform */
+#define FN_STREAM_CARLA_NOISE 1u     /* float32 normal i: range noise */
+#define FN_STREAM_CARLA_INTENSITY 2u /* raw word i: intensity drop-off uniform */
+#define FN_STREAM_CARLA_FRAME_BITS 62u
+
 /* Camera (key tag "camera"): stream = frame, any frame < 2^64. */
 
 #endif

@@ -16,6 +16,7 @@ from fastnoise.io.dvl_config import (
 )
 from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf
 from fastnoise.models.camera import ImageNoise
+from fastnoise.models.carla_lidar import CarlaLidarNoise
 from fastnoise.models.dvl import AugmentedWhiteNoise, DvlMeasurement, DvlSimulator
 from fastnoise.models.imu import ImuNoise
 from fastnoise.models.imu_config import (
@@ -45,6 +46,7 @@ __all__ = [
     "ImuNoise",
     "LidarNoise",
     "RangeNoise",
+    "CarlaLidarNoise",
     "HITPOINT_BASED",
     "RAY_BASED",
     "TriadNoise",

@@ -21,6 +21,7 @@ from fastnoise import (
     HITPOINT_BASED,
     RAY_BASED,
     AugmentedWhiteNoise,
+    CarlaLidarNoise,
     DvlConfig,
     DvlMeasurement,
     DvlRangeWarning,
@@ -134,6 +135,15 @@ def lidar() -> float:
     return float(res.points[0, 0] + scan[0] + rays[0, 0, 0]) + one + rgl.key % 2 + on
 
 
+def carla() -> int:
+    cloud = np.random.default_rng(1).uniform(-30.0, 30.0, (64, 5)).astype(np.float32)
+    m = CarlaLidarNoise(noise_stddev=0.02, seed=12)
+    kept = m.apply(cloud, frame=3)
+    batch = m.apply(np.stack([cloud, cloud]), frame=4)
+    mask: npt.NDArray[np.bool_] = batch.mask
+    return int(kept.points.shape[0]) + int(mask.sum()) + int(m.dropoff_general_rate > 0)
+
+
 def camera() -> int:
     img = np.zeros((4, 6, 3), dtype=np.uint8)
     cam = ImageNoise(0.0, 0.05, seed=10)
@@ -151,7 +161,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         Path(d, "tour.json").write_text(json.dumps({"generator": generator()}))
     print(
-        simd(), motion().shape, imu() != 0.0, dvl() != 0.0, lidar() != 0.0, camera(), memory() >= 0
+        simd(),
+        motion().shape,
+        imu() != 0.0,
+        dvl() != 0.0,
+        lidar() != 0.0,
+        carla(),
+        camera(),
+        memory() >= 0,
     )
     print("api tour: ok")
 
