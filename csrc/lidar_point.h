@@ -16,6 +16,21 @@
 
 #include "fnmath.h"
 
+/* Rot(k, e) q = c q + s (k x q) + (1 - c)(k . q) k (Rodrigues) for a unit axis k, s and
+ * c the sine and cosine of e: the rotation of hit points (fn_lidar_hit) and of the
+ * columns of ray poses (lidar.c). */
+#define FN_DEFINE_LIDAR_ROTATE(T, SUF)                                                     \
+    static inline void fn_lidar_rotate_##SUF(T k0, T k1, T k2, T s, T c, T qx, T qy, T qz, \
+                                             T *vx, T *vy, T *vz) {                        \
+        T kq = k0 * qx + k1 * qy + k2 * qz;                                                \
+        T w = (1 - c) * kq;                                                                \
+        *vx = c * qx + s * (k1 * qz - k2 * qy) + w * k0;                                   \
+        *vy = c * qy + s * (k2 * qx - k0 * qz) + w * k1;                                   \
+        *vz = c * qz + s * (k0 * qy - k1 * qx) + w * k2;                                   \
+    }
+FN_DEFINE_LIDAR_ROTATE(double, f64)
+FN_DEFINE_LIDAR_ROTATE(float, f32)
+
 /* Hitpoint angular noise, then distance noise (RGL's gaussianNoiseKernels.cu), for one
  * hit at offset q = p - t from the lidar origin t, in the caller's frame:
  *   angular: v = Rot(k, e) q = c q + s (k x q) + (1 - c)(k . q) k (Rodrigues; s, c the
@@ -32,11 +47,7 @@
                                        T qy, T qz, T d, T *vx, T *vy, T *vz) {             \
         T ox = qx, oy = qy, oz = qz, rn = r;                                               \
         if (angular) {                                                                     \
-            T kq = k0 * qx + k1 * qy + k2 * qz;                                            \
-            T w = (1 - c) * kq;                                                            \
-            ox = c * qx + s * (k1 * qz - k2 * qy) + w * k0;                                \
-            oy = c * qy + s * (k2 * qx - k0 * qz) + w * k1;                                \
-            oz = c * qz + s * (k0 * qy - k1 * qx) + w * k2;                                \
+            fn_lidar_rotate_##SUF(k0, k1, k2, s, c, qx, qy, qz, &ox, &oy, &oz);            \
             rn = SQRT(ox * ox + oy * oy + oz * oz);                                        \
             d = rn;                                                                        \
         }                                                                                  \
