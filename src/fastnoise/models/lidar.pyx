@@ -36,19 +36,21 @@ from fastnoise.core import threads as _threads
 from fastnoise.core.model import register_model
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.lidar_geometry import (
-    HITPOINT_BASED,
     MIN_PER_THREAD,
-    RAY_BASED,
     apply_inputs,
     bad_ray,
     first_index as _first_index,
     frame_geometry,
     frame_index,
-    lidar_params,
-    lidar_state_params,
     noisy_points,
     ray_poses_input,
     rays_output,
+)
+from fastnoise.models.lidar_params import (
+    HITPOINT_BASED,
+    RAY_BASED,
+    lidar_params,
+    lidar_state_params,
     rgl_kwargs,
 )
 from fastnoise.models.range_noise import RangeNoise

@@ -34,17 +34,16 @@ from fastnoise.core.generator import fill_normals
 from fastnoise.core.model import register_model
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.lidar_geometry import (
-    GAZEBO_ZERO,
     LAST_FRAME,
     MIN_PER_THREAD,
     RESERVED_FRAME,
     first_index as _first_index,
     float_data,
     frame_index,
-    gazebo_noise_enabled,
     output_or_new,
     refuse_overlap,
 )
+from fastnoise.models.lidar_params import GAZEBO_ZERO, gazebo_noise_enabled
 
 cnp.import_array()
 
