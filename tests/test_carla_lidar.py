@@ -209,3 +209,34 @@ def test_bad_arguments_are_refused_by_name():
         m.apply(np.zeros((2, 5, 4)), frame=2**62 - 2)
     with pytest.raises(TypeError, match="points"):
         m.apply(np.zeros((5, 4), dtype=complex))
+
+
+def test_one_model_shared_by_four_threads():
+    # stateless per call (the frame is an argument): each call gives its solo bits
+    import threading
+
+    m = CarlaLidarNoise(noise_stddev=0.02, seed=21)
+    pts = _cloud(30_000, seed=22)
+    jobs = list(range(16))
+    results = [None] * len(jobs)
+    barrier = threading.Barrier(4)
+
+    def worker(k):
+        barrier.wait()
+        for i in range(k, len(jobs), 4):
+            r = m.apply(pts, frame=jobs[i], threads=2)
+            results[i] = r.points.tobytes() + r.mask.tobytes()
+
+    ts = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    solo = [m.apply(pts, frame=f) for f in jobs]
+    assert results == [r.points.tobytes() + r.mask.tobytes() for r in solo]
+
+
+def test_an_object_never_initialised_refuses_to_run():
+    m = CarlaLidarNoise.__new__(CarlaLidarNoise)
+    with pytest.raises(RuntimeError, match="never initialised"):
+        m.apply(np.zeros((3, 4)))

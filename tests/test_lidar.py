@@ -551,8 +551,9 @@ import copy, pickle
 import numpy as np
 from fastnoise.models.lidar_call import _PointsCall
 from fastnoise.models.range_noise import _RangeCall
+from fastnoise.models.carla_lidar import _CarlaCall
 
-for cls in (_PointsCall, _RangeCall):
+for cls in (_PointsCall, _RangeCall, _CarlaCall):
     for make in (lambda: cls(), lambda: cls.__new__(cls), lambda: cls(None), lambda: cls(object())):
         try:
             obj = make()

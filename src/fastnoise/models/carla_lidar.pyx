@@ -141,7 +141,9 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
     from the noise-free distance, then p += sd z p / |p|, then the intensity drop-off
     (kept if I > limit, else if u2 < 1 - p0 + (p0 / limit) I). CARLA drops rays
     before it traces them; for a traced cloud that is a per-point drop. A point with a
-    non-finite coordinate is dropped and copied unchanged.
+    non-finite coordinate (or whose |p| overflows the dtype) is dropped and copied
+    unchanged. The intensity is e^(-a d) to a few ulp (fastnoise's own exp, floored at
+    e^-708 like ``fn_exp_f64``).
 
     The frame is an argument of every call: ``state['position']`` is empty and
     ``reset()`` does nothing. Frames lie in [0, 2**62 - 2]; a call's point indices
