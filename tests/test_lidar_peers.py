@@ -398,9 +398,13 @@ def test_gz_precision_threshold_and_rounding():
     np.testing.assert_array_equal(fine.apply(r), np.round(r / 2e-6) * 2e-6)
     half = RangeNoise(0.0, 0.0, 0.0, 10.0, precision=0.5, seed=1)
     np.testing.assert_array_equal(half.apply(np.array([0.25, 0.75, 1.25])), [0.5, 1.0, 1.5])
-    # a division, not a multiplication by the reciprocal: 0.3 / 0.1 rounds to 3
+    # a division, as std::round(out / precision): 0.15 / 0.1 = 1.4999999999999998 rounds
+    # to 1 (0.1), while 0.15 * (1 / 0.1) = 1.5 would round to 2 (0.2)
     p = RangeNoise(0.0, 0.0, 0.0, 10.0, precision=0.1, seed=1)
-    assert p.apply_one(0.3) == round(0.3 / 0.1) * 0.1
+    assert 0.15 / 0.1 < 1.5 and 0.15 * (1 / 0.1) == 1.5
+    assert p.apply_one(0.15) == 0.1
+    # 0.35 / 0.1 = 3.4999999999999996: 3 * 0.1; -0.15 rounds to -0.1, clamped to min 0
+    np.testing.assert_array_equal(p.apply(np.array([0.15, 0.35, -0.15])), [0.1, 3 * 0.1, 0.0])
 
 
 def test_from_gazebo_refuses_bad_fields_by_name():
