@@ -252,6 +252,39 @@ def _lidar() -> Iterator[tuple[str, Callable[[], str]]]:
 
         yield f"range/{name}", rng_run
 
+    for name, kw in (
+        ("gazebo_cpu", {"noise_type": "gaussian", "mean": 0.01, "stddev": 0.02, "cpu_lidar": True}),
+        ("gazebo_off", {"noise_type": "gaussian", "bias_stddev": 0.3, "cpu_lidar": True}),
+    ):
+
+        def gz_run(kw: dict = kw) -> str:
+            m = fn.RangeNoise.from_gazebo(0.5, 30.0, **kw, bias_mean=0.0, seed=8)
+            r = np.linspace(0.0, 40.0, 2049)
+            r[::17] = np.nan
+            return _digest(*(m.apply(r, frame=f) for f in range(3)), np.array([m.bias]))
+
+        yield f"range/{name}", gz_run
+
+
+def _carla() -> Iterator[tuple[str, Callable[[], str]]]:
+    for name, kw in (
+        ("defaults", {}),
+        ("noise", {"noise_stddev": 0.05, "dropoff_general_rate": 0.1}),
+    ):
+        for dt in (np.float64, np.float32):
+
+            def run(kw: dict = kw, dt: type = dt) -> str:
+                m = fn.CarlaLidarNoise(**kw, seed=31)
+                pts, _ = _cloud(4099, dt)
+                cloud = np.hstack([pts, np.zeros((len(pts), 2), dtype=dt)])
+                cloud[::13, 0] = np.nan
+                r1 = m.apply(cloud, frame=3, drop=False)
+                r2 = m.apply(np.stack([cloud[:700], cloud[700:1400]]), frame=2**40, first_index=9)
+                r3 = m.apply(cloud, frame=5)
+                return _digest(*r1, *r2, *r3)
+
+            yield f"carla_lidar/{name}/{np.dtype(dt).name}", run
+
 
 # ---- Gazebo noise (gz-sensors GaussianNoiseModel) and its sensors ----------------------
 _GZ_FULL = {
@@ -357,6 +390,7 @@ def _all_cases() -> list[list[tuple[str, Callable[[], str]]]]:
             _imu,
             _dvl,
             _lidar,
+            _carla,
             _gazebo,
             _camera,
         )
