@@ -269,9 +269,7 @@ STREAMS: tuple[Stream, ...] = (
 
 #: Key tags of the models still to come (Gazebo's depth camera):
 #: reserved so that no model in use takes one.
-RESERVED_TAGS: tuple[str, ...] = (
-    "depth_camera",
-)
+RESERVED_TAGS: tuple[str, ...] = ("depth_camera",)
 
 
 def c_constants() -> dict[str, int]:
