@@ -112,3 +112,52 @@ def _mat3(name: str, value: object, *, zero_diagonal: bool = False) -> tuple:
             "(the diagonal is scale_factor)"
         )
     return tuple(tuple(float(v) for v in row) for row in arr)
+
+
+#: Values of ``TriadNoise.rounding``: ties to even (``round(y * (1/lsb)) * lsb``), or
+#: Gazebo's ``std::round(y / lsb) * lsb`` (halves away from zero).
+ROUNDINGS = ("nearest_even", "gazebo")
+
+
+def _rounding(value: object, bits: int | None) -> str:
+    """``rounding``: one of ROUNDINGS; "gazebo" only without ``bits`` (the ADC
+    quantization rounds ties to even)."""
+    if not isinstance(value, str) or value not in ROUNDINGS:
+        raise ValueError(f"rounding={value!r} is not allowed: use one of {list(ROUNDINGS)}")
+    if value == "gazebo" and bits is not None:
+        raise ValueError(
+            f"rounding={value!r} is not allowed with bits={bits!r}: the ADC quantization "
+            "of bits always rounds ties to even (use resolution= for Gazebo's precision)"
+        )
+    return value
+
+
+def _resolution(value: object) -> tuple:
+    """``resolution``: per axis in [PARAM_MIN, PARAM_MAX], or 0 (no quantization on
+    that axis)."""
+    res = _vec("resolution", value)
+    for i, r in enumerate(res):
+        if r != 0.0 and not r >= PARAM_MIN:
+            raise ValueError(
+                f"resolution[{i}]={r!r} is not allowed: every component must lie in "
+                f"[{PARAM_MIN:g}, {PARAM_MAX:g}], or be 0 (no quantization on that axis)"
+            )
+    return tuple(abs(r) for r in res)  # (-0.0 stored as 0.0)
+
+
+def _axis_taus(value: object, bias_stddev: tuple) -> tuple:
+    """``bias_correlation_time``: per axis finite and > 0 s, or 0 (no Gauss-Markov term
+    on that axis, whose ``bias_stddev`` must then be 0)."""
+    tau = _vec("bias_correlation_time", value, limit=False)
+    if any(t < 0.0 for t in tau):  # (any finite tau: exp(-dt/tau) stays in [0, 1])
+        raise ValueError(
+            f"bias_correlation_time={value!r} is not allowed: every component must be "
+            "finite and > 0 s, or 0 (no Gauss-Markov term on that axis)"
+        )
+    for i, (t, s) in enumerate(zip(tau, bias_stddev, strict=True)):
+        if t == 0.0 and s != 0.0:
+            raise ValueError(
+                f"bias_stddev[{i}]={s!r} is not allowed with bias_correlation_time[{i}]=0: "
+                "a Gauss-Markov bias needs tau > 0 s on its axis (0 turns the term off there)"
+            )
+    return tuple(abs(t) for t in tau)

@@ -393,15 +393,18 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         _leave(self, locked)
         return np.array([v[i] for i in range(6)]).reshape(2, 3)
 
-    def angular_velocity_covariance(self, dt):
-        """Row-major 3x3 (9 floats), (rad/s)^2: sigma_white^2 + sigma_bias^2 for step dt."""
+    def angular_velocity_covariance(self, dt, convention="seed002"):
+        """Row-major 3x3 (9 floats), (rad/s)^2, for step ``dt`` (s): ``convention``
+        "seed002" (default) sigma_white^2 + sigma_bias^2, "gazebo" sigma_white^2 only
+        (``fastnoise.models.imu_config.triad_covariance``)."""
         self._params()  # (refuses an ImuNoise made with __new__ alone)
-        return triad_covariance(self._gyro, dt)
+        return triad_covariance(self._gyro, dt, convention)
 
-    def linear_acceleration_covariance(self, dt):
-        """Row-major 3x3 (9 floats), (m/s^2)^2: sigma_white^2 + sigma_bias^2 for step dt."""
+    def linear_acceleration_covariance(self, dt, convention="seed002"):
+        """Row-major 3x3 (9 floats), (m/s^2)^2, for step ``dt`` (s); ``convention`` as
+        for ``angular_velocity_covariance``."""
         self._params()
-        return triad_covariance(self._accel, dt)
+        return triad_covariance(self._accel, dt, convention)
 
     # ---- state, copies, pickling -------------------------------------------------
     def reset(self):

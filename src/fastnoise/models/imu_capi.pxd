@@ -23,6 +23,7 @@ cdef extern from "imu.h" nogil:
         double lsb
         int gm_steady_state
         int turn_on_in_gm
+        int round_away
 
     double FN_IMU_TERM_MAX
     int FN_IMU_OK

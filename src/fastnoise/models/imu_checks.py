@@ -87,6 +87,7 @@ def kernel_params(gyro: Any, accel: Any) -> tuple:
                     "lsb": float(lsb[i]),
                     "gm_steady_state": int(t.bias_steady_state),
                     "turn_on_in_gm": int(t.turn_on_bias_decays),
+                    "round_away": int(t.rounding == "gazebo"),
                 }
             )
     lin = [t.linear_map.tolist() for t in (gyro, accel)]
