@@ -39,18 +39,11 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from fastnoise.core import validate as _validate
 from fastnoise.models._triad_fields import (
-    PARAM_MAX,
-    PARAM_MIN,
-    _axis_taus,
-    _mat3,
     _positive,
     _real,
-    _resolution,
-    _rounding,
     _triple,
-    _vec,
+    parse_fields,
 )
 
 __all__ = [
@@ -146,69 +139,7 @@ class TriadNoise:
     rounding: str = "nearest_even"
 
     def __post_init__(self) -> None:
-        put = object.__setattr__
-        for name in ("noise_stddev", "noise_density", "turn_on_bias_stddev", "bias_stddev"):
-            put(self, name, _vec(name, getattr(self, name), nonneg=True))
-        put(
-            self,
-            "random_walk_density",
-            _vec("random_walk_density", self.random_walk_density, nonneg=True),
-        )
-        for name in ("bias", "turn_on_bias_mean", "scale_factor"):
-            put(self, name, _vec(name, getattr(self, name)))
-        if any(s <= -1.0 for s in _triple(self.scale_factor)):
-            raise ValueError(
-                f"scale_factor={self.scale_factor!r} is not allowed: every component must be > -1"
-            )
-        # the flags first: the checks below take their truth values
-        for name in ("bias_steady_state", "turn_on_bias_decays"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise TypeError(f"{name}={getattr(self, name)!r} is not allowed: use True/False")
-            put(self, name, bool(getattr(self, name)))
-        put(self, "misalignment", _mat3("misalignment", self.misalignment, zero_diagonal=True))
-        put(self, "g_sensitivity", _mat3("g_sensitivity", self.g_sensitivity))
-        if self.bias_correlation_time is not None:
-            put(
-                self,
-                "bias_correlation_time",
-                _axis_taus(self.bias_correlation_time, _triple(self.bias_stddev)),
-            )
-        elif any(_triple(self.bias_stddev)) or self.turn_on_bias_decays or self.bias_steady_state:
-            raise ValueError(
-                "bias_correlation_time=None is not allowed with a Gauss-Markov bias "
-                "(bias_stddev, bias_steady_state or turn_on_bias_decays): give tau in s, > 0"
-            )
-        if self.bias_steady_state and self.turn_on_bias_decays:
-            raise ValueError(
-                "bias_steady_state=True is not allowed with turn_on_bias_decays=True: "
-                "the Gauss-Markov state can start from one of them only"
-            )
-        fs = _vec("full_scale", self.full_scale, allow_inf=True)
-        for i, v in enumerate(fs):
-            if not v >= PARAM_MIN:
-                raise ValueError(
-                    f"full_scale[{i}]={v!r} is not allowed: it must be inf (no saturation) "
-                    f"or lie in [{PARAM_MIN:g}, {PARAM_MAX:g}]"
-                )
-        put(self, "full_scale", fs)
-        if self.bits is not None:
-            if isinstance(self.bits, np.generic) and self.bits.dtype.kind not in "iu":
-                raise TypeError(f"bits={self.bits!r} is not allowed: it must be an int")
-            b = _validate.integer("bits", self.bits, 1, 33)
-            if not all(math.isfinite(v) for v in _triple(self.full_scale)):
-                raise ValueError(
-                    f"bits={b!r} is not allowed with full_scale={self.full_scale!r}: "
-                    "ADC quantization needs a finite full_scale"
-                )
-            if self.resolution is not None:
-                raise ValueError(
-                    f"resolution={self.resolution!r} is not allowed together with "
-                    f"bits={b!r}: give one quantization step"
-                )
-            put(self, "bits", int(b))
-        if self.resolution is not None:
-            put(self, "resolution", _resolution(self.resolution))
-        put(self, "rounding", _rounding(self.rounding, self.bits))
+        parse_fields(self)  # every field checked, stored in its canonical form
 
     # ---- derived quantities --------------------------------------------------------
     @property
