@@ -99,9 +99,10 @@ typedef struct {
 } fn_imu_axis_params;
 
 /* What one sample of one axis needs, for a given dt. */
+/* inv_lsb is 1 / lsb, or 0 on an axis with round_away (its rounding divides by lsb):
+ * as 1 / lsb is never 0 (lsb <= 1e150), the eight doubles say it all in 64 bytes. */
 typedef struct {
     double offset, white, alpha, gm_drive, rw_step, full_scale, lsb, inv_lsb;
-    int round_away;
 } fn_imu_coefs;
 
 typedef struct {
@@ -222,8 +223,8 @@ static inline double fn_imu_axis_sample(const fn_imu_coefs *c, double *gm, doubl
     fn_imu_advance(c->alpha, c->gm_drive, c->rw_step, gm, rw, zg, zr);
     double y = fn_imu_saturated(x, *gm, *rw, zw, c->offset, c->white, c->full_scale);
     if (c->lsb > 0.0)
-        y = c->round_away ? fn_imu_quantized_away(y, c->lsb)
-                          : fn_imu_quantized(y, c->lsb, c->inv_lsb);
+        y = c->inv_lsb != 0.0 ? fn_imu_quantized(y, c->lsb, c->inv_lsb)
+                              : fn_imu_quantized_away(y, c->lsb);
     return y;
 }
 

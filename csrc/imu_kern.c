@@ -159,7 +159,7 @@ void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *ome
             c.lsb[e] = ca->lsb;
             c.inv_lsb[e] = ca->inv_lsb;
             c.quantize[e] = ca->lsb > 0.0 ? 1.0 : 0.0;
-            c.away[e] = ca->lsb > 0.0 && ca->round_away ? 1.0 : 0.0;
+            c.away[e] = ca->lsb > 0.0 && ca->inv_lsb == 0.0 ? 1.0 : 0.0;
             away_any |= c.away[e] != 0.0;
         }
         const double *rs = with_rw ? r + s * TRIAD_VALUES : NULL;
