@@ -84,10 +84,10 @@ class TriadNoise:
         axis from N(mean, stddev) and negated with probability 1/2.
     bias_stddev : stationary standard deviation sigma_b of the first-order Gauss-Markov
         bias, U (seed 002); scalar or per axis (x, y, z).
-    bias_correlation_time : its correlation time tau, s: a scalar > 0 or per axis
-        (x, y, z), each > 0, or 0 for no Gauss-Markov term on that axis (its
-        ``bias_stddev`` must then be 0: Gazebo's dynamic bias on some axes only);
-        ``None`` turns the term off on every axis.
+    bias_correlation_time : its correlation time tau, s: a scalar (every axis) or per
+        axis (x, y, z), each finite and > 0, or 0 for no Gauss-Markov term on that axis
+        (whose ``bias_stddev`` must then be 0: Gazebo's dynamic bias on some axes
+        only); ``None`` turns the term off on every axis.
     bias_steady_state : start the Gauss-Markov bias from its stationary distribution
         N(0, sigma_b^2) instead of 0.
     turn_on_bias_decays : Gazebo's dynamic-bias form: the turn-on bias is the
