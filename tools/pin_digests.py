@@ -133,6 +133,20 @@ def _imu_models() -> Iterator[tuple[str, dict]]:
         turn_on_bias_decays=True,
     )
     yield "gazebo_decay", {"gyro": gz, "accel": fn.TriadNoise(noise_density=0.002)}
+    # Gazebo's precision rounding (a division, halves away from zero), precision and
+    # dynamic bias on some axes only
+    gz_axes = fn.TriadNoise(
+        noise_stddev=0.009,
+        turn_on_bias_mean=(0.1, 0.2, 0.3),
+        turn_on_bias_stddev=0.05,
+        bias_stddev=(0.01, 0.0, 0.02),
+        bias_correlation_time=(3.0, 0.0, 5.0),
+        turn_on_bias_decays=True,
+        resolution=(0.01, 0.0, 0.025),
+        rounding="gazebo",
+    )
+    gz_acc = fn.TriadNoise(noise_stddev=0.05, resolution=0.02, rounding="gazebo")
+    yield "gazebo_axes", {"gyro": gz_axes, "accel": gz_acc}
 
 
 def _imu_inputs(n: int) -> tuple[np.ndarray, np.ndarray]:
