@@ -17,21 +17,9 @@
 #include "lidar.h"
 #include "lidar_point.h"
 
-/* |q| of a point whose squares overflowed (r = inf), scaled by its largest component:
- * finite unless |q| itself lies beyond the type's range; r itself for a point with a
- * non-finite coordinate. Such points are non-hits (far beyond FN_LIDAR_MAX_RANGE): this
- * only makes their default distance the true one instead of inf. */
-#define DEFINE_FAR_NORM(T, SUF, FABS_, SQRT_, TMAX)                                        \
-    static T lidar_far_norm_##SUF(T qx, T qy, T qz, T r) {                                 \
-        T ax = FABS_(qx), ay = FABS_(qy), az = FABS_(qz);                                  \
-        T m = ax > ay ? ax : ay;                                                           \
-        m = m > az ? m : az;                                                               \
-        if (!(m <= TMAX) || ax != ax || ay != ay || az != az) return r;                    \
-        T a = qx / m, b = qy / m, c = qz / m;                                              \
-        return m * SQRT_(a * a + b * b + c * c);                                           \
-    }
-DEFINE_FAR_NORM(double, f64, fabs, sqrt, 0x1.fffffffffffffp+1023)
-DEFINE_FAR_NORM(float, f32, fabsf, sqrtf, 0x1.fffffep+127f)
+/* lidar_far_norm: csrc/lidar_point.h (shared with the GPU path). */
+#define lidar_far_norm_f64 fn_lidar_far_norm_f64
+#define lidar_far_norm_f32 fn_lidar_far_norm_f32
 
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
@@ -187,37 +175,16 @@ static inline void mask_out_store_f32(uint8_t *dst, __m256 h) {
 #define POINTS_CHUNK FN_KERNEL(NAME(fn_lidar_points_chunk, SUF))
 #define RANGE_CHUNK FN_KERNEL(NAME(fn_range_chunk, SUF))
 
-/* One point, plain C: the reference arithmetic. The vector loops below do these very
- * operations, in this order, on several points at once. s and c are the sine and
- * cosine of the point's angle (angular noise only), zd its distance draw. */
+/* One point, plain C: the reference arithmetic (fn_lidar_point, csrc/lidar_point.h,
+ * which the GPU path compiles too). The vector loops below do these very operations,
+ * in this order, on several points at once. sn and cs hold the sines and cosines of
+ * the points' angles (angular noise only), zd their distance draws. */
 #define POINT_ONE(i)                                                                       \
-    do {                                                                                   \
-        T x = points[3 * (i)], y = points[3 * (i) + 1], z = points[3 * (i) + 2];           \
-        T qx = x - t0, qy = y - t1, qz = z - t2;                                           \
-        T r = SQRT(qx * qx + qy * qy + qz * qz);                                           \
-        T d = dist_in      ? dist_in[i]                                                    \
-              : r <= T_MAX ? r                                                             \
-                           : NAME(lidar_far_norm, SUF)(qx, qy, qz, r);                     \
-        int flag = mask_in ? mask_in[i] != 0 : 1;                                          \
-        int h = flag & (FABS(d) <= RMAX) & (r <= RMAX);                                    \
-        T vx, vy, vz;                                                                      \
-        T dn = NAME(fn_lidar_hit, SUF)(                                                    \
-            angular, distance, k0, k1, k2, angular ? sn[i] : 0, angular ? cs[i] : 1, mu,   \
-            base, rise, distance ? (T)zd[i] : 0, h, r, qx, qy, qz, d, &vx, &vy, &vz);      \
-        /* world output p + (v - q): exact copy for a point nothing moved */               \
-        T ox = x + (vx - qx), oy = y + (vy - qy), oz = z + (vz - qz);                      \
-        points_out[3 * (i)] = h ? ox : x;                                                  \
-        points_out[3 * (i) + 1] = h ? oy : y;                                              \
-        points_out[3 * (i) + 2] = h ? oz : z;                                              \
-        dist_out[i] = h ? dn : d;                                                          \
-        mask_out[i] = (uint8_t)h;                                                          \
-        if (local_out) {                                                                   \
-            T ax = h ? vx : qx, ay = h ? vy : qy, az = h ? vz : qz;                        \
-            local_out[3 * (i)] = m00 * ax + m01 * ay + m02 * az;                           \
-            local_out[3 * (i) + 1] = m10 * ax + m11 * ay + m12 * az;                       \
-            local_out[3 * (i) + 2] = m20 * ax + m21 * ay + m22 * az;                       \
-        }                                                                                  \
-    } while (0)
+    NAME(fn_lidar_point, SUF)(                                                             \
+        &pp, points[3 * (i)], points[3 * (i) + 1], points[3 * (i) + 2], dist_in != NULL,   \
+        dist_in ? dist_in[i] : 0, mask_in ? mask_in[i] != 0 : 1, angular ? sn[i] : 0,      \
+        angular ? cs[i] : 1, distance ? zd[i] : 0.0f, points_out + 3 * (i),                \
+        dist_out + (i), mask_out + (i), local_out ? local_out + 3 * (i) : NULL)
 
 /* sn, cs of points [lo, hi): when every possible angle lies within an eighth of a
  * turn (|z| <= 6.66 in the random core, so |e| <= |mean| + 6.7 sd), the octant
@@ -225,13 +192,8 @@ static inline void mask_out_store_f32(uint8_t *dst, __m256 h) {
  * on the parameters, so split clouds still give the same bits. */
 #define SINCOS_LOOP(lo, hi)                                                                \
     do {                                                                                   \
-        if (octant) {                                                                      \
-            for (size_t j = (lo); j < (hi); j++)                                           \
-                SINCOS_OCTANT((am + as * (T)za[j]) * turns, &sn[j], &cs[j]);               \
-        } else {                                                                           \
-            for (size_t j = (lo); j < (hi); j++)                                           \
-                SINCOS(am + as * (T)za[j], &sn[j], &cs[j]);                                \
-        }                                                                                  \
+        for (size_t j = (lo); j < (hi); j++)                                               \
+            NAME(fn_lidar_angle, SUF)(am, as, za[j], octant, &sn[j], &cs[j]);              \
     } while (0)
 
 /* Hitpoint angular noise, then distance noise, on one chunk:
@@ -262,8 +224,22 @@ void POINTS_CHUNK(const fn_lidar_points_params *p, size_t n, const T *points,
 
     const T am = (T)p->angular_mean, as = (T)p->angular_stddev;
     const int octant = fabs(p->angular_mean) + 6.7 * p->angular_stddev <= 0.78;
-    const T turns = (T)0.15915494309189533577; /* 1 / (2 pi) */
     const T RMAX = (T)FN_LIDAR_MAX_RANGE;
+    const NAME(fn_lidar_point_params, SUF)
+        pp = {t0,
+              t1,
+              t2,
+              k0,
+              k1,
+              k2,
+              mu,
+              base,
+              rise,
+              RMAX,
+              {m00, m01, m02, m10, m11, m12, m20, m21, m22},
+              angular,
+              distance,
+              local_out != NULL};
     size_t i = 0;
 #if LIDAR_VEC
     /* the octant case computes its sines and cosines inside the vector loop */

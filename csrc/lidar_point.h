@@ -70,6 +70,77 @@ FN_DEFINE_LIDAR_ROTATE(float, f32)
 FN_DEFINE_LIDAR_HIT(double, f64, sqrt)
 FN_DEFINE_LIDAR_HIT(float, f32, sqrtf)
 
+/* |q| of a point whose squares overflowed (r = inf), scaled by its largest component:
+ * finite unless |q| itself lies beyond the type's range; r itself for a point with a
+ * non-finite coordinate. Such points are non-hits (far beyond the largest range): this
+ * only makes their default distance the true one instead of inf. */
+#define FN_DEFINE_LIDAR_FAR_NORM(T, SUF, FABS_, SQRT_, TMAX)                               \
+    FN_INLINE T fn_lidar_far_norm_##SUF(T qx, T qy, T qz, T r) {                           \
+        T ax = FABS_(qx), ay = FABS_(qy), az = FABS_(qz);                                  \
+        T m = ax > ay ? ax : ay;                                                           \
+        m = m > az ? m : az;                                                               \
+        if (!(m <= TMAX) || ax != ax || ay != ay || az != az) return r;                    \
+        T a = qx / m, b = qy / m, c = qz / m;                                              \
+        return m * SQRT_(a * a + b * b + c * c);                                           \
+    }
+FN_DEFINE_LIDAR_FAR_NORM(double, f64, fabs, sqrt, 0x1.fffffffffffffp+1023)
+FN_DEFINE_LIDAR_FAR_NORM(float, f32, fabsf, sqrtf, 0x1.fffffep+127f)
+
+/* The sine and cosine of a point's hitpoint angle e = am + as * za (rad). When every
+ * possible angle lies within an eighth of a turn (`octant`: |am| + 6.7 as <= 0.78, as
+ * |z| <= 6.66 in the random core) the octant polynomial takes e in turns directly,
+ * skipping the range reduction; the choice depends only on the parameters. */
+#define FN_DEFINE_LIDAR_ANGLE(T, SUF)                                                      \
+    FN_INLINE void fn_lidar_angle_##SUF(T am, T as, float za, int octant, T *sn, T *cs) {  \
+        if (octant)                                                                        \
+            fn_sincos_octant_##SUF((am + as * (T)za) * (T)0.15915494309189533577, sn, cs); \
+        else                                                                               \
+            fn_sincos_##SUF(am + as * (T)za, sn, cs);                                      \
+    }
+FN_DEFINE_LIDAR_ANGLE(double, f64)
+FN_DEFINE_LIDAR_ANGLE(float, f32)
+
+/* One point of LidarNoise.apply (lidar.h's fn_lidar_points_*), everything but the draws:
+ * q = p - t; r = |q|; d = the given distance, or r (fn_lidar_far_norm where r
+ * overflows); a hit is flagged with |d| and r at most rmax; fn_lidar_hit moves it; the
+ * world output is p + (v - q) for a hit and p otherwise, the distance the new one or
+ * d, and, when `local`, the noised offset in the lidar frame (m, row-major). */
+#define FN_DEFINE_LIDAR_POINT(T, SUF, SQRT_, FABS_, TMAX)                                  \
+    typedef struct {                                                                       \
+        T t0, t1, t2; /* lidar origin, caller's frame (m) */                               \
+        T k0, k1, k2; /* unit rotation axis, caller's frame */                             \
+        T mu, base, rise, rmax;                                                            \
+        T m[9]; /* caller -> lidar rotation, row-major */                                  \
+        int angular, distance, local;                                                      \
+    } fn_lidar_point_params_##SUF;                                                         \
+    FN_INLINE void fn_lidar_point_##SUF(                                                   \
+        const fn_lidar_point_params_##SUF *p, T x, T y, T z, int has_dist, T dist,         \
+        int flag, T sn, T cs, float zd, T *po, T *dout, uint8_t *mout, T *lout) {          \
+        T qx = x - p->t0, qy = y - p->t1, qz = z - p->t2;                                  \
+        T r = SQRT_(qx * qx + qy * qy + qz * qz);                                          \
+        T d = has_dist ? dist : r <= TMAX ? r : fn_lidar_far_norm_##SUF(qx, qy, qz, r);    \
+        int h = flag & (FABS_(d) <= p->rmax) & (r <= p->rmax);                             \
+        T vx, vy, vz;                                                                      \
+        T dn = fn_lidar_hit_##SUF(p->angular, p->distance, p->k0, p->k1, p->k2,            \
+                                  p->angular ? sn : 0, p->angular ? cs : 1, p->mu,         \
+                                  p->base, p->rise, p->distance ? (T)zd : 0, h, r, qx, qy, \
+                                  qz, d, &vx, &vy, &vz);                                   \
+        T ox = x + (vx - qx), oy = y + (vy - qy), oz = z + (vz - qz);                      \
+        po[0] = h ? ox : x;                                                                \
+        po[1] = h ? oy : y;                                                                \
+        po[2] = h ? oz : z;                                                                \
+        *dout = h ? dn : d;                                                                \
+        *mout = (uint8_t)h;                                                                \
+        if (p->local) {                                                                    \
+            T ax = h ? vx : qx, ay = h ? vy : qy, az = h ? vz : qz;                        \
+            lout[0] = p->m[0] * ax + p->m[1] * ay + p->m[2] * az;                          \
+            lout[1] = p->m[3] * ax + p->m[4] * ay + p->m[5] * az;                          \
+            lout[2] = p->m[6] * ax + p->m[7] * ay + p->m[8] * az;                          \
+        }                                                                                  \
+    }
+FN_DEFINE_LIDAR_POINT(double, f64, sqrt, fabs, 0x1.fffffffffffffp+1023)
+FN_DEFINE_LIDAR_POINT(float, f32, sqrtf, fabsf, 0x1.fffffep+127f)
+
 /* Gazebo's range noise for one beam x (m), z its standard normal (gz-sensors
  * Lidar::ApplyNoise, GaussianNoiseModel::ApplyImpl with dt = 0, Lidar::Clamp):
  *   inf_outside: a finite x below lo becomes -inf, above hi +inf (CpuLidarSensor);
@@ -131,7 +202,7 @@ FN_INLINE double fn_unit_from_u32(uint32_t w) {
         T *ox, T *oy, T *oz, T *intensity) {                                               \
         int finite = d <= T_MAX;                                                           \
         int keep = finite & !(gen_active & (ug < general_rate));                           \
-        T sc = noise_on & finite & (d > 0) ? sd * zn / d : 0;                              \
+        T sc = (noise_on & finite & (d > 0)) ? sd * zn / d : 0;                            \
         *ox = finite ? x + x * sc : x;                                                     \
         *oy = finite ? y + y * sc : y;                                                     \
         *oz = finite ? z + z * sc : z;                                                     \
