@@ -169,21 +169,31 @@ def test_sdf_sensors_and_suites(tmp_path):
     path = tmp_path / "world.sdf"
     path.write_text(SDF)
     sensors = {s.name: s for s in sdf_sensors(path)}
-    assert set(sensors) == {"imu_sensor", "cam"}  # "quiet" has no <noise>
-    assert sensors["imu_sensor"].importable and sensors["imu_sensor"].topic == "imu"
-    assert not sensors["cam"].importable and sensors["cam"].reason
+    # scoped names; "quiet" has no <noise>
+    assert set(sensors) == {"robot::base::imu_sensor", "robot::base::cam"}
+    imu = sensors["robot::base::imu_sensor"]
+    assert imu.importable and imu.topic == "imu" and imu.sensor == "imu_sensor"
+    assert sensors["robot::base::cam"].importable  # camera noise is applied to images
     suite = load_suite(path, seed=3)
-    assert [e.pattern for e in suite.entries] == ["/imu"]
-    assert any("'cam'" in n for n in suite.notes)
+    assert [e.pattern for e in suite.entries] == ["/imu", "/camera"]
     model = suite.for_topic("/imu").build("/imu")
     ref = fastnoise.from_sdf(str(path), seed=name_seed_sequence(3, "/imu"), name="imu_sensor")
     assert model.key == ref.key and model.gyro == ref.gyro
+    cam = suite.for_topic("/camera").build("/camera")
+    ref_cam = fastnoise.ImageNoise(0.0, 0.007, variant="ogre2", seed=name_seed_sequence(3, "/camera"))
+    assert (cam.key, cam.stddev, cam.variant) == (ref_cam.key, 0.007, "ogre2")
     # a TOML suite with an [sdf] table mapping sensors to bag topics
     (tmp_path / "s.toml").write_text(
         'seed = 3\n[sdf]\nfile = "world.sdf"\ntopics = { imu_sensor = "/robot/imu" }\n'
     )
     suite = load_suite(tmp_path / "s.toml")
     assert suite.for_topic("/robot/imu").build("/robot/imu").gyro == ref.gyro
+    # the scoped name works as well
+    (tmp_path / "u.toml").write_text(
+        'seed = 3\n[sdf]\nfile = "world.sdf"\n'
+        'topics = { "robot::base::imu_sensor" = "/r/imu" }\n'
+    )
+    assert load_suite(tmp_path / "u.toml").for_topic("/r/imu").model == "imu"
     (tmp_path / "t.toml").write_text('seed = 3\n[sdf]\nfile = "world.sdf"\ntopics = { x = "/y" }')
     with pytest.raises(ValueError, match="names sensor 'x'"):
         load_suite(tmp_path / "t.toml")
