@@ -180,7 +180,8 @@ def test_sdf_sensors_and_suites(tmp_path):
     ref = fastnoise.from_sdf(str(path), seed=name_seed_sequence(3, "/imu"), name="imu_sensor")
     assert model.key == ref.key and model.gyro == ref.gyro
     cam = suite.for_topic("/camera").build("/camera")
-    ref_cam = fastnoise.ImageNoise(0.0, 0.007, variant="ogre2", seed=name_seed_sequence(3, "/camera"))
+    cam_seed = name_seed_sequence(3, "/camera")
+    ref_cam = fastnoise.ImageNoise(0.0, 0.007, variant="ogre2", seed=cam_seed)
     assert (cam.key, cam.stddev, cam.variant) == (ref_cam.key, 0.007, "ogre2")
     # a TOML suite with an [sdf] table mapping sensors to bag topics
     (tmp_path / "s.toml").write_text(
