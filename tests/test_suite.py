@@ -191,8 +191,7 @@ def test_sdf_sensors_and_suites(tmp_path):
     assert suite.for_topic("/robot/imu").build("/robot/imu").gyro == ref.gyro
     # the scoped name works as well
     (tmp_path / "u.toml").write_text(
-        'seed = 3\n[sdf]\nfile = "world.sdf"\n'
-        'topics = { "robot::base::imu_sensor" = "/r/imu" }\n'
+        'seed = 3\n[sdf]\nfile = "world.sdf"\ntopics = { "robot::base::imu_sensor" = "/r/imu" }\n'
     )
     assert load_suite(tmp_path / "u.toml").for_topic("/r/imu").model == "imu"
     (tmp_path / "t.toml").write_text('seed = 3\n[sdf]\nfile = "world.sdf"\ntopics = { x = "/y" }')

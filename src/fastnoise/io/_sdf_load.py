@@ -368,4 +368,3 @@ def _sensor(node: Node, scope: list[str], ctx: _Ctx) -> None:
         models=models,
         reason=plan.reason or missing,
     )
-

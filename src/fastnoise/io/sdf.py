@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fastnoise.io._sdf_load import SdfSensorNoise, SdfSensors, load_sensors
+from fastnoise.io._sdf_load import SdfSensorNoise, SdfSensors, load_sensors, sensor_seed_sequence
 from fastnoise.io._sdf_noise import component, parse_noise
 from fastnoise.io._sdf_xml import Node, SdfError, parse_text, read_source
 from fastnoise.models.imu_config import TriadNoise, gauss_markov_stddev_from_gazebo
@@ -47,6 +47,7 @@ __all__ = [
     "from_sdf",
     "imu_noise_params_from_sdf",
     "load_sensors",
+    "sensor_seed_sequence",
 ]
 
 _IMU_CHILDREN = (
@@ -199,5 +200,3 @@ def from_sdf(
 
     gyro, accel = imu_noise_params_from_sdf(sdf, name)
     return ImuNoise(gyro=gyro, accel=accel, seed=seed, normal_dtype=normal_dtype)
-
-
