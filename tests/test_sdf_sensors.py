@@ -185,6 +185,17 @@ def test_depth_and_rgbd_share_one_normal_per_pixel():
     # metres, no [0, 1] clamp: 20 m stays near 20 m (0.05 m noise; 10 sigma bound)
     assert out[0, 0] != 1.0 and abs(out[0, 0] - 1.0) < 0.5
     assert out[1, 1] != 20.0 and abs(out[1, 1] - 20.0) < 0.5
+    assert (d.model.near, d.model.far) == (0.1, 100.0)  # camera.sdf's <clip> defaults
+    # Gazebo clips again after the noise (gz-rendering depth_camera_final_fs.glsl)
+    clip = "<clip><near>0.5</near><far>2</far></clip>"
+    d = load_sensors(_cam("depth_camera", clip + noise), seed=2)["c"]
+    out = d.model.apply(np.array([[0.5, 1.0, 2.0, np.nan]]))
+    assert out[0, 0] == -np.inf or out[0, 0] >= 0.5 + 1e-6
+    assert out[0, 2] == np.inf or out[0, 2] <= 2.0 - 1e-6
+    assert 0.5 < out[0, 1] < 2.0 and np.isnan(out[0, 3])
+    big = DepthNoise(0.0, 10.0, seed=1, near=0.5, far=2.0).apply(np.full((64, 64), 1.0))
+    assert set(np.unique(big[~np.isfinite(big)])) == {-np.inf, np.inf}
+    assert np.all((big[np.isfinite(big)] >= 0.5) & (big[np.isfinite(big)] <= 2.0))
     rgbd = load_sensors(_cam("rgbd", noise), seed=2)["c"]
     assert rgbd.type == "rgbd_camera" and set(rgbd.models) == {"image", "depth"}
     # one Gaussian per pixel for depth and colour (gz-rendering's depth noise shader)

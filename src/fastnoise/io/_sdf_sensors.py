@@ -15,7 +15,8 @@ fastnoise builds nothing for it, the reason. The rules, from gz-sensors (commit 
 - ``camera``: ``CameraSensor.cc``: type ``gaussian`` and mean or stddev non-zero ->
   ``ImageNoise`` (mean and stddev only; variant ``camera_variant``).
 - ``depth_camera`` (``depth``): ``DepthCameraSensor.cc``, same rule -> ``DepthNoise``
-  (metres, NaN/inf kept, no [0, 1] clamp).
+  (metres, NaN/inf kept, no [0, 1] clamp; ``<camera><clip>`` near/far: gz-rendering's
+  Ogre 2 depth camera turns noisy depths beyond them into -inf/+inf).
 - ``rgbd_camera`` (``rgbd``): ``RgbdCameraSensor.cc``: type ``gaussian`` -> one
   per-pixel normal for depth and colour: ``DepthNoise`` and ``ImageNoise`` on the same
   seed (they draw the same normal for a pixel).
@@ -274,4 +275,28 @@ def _camera(
     if plan.type in ("camera", "rgbd_camera"):
         plan.params["image"] = {"mean": mean, "stddev": stddev, "variant": camera_variant}
     if plan.type in ("depth_camera", "rgbd_camera"):
-        plan.params["depth"] = {"mean": mean, "stddev": stddev}
+        near, far = _clip(cam)
+        plan.params["depth"] = {"mean": mean, "stddev": stddev, "near": near, "far": far}
+
+
+def _clip(cam: Node) -> tuple[float, float]:
+    """``<camera><clip><near>/<far>`` (m; camera.sdf defaults 0.1 and 100), which
+    gz-sensors' depth camera sets as its clip planes."""
+    out = {"near": 0.1, "far": 100.0}
+    clip = cam.find("clip")
+    for name in out:
+        node = clip.find(name) if clip is not None else None
+        if node is None:
+            continue
+        try:
+            out[name] = float(node.text)
+        except ValueError:
+            raise node.error(
+                f"malformed element <camera/clip/{name}>: {node.text!r} is not a number"
+            ) from None
+    if not (0.0 <= out["near"] < out["far"] < float("inf")):
+        raise (clip or cam).error(
+            f"<camera/clip> has near={out['near']!r}, far={out['far']!r}: fastnoise needs "
+            "0 <= near < far, finite (m)"
+        )
+    return out["near"], out["far"]
