@@ -82,7 +82,9 @@ class SdfSensorNoise:
         return _build(self.params, as_seed_sequence(seed))[0]
 
 
-def _build(params: Mapping[str, Mapping[str, Any]], ss: np.random.SeedSequence) -> tuple:
+def _build(
+    params: Mapping[str, Mapping[str, Any]], ss: np.random.SeedSequence
+) -> tuple[dict[str, Any], str]:
     models: dict[str, Any] = {}
     missing = []
     for model, kwargs in params.items():

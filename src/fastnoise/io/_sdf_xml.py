@@ -8,6 +8,7 @@ text, its children and the line its start tag is on.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
@@ -40,7 +41,7 @@ class Node:
     def findall(self, tag: str) -> list[Node]:
         return [c for c in self.children if c.tag == tag]
 
-    def iter(self, tag: str | None = None):  # noqa: ANN201 - a generator of Node
+    def iter(self, tag: str | None = None) -> Iterator[Node]:
         """This node and every descendant (document order), optionally only ``tag``."""
         stack = [self]
         while stack:
