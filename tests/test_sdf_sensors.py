@@ -442,3 +442,16 @@ def test_cli_lists_every_sensor(tmp_path, capsys):
     (tmp_path / "bad.sdf").write_text("<sdf>\n<model>")
     assert cli.main(["sdf", str(tmp_path / "bad.sdf")]) == 1
     assert "line 2: the SDF is not well-formed" in capsys.readouterr().err
+
+
+def test_cli_on_the_suite_world(tmp_path, capsys):
+    from test_suite import SDF
+
+    path = tmp_path / "w.sdf"
+    path.write_text(SDF)
+    assert cli.main(["sdf", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "robot::base::imu_sensor  [imu]  topic imu" in out and "ImuNoise" in out
+    assert "robot::base::cam  [camera]  topic camera" in out
+    assert 'image: ImageNoise {"stddev": 0.007, "variant": "ogre2"}' in out
+    assert "quiet" not in out  # no <noise>

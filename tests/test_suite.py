@@ -209,6 +209,32 @@ def test_sdf_sensors_and_suites(tmp_path):
         )
 
 
+def test_sdf_lidar_and_depth_sensors_become_range_and_depth_entries(tmp_path):
+    (tmp_path / "w.sdf").write_text(
+        '<sdf version="1.9"><model name="m"><link name="l">'
+        '<sensor name="scan" type="gpu_lidar"><topic>/scan</topic><lidar><range><min>0.2'
+        "</min><max>12</max></range><noise><type>gaussian</type><stddev>0.01</stddev>"
+        "</noise></lidar></sensor>"
+        '<sensor name="d" type="depth_camera"><topic>/depth</topic><camera><noise>'
+        "<type>gaussian</type><stddev>0.02</stddev></noise></camera></sensor>"
+        '<sensor name="mag" type="magnetometer"><topic>/mag</topic><magnetometer><x>'
+        '<noise type="gaussian"><stddev>1</stddev></noise></x></magnetometer></sensor>'
+        "</link></model></sdf>"
+    )
+    suite = load_suite(tmp_path / "w.sdf", seed=5)
+    assert [(e.pattern, e.model) for e in suite.entries] == [
+        ("/scan", "range"),
+        ("/depth", "depth"),
+    ]
+    assert any("'m::l::mag' (magnetometer): not imported" in n for n in suite.notes)
+    # LaserScan limits replace the SDF's; the noise and Gazebo's bias flip stay
+    r = suite.for_topic("/scan").build("/scan", min_range=0.1, max_range=30.0)
+    assert (r.stddev, r.min_range, r.max_range, r.flip_bias_sign) == (0.01, 0.1, 30.0, True)
+    assert r.key == fastnoise.RangeNoise(0, 1, 0, 1, seed=name_seed_sequence(5, "/scan")).key
+    d = suite.for_topic("/depth").build("/depth")
+    assert (d.stddev, d.near, d.far) == (0.02, 0.1, 100.0)
+
+
 def test_entry_models_are_built_per_name():
     suite = Suite.from_dict({"seed": 9, "topics": {"/c*": {"model": "camera", "stddev": 0.1}}})
     e = suite.for_topic("/c1")
