@@ -121,6 +121,11 @@ def test_type_none_and_sdf_1_4_layout():
     gyro, accel = imu_noise_params_from_sdf(old)
     assert gyro.noise_stddev == (0.0002,) * 3 and accel.turn_on_bias_mean == (0.1,) * 3
     assert not accel.turn_on_bias_decays
+    # sdformat sdf/1.4/imu.sdf: <type> is a required child with default "gaussian"
+    gyro, _ = imu_noise_params_from_sdf(old.replace("<type>gaussian</type>", ""))
+    assert gyro.noise_stddev == (0.0002,) * 3
+    gyro, _ = imu_noise_params_from_sdf(old.replace("<type>gaussian</type>", "<type>NONE</type>"))
+    assert gyro.noise_stddev == (0.0,) * 3
 
 
 def test_file_path_and_sensor_name(tmp_path):
