@@ -9,34 +9,48 @@
 #ifndef FN_MATH_H
 #define FN_MATH_H
 
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
+#include "fnhd.h"
 
-static inline uint64_t fn_bits64(double x) {
+/* Bit casts (CUDA has intrinsics for them; memcpy is the portable C spelling). */
+#if defined(__CUDACC__)
+FN_INLINE uint64_t fn_bits64(double x) {
+    return (uint64_t)__double_as_longlong(x);
+}
+FN_INLINE double fn_f64(uint64_t u) {
+    return __longlong_as_double((long long)u);
+}
+FN_INLINE uint32_t fn_bits32(float x) {
+    return (uint32_t)__float_as_uint(x);
+}
+FN_INLINE float fn_f32(uint32_t u) {
+    return __uint_as_float(u);
+}
+#else
+FN_INLINE uint64_t fn_bits64(double x) {
     uint64_t u;
     memcpy(&u, &x, sizeof u);
     return u;
 }
-static inline double fn_f64(uint64_t u) {
+FN_INLINE double fn_f64(uint64_t u) {
     double x;
     memcpy(&x, &u, sizeof x);
     return x;
 }
-static inline uint32_t fn_bits32(float x) {
+FN_INLINE uint32_t fn_bits32(float x) {
     uint32_t u;
     memcpy(&u, &x, sizeof u);
     return u;
 }
-static inline float fn_f32(uint32_t u) {
+FN_INLINE float fn_f32(uint32_t u) {
     float x;
     memcpy(&x, &u, sizeof x);
     return x;
 }
+#endif
 
 /* Exact conversion of a small signed integer (|k| < 2^51) to double, using only
  * integer operations and one exact subtraction (AVX2 has no int64->double). */
-static inline double fn_i64_to_f64(int64_t k) {
+FN_INLINE double fn_i64_to_f64(int64_t k) {
     return fn_f64(0x4338000000000000ull + (uint64_t)k) - 0x1.8p52;
 }
 
@@ -44,7 +58,7 @@ static inline double fn_i64_to_f64(int64_t k) {
  * of two (it scales every constant exactly, so the result is exactly mult times the
  * unscaled one); callers pass constants so the scaling costs nothing.
  * x = 2^k m with m in [sqrt(1/2), sqrt 2), found with integer operations only. */
-static inline double fn_scaled_log_f64(double x, int64_t kshift, double mult) {
+FN_INLINE double fn_scaled_log_f64(double x, int64_t kshift, double mult) {
     const uint64_t off = 0x3FE6A09E667F3BCDull; /* sqrt(1/2) */
     uint64_t ix = fn_bits64(x);
     uint64_t tmp = ix - off;
@@ -66,7 +80,7 @@ static inline double fn_scaled_log_f64(double x, int64_t kshift, double mult) {
     return fma(kd, mult * 0x1.62e42fefa39efp-1, fma(kd, mult * 0x1.abc9e3b39803fp-56, lnm));
 }
 
-static inline float fn_scaled_log_f32(float x, int32_t kshift, float mult) {
+FN_INLINE float fn_scaled_log_f32(float x, int32_t kshift, float mult) {
     const uint32_t off = 0x3F3504F4u; /* sqrt(1/2), rounded up */
     uint32_t ix = fn_bits32(x);
     uint32_t tmp = ix - off;
@@ -82,7 +96,7 @@ static inline float fn_scaled_log_f32(float x, int32_t kshift, float mult) {
     return fmaf(kd, mult * 0x1.62e430p-1f, fmaf(kd, mult * -0x1.05c610p-29f, lnm));
 }
 
-static inline float fn_log_f32(float x) {
+FN_INLINE float fn_log_f32(float x) {
     return fn_scaled_log_f32(x, 0, 1.0f);
 }
 
@@ -90,19 +104,18 @@ static inline float fn_log_f32(float x) {
  * (float64: relative error 2e-17 for sin, absolute 5e-17 for cos; float32: 2e-8).
  * Coefficients from the highest power down; sin = f * P(f^2), cos = 1 + f^2 Q(f^2).
  * The SIMD copies (fnmath_avx2.h) read the same tables. */
-static const double fn_sin_octant_f64[7] = {0x1.e3f38399551bfp+1, -0x1.e30071afc3e59p+3,
-                                            0x1.50782fda12d96p+5, -0x1.32d2cce2e5b19p+6,
-                                            0x1.466bc677587f8p+6, -0x1.4abbce625be41p+5,
-                                            0x1.921fb54442d18p+2};
-static const double fn_cos_octant_f64[6] = {0x1.f3dbcea61b1a4p+2, -0x1.a6c9c1be9eb49p+4,
-                                            0x1.e1f4fb60281f6p+5, -0x1.55d3c7dbfd139p+6,
-                                            0x1.03c1f081b0780p+6, -0x1.3bd3cc9be458bp+4};
-static const float fn_sin_octant_f32[4] = {-0x1.2d9b40p+6f, 0x1.465ec4p+6f, -0x1.4abbbap+5f,
-                                           0x1.921fb6p+2f};
-static const float fn_cos_octant_f32[3] = {-0x1.4e5e06p+6f, 0x1.03af58p+6f,
-                                           -0x1.3bd392p+4f};
+FN_TABLE double fn_sin_octant_f64[7] = {0x1.e3f38399551bfp+1, -0x1.e30071afc3e59p+3,
+                                        0x1.50782fda12d96p+5, -0x1.32d2cce2e5b19p+6,
+                                        0x1.466bc677587f8p+6, -0x1.4abbce625be41p+5,
+                                        0x1.921fb54442d18p+2};
+FN_TABLE double fn_cos_octant_f64[6] = {0x1.f3dbcea61b1a4p+2, -0x1.a6c9c1be9eb49p+4,
+                                        0x1.e1f4fb60281f6p+5, -0x1.55d3c7dbfd139p+6,
+                                        0x1.03c1f081b0780p+6, -0x1.3bd3cc9be458bp+4};
+FN_TABLE float fn_sin_octant_f32[4] = {-0x1.2d9b40p+6f, 0x1.465ec4p+6f, -0x1.4abbbap+5f,
+                                       0x1.921fb6p+2f};
+FN_TABLE float fn_cos_octant_f32[3] = {-0x1.4e5e06p+6f, 0x1.03af58p+6f, -0x1.3bd392p+4f};
 
-static inline void fn_sincos_octant_f64(double f, double *s, double *c) {
+FN_INLINE void fn_sincos_octant_f64(double f, double *s, double *c) {
     double f2 = f * f;
     double ps = fn_sin_octant_f64[0];
     ps = fma(ps, f2, fn_sin_octant_f64[1]);
@@ -121,7 +134,7 @@ static inline void fn_sincos_octant_f64(double f, double *s, double *c) {
     *c = fma(pc, f2, 1.0);
 }
 
-static inline void fn_sincos_octant_f32(float f, float *s, float *c) {
+FN_INLINE void fn_sincos_octant_f32(float f, float *s, float *c) {
     float f2 = f * f;
     float ps = fn_sin_octant_f32[0];
     ps = fmaf(ps, f2, fn_sin_octant_f32[1]);
@@ -135,16 +148,16 @@ static inline void fn_sincos_octant_f32(float f, float *s, float *c) {
 }
 
 /* Rotate (s, c) of the octant angle by q quarter turns: branch-free selects. */
-static inline void fn_quadrant_f64(uint64_t q, double s, double c, double *sin_out,
-                                   double *cos_out) {
+FN_INLINE void fn_quadrant_f64(uint64_t q, double s, double c, double *sin_out,
+                               double *cos_out) {
     double sw_s = (q & 1) ? c : s;
     double sw_c = (q & 1) ? s : c;
     *sin_out = fn_f64(fn_bits64(sw_s) ^ ((q & 2) << 62));
     *cos_out = fn_f64(fn_bits64(sw_c) ^ (((q + 1) & 2) << 62));
 }
 
-static inline void fn_quadrant_f32(uint32_t q, float s, float c, float *sin_out,
-                                   float *cos_out) {
+FN_INLINE void fn_quadrant_f32(uint32_t q, float s, float c, float *sin_out,
+                               float *cos_out) {
     float sw_s = (q & 1) ? c : s;
     float sw_c = (q & 1) ? s : c;
     *sin_out = fn_f32(fn_bits32(sw_s) ^ ((q & 2) << 30));
@@ -152,7 +165,7 @@ static inline void fn_quadrant_f32(uint32_t q, float s, float c, float *sin_out,
 }
 
 /* sin and cos of x radians, |x| < 2^48. For models (lidar angles, rotations). */
-static inline void fn_sincos_f64(double x, double *s, double *c) {
+FN_INLINE void fn_sincos_f64(double x, double *s, double *c) {
     double t4 = x * 0x1.45f306dc9c883p-1;  /* 4x / (2 pi): quarter turns */
     double r = (t4 + 0x1.8p52) - 0x1.8p52; /* nearest integer */
     uint64_t q = fn_bits64(t4 + 0x1.8p52);
@@ -162,7 +175,7 @@ static inline void fn_sincos_f64(double x, double *s, double *c) {
     fn_quadrant_f64(q, so, co, s, c);
 }
 
-static inline void fn_sincos_f32(float x, float *s, float *c) {
+FN_INLINE void fn_sincos_f32(float x, float *s, float *c) {
     float t4 = x * 0x1.45f306p-1f;
     float r = (t4 + 0x1.8p23f) - 0x1.8p23f;
     uint32_t q = fn_bits32(t4 + 0x1.8p23f);
@@ -173,7 +186,7 @@ static inline void fn_sincos_f32(float x, float *s, float *c) {
 }
 
 /* e^x for finite x; underflows to 0 below about -708, overflows to inf above 709. */
-static inline double fn_exp_f64(double x) {
+FN_INLINE double fn_exp_f64(double x) {
     x = x < -708.0 ? -708.0 : x;
     x = x > 709.0 ? 709.0 : x;
     double kd = (x * 0x1.71547652b82fep0 + 0x1.8p52) - 0x1.8p52;
@@ -202,7 +215,7 @@ static inline double fn_exp_f64(double x) {
     return p * fn_f64((uint64_t)(k1 + 1023) << 52) * fn_f64((uint64_t)(k2 + 1023) << 52);
 }
 
-static inline float fn_exp_f32(float x) {
+FN_INLINE float fn_exp_f32(float x) {
     x = x < -87.0f ? -87.0f : x;
     x = x > 88.0f ? 88.0f : x;
     float kd = (x * 0x1.715476p0f + 0x1.8p23f) - 0x1.8p23f;

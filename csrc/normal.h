@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "fnmath.h"
+#include "normal_pair.h"
 #include "philox.h"
 #include "simd.h"
 
@@ -32,43 +33,6 @@
 #define FN_GROUP_BLOCKS 4
 
 enum { FN_FLOAT64 = 0, FN_FLOAT32 = 1 };
-
-/* Box-Muller radius sqrt(-2 ln u1) from the radius word: -2 ln u1 is taken as
- * -2 ln(wa + 1) + 64 ln 2, with the scaling folded into the log's constants. */
-static inline double fn_bm_radius_f64(uint32_t wa) {
-    /* exact u32 -> double without an unsigned conversion instruction */
-    double v = (double)(int32_t)(wa ^ 0x80000000u) + (0x1p31 + 1.0);
-    return sqrt(fn_scaled_log_f64(v, -32, -2.0));
-}
-
-static inline float fn_bm_radius_f32(uint32_t wa) {
-    /* wa + 1 rounded once to float: both halves are exact, their sum is the one
-     * rounding, so small values (the tail) keep all their bits */
-    float v =
-        fmaf((float)(int32_t)(wa >> 16), 0x1p16f, (float)(int32_t)(wa & 0xFFFFu) + 1.0f);
-    return sqrtf(fn_scaled_log_f32(v, -32, -2.0f));
-}
-
-/* The direction (c, s) of a pair from its angle word, as described above. */
-static inline void fn_bm_angle_f64(uint32_t wb, double *c, double *s) {
-    double f = (double)(int32_t)(wb << 3) * 0x1p-34; /* turns, exact */
-    double so, co;
-    fn_sincos_octant_f64(f, &so, &co);
-    double x = (wb & 0x20000000u) ? so : co;
-    double y = (wb & 0x20000000u) ? co : so;
-    *c = fn_f64(fn_bits64(x) ^ ((uint64_t)(wb >> 31) << 63));
-    *s = fn_f64(fn_bits64(y) ^ ((uint64_t)((wb >> 30) & 1u) << 63));
-}
-
-static inline void fn_bm_angle_f32(uint32_t wb, float *c, float *s) {
-    float f = (float)(int32_t)(wb << 3) * 0x1p-34f; /* turns (rounded to float) */
-    float so, co;
-    fn_sincos_octant_f32(f, &so, &co);
-    float x = (wb & 0x20000000u) ? so : co;
-    float y = (wb & 0x20000000u) ? co : so;
-    *c = fn_f32(fn_bits32(x) ^ (wb & 0x80000000u));
-    *s = fn_f32(fn_bits32(y) ^ ((wb << 1) & 0x80000000u));
-}
 
 /* The 16 standard normals of group g (SIMD-dispatched like the bulk kernels, so
  * single draws use hardware fma where the CPU has it). */

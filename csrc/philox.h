@@ -5,7 +5,7 @@
 #ifndef FN_PHILOX_H
 #define FN_PHILOX_H
 
-#include <stdint.h>
+#include "fnhd.h"
 
 #define FN_PHILOX_M0 0xD2511F53u
 #define FN_PHILOX_M1 0xCD9E8D57u
@@ -14,8 +14,8 @@
 
 /* One block: four 32-bit words from a 128-bit counter and a 64-bit key. Written
  * on plain locals so loops over blocks vectorize. */
-static inline void fn_philox4x32_10(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3,
-                                    uint32_t k0, uint32_t k1, uint32_t out[4]) {
+FN_INLINE void fn_philox4x32_10(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3,
+                                uint32_t k0, uint32_t k1, uint32_t out[4]) {
     for (int r = 0; r < 10; r++) {
         uint64_t p0 = (uint64_t)FN_PHILOX_M0 * c0;
         uint64_t p1 = (uint64_t)FN_PHILOX_M1 * c2;
@@ -35,8 +35,8 @@ static inline void fn_philox4x32_10(uint32_t c0, uint32_t c1, uint32_t c2, uint3
 }
 
 /* Block `block` of stream `stream` under `key` (the layout every model uses). */
-static inline void fn_philox_block(uint64_t key, uint64_t stream, uint64_t block,
-                                   uint32_t out[4]) {
+FN_INLINE void fn_philox_block(uint64_t key, uint64_t stream, uint64_t block,
+                               uint32_t out[4]) {
     fn_philox4x32_10((uint32_t)block, (uint32_t)(block >> 32), (uint32_t)stream,
                      (uint32_t)(stream >> 32), (uint32_t)key, (uint32_t)(key >> 32), out);
 }

@@ -7,8 +7,11 @@ compressor), noised and written back to a second store:
   * Dask on a LocalCluster of 1 and of 2 worker processes, one thread each.
 
 Zarr's own codec thread pool is held to one thread (ZARR_THREADING__MAX_WORKERS=1, set
-before zarr is imported and inherited by the worker processes), so every process
-computes on one thread, as the comparison asks.
+before zarr is imported and inherited by the worker processes), and Blosc's internal
+threads are off (numcodecs.blosc.use_threads = False: by default Blosc compresses with
+every core when called from a main thread, as in the plain loop, and with one thread
+from a Dask worker's task thread), so every process computes on one thread, as the
+comparison asks.
 
 Run: python tools/bench_dask.py [--frames 200] [--dir /tmp/fn-bench-dask]
 """
@@ -36,6 +39,7 @@ def _store(path, shape, zarr, codecs):
 def main():
     os.environ.setdefault("ZARR_THREADING__MAX_WORKERS", "1")
     import dask.array as da
+    import numcodecs.blosc
     import zarr
     from dask.distributed import Client, LocalCluster
     from zarr.codecs import BloscCodec
@@ -48,6 +52,7 @@ def main():
     ap.add_argument("--dir", default="/tmp/fn-bench-dask")
     ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args()
+    numcodecs.blosc.use_threads = False  # one thread in the plain loop too (see above)
     root = Path(args.dir)
     root.mkdir(parents=True, exist_ok=True)
     shape = (args.frames, 1080, 1920, 3)

@@ -6,4 +6,4 @@ set -euo pipefail
 ruff check .
 ruff format --check .
 cython-lint src/fastnoise
-clang-format --dry-run --Werror csrc/*.c csrc/*.h
+clang-format --dry-run --Werror csrc/*.c csrc/*.h csrc/device/*.h csrc/device/*.c csrc/device/*.cu

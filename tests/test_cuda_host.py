@@ -1,0 +1,132 @@
+"""The GPU path's sources, checked without a GPU.
+
+The thread bodies of csrc/device/ are plain functions over the shared arithmetic
+headers, so they also build as host C: compiled here with the system C compiler
+(contraction off, as the GPU build) and run thread by thread in a loop, they must give
+the CPU kernels' bits. NVRTC, when its library is installed (CI installs the
+nvidia-cuda-nvrtc wheel), must compile kernels.cu, which has no standard headers
+there. A GPU run of the same comparison is tests/test_cuda.py and tools/gpu_check.py.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fastnoise.core.generator import fill_normals
+from fastnoise.cuda import source_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+u64, f32, f64 = ctypes.c_uint64, ctypes.c_float, ctypes.c_double
+
+
+@pytest.fixture(scope="module")
+def shim(tmp_path_factory):
+    cc = shutil.which(sysconfig.get_config_var("CC").split()[0] or "cc") or shutil.which("cc")
+    if cc is None:
+        pytest.skip("no C compiler to build the GPU sources as host C")
+    src = source_dir()
+    lib = tmp_path_factory.mktemp("shim") / "host_shim.so"
+    cmd = [
+        cc,
+        "-O2",
+        "-std=c11",
+        "-ffp-contract=off",
+        "-fno-math-errno",
+        "-fno-trapping-math",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-shared",
+        "-fPIC",
+        f"-I{src}",
+        str(src / "device" / "host_shim.c"),
+        "-o",
+        str(lib),
+        "-lm",
+    ]
+    subprocess.run(cmd, check=True, capture_output=True, text=True)
+    dll = ctypes.CDLL(str(lib))
+    for suf, t in (("f64", f64), ("f32", f32)):
+        fn = getattr(dll, f"fn_host_normal_{suf}")
+        fn.argtypes = [u64, u64, u64, u64, t, t, ctypes.c_void_p]
+        fn.restype = None
+    return dll
+
+
+# (key, stream, first, n): group-aligned and not, one value, the end of a stream
+FILLS = [
+    (1, 0, 0, 1000),
+    (0xDEADBEEF, 7, 13, 37),
+    (2**64 - 1, 2**63 + 5, 2**40 + 9, 301),
+    (42, 3, 15, 1),
+    (42, 3, 16, 16),
+    (9, 9, 2**64 - 40, 40),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize(("key", "stream", "first", "n"), FILLS)
+@pytest.mark.parametrize(("mean", "stddev"), [(0.0, 1.0), (0.25, 3.5), (-2.0, 0.0)])
+def test_normal_fill_matches_cpu(shim, dtype, key, stream, first, n, mean, stddev):
+    cpu = np.empty(n, dtype)
+    fill_normals(key, stream, first, cpu, mean, stddev)
+    host = np.full(n, np.nan, dtype)
+    fn = shim.fn_host_normal_f64 if dtype == np.float64 else shim.fn_host_normal_f32
+    fn(key, stream, first, n, mean, stddev, host.ctypes.data)
+    assert cpu.tobytes() == host.tobytes()
+
+
+def test_normal_fill_writes_only_its_range(shim):
+    # the first and last groups are shared with neighbouring fills: nothing outside
+    # [first, first + n) may be written
+    buf = np.full(64, -7.0, np.float64)
+    shim.fn_host_normal_f64(5, 1, 21, 10, 0.0, 1.0, buf[8:].ctypes.data)
+    assert np.all(buf[:8] == -7.0) and np.all(buf[18:] == -7.0)
+    assert np.all(buf[8:18] != -7.0)
+
+
+def _load_nvrtc_check():
+    spec = importlib.util.spec_from_file_location(
+        "nvrtc_check", ROOT / "tools" / "cuda" / "nvrtc_check.py"
+    )
+    if spec is None or spec.loader is None or not (ROOT / "tools").is_dir():
+        pytest.skip("tools/cuda/nvrtc_check.py is not in this tree")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["nvrtc_check"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_nvrtc_compiles_the_kernels():
+    mod = _load_nvrtc_check()
+    lib = mod.find_nvrtc()
+    if lib is None:
+        pytest.skip("libnvrtc is not installed (pip install nvidia-cuda-nvrtc)")
+    from fastnoise.cuda import COMPILE_OPTIONS, kernel_source
+
+    src = source_dir()
+    opts = [*COMPILE_OPTIONS, f"-I{src / 'device'}", f"-I{src}", "--gpu-architecture=compute_80"]
+    ok, log, ptx = mod.compile_ptx(lib, kernel_source(), opts)
+    assert ok, log
+    assert "warning" not in log.lower(), log
+    # The options that make the GPU compute the C code's bits, as PTX shows them:
+    # every float add/sub/mul carries an explicit rounding mode (.rn), which ptxas
+    # never fuses into an fma (with --fmad=true they come out bare and may be fused),
+    # and division and sqrt are the correctly rounded .rn forms, not .approx.
+    text = ptx.decode(errors="replace")
+    ops = re.findall(r"\b((?:add|sub|mul|div|sqrt|fma)(?:\.[a-z0-9]+)*)\.f(?:32|64)\b", text)
+    assert len(ops) > 50
+    bad = sorted({op for op in ops if ".rn" not in op})
+    assert not bad, f"float operations without an explicit rounding mode: {bad}"
+    for name in ("fn_cuda_normal_f64", "fn_cuda_normal_f32"):
+        assert f".entry {name}(" in text
