@@ -199,6 +199,9 @@ def load_sensors(
     SdfError (a ValueError)
         Malformed XML or a malformed or misplaced noise element: the message names the
         file, line and element.
+    OSError
+        ``sdf`` names a file that cannot be read (an include that cannot be read is
+        listed in ``unresolved`` instead).
     """
     if camera_variant not in _CAMERA_VARIANTS:
         raise ValueError(
@@ -247,6 +250,8 @@ def _world(node: Node, ctx: _Ctx, base: Path) -> None:
 
 def _model(node: Node, scope: list[str], ctx: _Ctx, base: Path, name: str | None = None) -> None:
     here = scope + [name or node.attrib.get("name", "")]
+    if len(here) > _MAX_DEPTH:
+        raise node.error(f"models nested more than {_MAX_DEPTH} deep: {'::'.join(here[:4])}::...")
     for c in node.children:
         if c.tag in ("link", "joint"):
             for s in c.findall("sensor"):
