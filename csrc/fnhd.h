@@ -7,8 +7,9 @@
  * functions used (sqrt, fma, memcpy-style bit casts) come from here.
  *
  *   FN_INLINE  a small function: `static inline` in C, a device function under CUDA.
- *   FN_TABLE   a constant coefficient table: `static const` in C, device memory under
- *              CUDA (a plain const array is not readable from device code).
+ *   FN_TABLE   a constant coefficient table: `static const` in C, constant memory under
+ *              CUDA (a plain const array is not readable from device code; constant
+ *              entries at fixed indices become immediate operands).
  *
  * With CUDA the kernels are built with contraction off (--fmad=false) and correctly
  * rounded sqrt and division (--prec-sqrt=true --prec-div=true), so every operation is
@@ -19,7 +20,7 @@
 
 #if defined(__CUDACC__)
 #define FN_INLINE static __device__ __forceinline__
-#define FN_TABLE static __device__ const
+#define FN_TABLE static __constant__ const
 #else
 #define FN_INLINE static inline
 #define FN_TABLE static const
@@ -36,6 +37,9 @@ typedef int int32_t;
 typedef unsigned int uint32_t;
 typedef long long int64_t;
 typedef unsigned long long uint64_t;
+#define INFINITY __builtin_huge_valf()
+#define UINT64_MAX 0xFFFFFFFFFFFFFFFFull
+#define UINT64_C(c) c##ull
 #else
 #include <math.h>
 #include <stddef.h>

@@ -32,6 +32,15 @@
 #define FN_STREAM_LIDAR_RANGE 3u
 #define FN_STREAM_LIDAR_FRAME_BITS 62u
 
+/* Gazebo noise channels (gz-sensors GaussianNoiseModel; key tag: the model's name,
+ * "gazebo_noise", "magnetometer", "altimeter", "air_pressure", "air_speed", "navsat",
+ * "force_torque"): stream FN_STREAM_GZ_TAG | component << 8 | term (csrc/gznoise.h). */
+#define FN_STREAM_GZ_TAG 0x475A4E0000000000ull /* "GZN" in the top bytes */
+#define FN_STREAM_GZ_WHITE 0u                  /* normal k: white noise of sample k */
+#define FN_STREAM_GZ_DYNAMIC 1u /* normal k: dynamic-bias drive of sample k */
+#define FN_STREAM_GZ_BIAS 2u    /* normal 0: the turn-on bias */
+#define FN_STREAM_GZ_SIGN 3u    /* raw word 0: the turn-on bias sign */
+
 /* Camera (key tag "camera"): stream = frame, any frame < 2^64. */
 
 #endif

@@ -47,6 +47,19 @@ _PTS = np.random.default_rng(0).uniform(-20, 20, (257, 3))
 _IMG = np.random.default_rng(1).integers(0, 256, (9, 11, 3), dtype=np.uint8)
 _W = np.tile([0.1, -0.2, 0.3], (64, 1))
 _A = np.tile([0.0, 0.1, 9.81], (64, 1))
+# a Gazebo noise component with every term on
+_GZ = {
+    "mean": 0.01,
+    "stddev": 0.2,
+    "bias_mean": 0.5,
+    "bias_stddev": 0.1,
+    "dynamic_bias_stddev": 0.05,
+    "dynamic_bias_correlation_time": 3.0,
+    "precision": 1e-4,
+}
+_NAV = np.column_stack(
+    [np.linspace(-80, 80, 20), np.linspace(-179, 179, 20), np.full((20, 4), 1.0)]
+)
 
 
 def _run_sensor(s):
@@ -94,6 +107,48 @@ CASES = {
             seed=8,
         ),
         lambda m: m.apply(_PTS, frame=2).points,
+    ),
+    "gazebo_noise": (
+        lambda: fn.GazeboNoise(
+            0.1,
+            0.5,
+            1.0,
+            0.2,
+            dynamic_bias_stddev=0.3,
+            dynamic_bias_correlation_time=2.0,
+            precision=0.01,
+            seed=11,
+        ),
+        lambda m: np.concatenate([[m.apply_one(1.0, 0.1)], m.apply(np.linspace(0, 1, 40), 0.05)]),
+    ),
+    "magnetometer": (
+        lambda: fn.MagnetometerNoise(x=_GZ, z={"stddev": 1e-6}, seed=12),
+        lambda m: np.concatenate([m.apply_one(2e-5, 0.0, -4e-5), m.apply(_A * 1e-6).ravel()]),
+    ),
+    "altimeter": (
+        lambda: fn.AltimeterNoise(vertical_position=_GZ, vertical_velocity=_GZ, seed=13),
+        lambda m: np.concatenate([m.apply_one(10.0, 0.5, 0.1), m.apply(_A[:, 1:], 0.1).ravel()]),
+    ),
+    "air_pressure": (
+        lambda: fn.AirPressureNoise(pressure=_GZ, seed=14),
+        lambda m: np.concatenate([[m.apply_one(101325.0)], m.apply(_A[:, 2] * 1e4)]),
+    ),
+    "air_speed": (
+        lambda: fn.AirSpeedNoise(pressure=_GZ, seed=15),
+        lambda m: np.concatenate([[m.apply_one(300.0)], m.apply(_A[:, 2] * 50)]),
+    ),
+    "navsat": (
+        lambda: fn.NavSatNoise(_GZ, _GZ, _GZ, _GZ, horizontal_units="metres", seed=16),
+        lambda m: np.concatenate([m.apply_one(40.0, -3.0, 100.0), m.apply(_NAV, 0.5).ravel()]),
+    ),
+    "force_torque": (
+        lambda: fn.ForceTorqueNoise(force_x=_GZ, torque_z=_GZ, seed=17),
+        lambda m: np.concatenate(
+            [
+                m.apply_one(1.0, 2.0, 3.0, 0.1, 0.2, 0.3, 0.01),
+                m.apply(np.hstack([_A, _W]), 0.01).ravel(),
+            ]
+        ),
     ),
     "range": (
         lambda: fn.RangeNoise(0.0, 0.01, 0.5, 30.0, bias_mean=0.1, bias_stddev=0.05, seed=9),

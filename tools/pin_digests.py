@@ -253,6 +253,60 @@ def _lidar() -> Iterator[tuple[str, Callable[[], str]]]:
         yield f"range/{name}", rng_run
 
 
+# ---- Gazebo noise (gz-sensors GaussianNoiseModel) and its sensors ----------------------
+_GZ_FULL = {
+    "mean": 0.01,
+    "stddev": 0.2,
+    "bias_mean": 0.5,
+    "bias_stddev": 0.1,
+    "dynamic_bias_stddev": 0.05,
+    "dynamic_bias_correlation_time": 3.0,
+    "precision": 1e-4,
+}
+
+
+def _gazebo() -> Iterator[tuple[str, Callable[[], str]]]:
+    for name, kw in (
+        ("white", {"mean": 0.1, "stddev": 0.5}),
+        ("full", _GZ_FULL),
+    ):
+
+        def run(kw: dict = kw) -> str:
+            m = fn.GazeboNoise(**kw, seed=31)
+            x = np.linspace(-5.0, 5.0, 1031)
+            a = m.apply(x, 0.01)
+            b = m.apply(x, np.linspace(0.0, 0.2, 1031))
+            one = [m.apply_one(1.0, 0.05) for _ in range(20)]
+            return _digest(a, b, np.array(one), np.array([m.bias]))
+
+        yield f"gazebo_noise/{name}", run
+
+    rows = np.random.default_rng(3).uniform(-60.0, 60.0, (517, 6))
+    sensors = {
+        "magnetometer": lambda: fn.MagnetometerNoise(_GZ_FULL, None, _GZ_FULL, seed=32),
+        "altimeter": lambda: fn.AltimeterNoise(_GZ_FULL, _GZ_FULL, seed=33),
+        "air_pressure": lambda: fn.AirPressureNoise(_GZ_FULL, seed=34),
+        "air_speed/hectopascals": lambda: fn.AirSpeedNoise(_GZ_FULL, seed=35),
+        "air_speed/pascals": lambda: fn.AirSpeedNoise(_GZ_FULL, pressure_units="pascals", seed=35),
+        "navsat/degrees": lambda: fn.NavSatNoise(_GZ_FULL, _GZ_FULL, _GZ_FULL, _GZ_FULL, seed=36),
+        "navsat/metres": lambda: fn.NavSatNoise(
+            _GZ_FULL, _GZ_FULL, _GZ_FULL, _GZ_FULL, horizontal_units="metres", seed=36
+        ),
+        "force_torque": lambda: fn.ForceTorqueNoise(*[_GZ_FULL] * 6, seed=37),
+    }
+    for name, make in sensors.items():
+
+        def srun(make: Callable[[], fn.core.model.Model] = make) -> str:
+            m = make()
+            ncol = m.n_columns
+            data = rows[:, 0] if ncol == 1 else rows[:, :ncol]
+            a = m.apply(data, 0.02)
+            one = [m.apply_one(*np.atleast_1d(data[i]).tolist(), dt=0.02) for i in range(9)]
+            return _digest(a, np.array(one))
+
+        yield f"{name}", srun
+
+
 # ---- camera --------------------------------------------------------------------------
 def _camera() -> Iterator[tuple[str, Callable[[], str]]]:
     rng = np.random.default_rng(1)
@@ -279,7 +333,17 @@ def _camera() -> Iterator[tuple[str, Callable[[], str]]]:
 
 def _all_cases() -> list[list[tuple[str, Callable[[], str]]]]:
     return [
-        list(g()) for g in (_generator, _rigid_body, _sensor_simulator, _imu, _dvl, _lidar, _camera)
+        list(g())
+        for g in (
+            _generator,
+            _rigid_body,
+            _sensor_simulator,
+            _imu,
+            _dvl,
+            _lidar,
+            _gazebo,
+            _camera,
+        )
     ]
 
 

@@ -17,6 +17,10 @@ from fastnoise.io.dvl_config import (
 from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf, load_sensors
 from fastnoise.models.camera import ImageNoise
 from fastnoise.models.dvl import AugmentedWhiteNoise, DvlMeasurement, DvlSimulator
+from fastnoise.models.gazebo_navsat import NavSatNoise
+from fastnoise.models.gazebo_noise import GazeboNoise
+from fastnoise.models.gazebo_pressure import AirPressureNoise, AirSpeedNoise
+from fastnoise.models.gazebo_sensors import AltimeterNoise, ForceTorqueNoise, MagnetometerNoise
 from fastnoise.models.imu import ImuNoise
 from fastnoise.models.imu_config import (
     TriadNoise,
@@ -42,6 +46,13 @@ __all__ = [
     "load_config",
     "save_config",
     "ImageNoise",
+    "GazeboNoise",
+    "MagnetometerNoise",
+    "AltimeterNoise",
+    "AirPressureNoise",
+    "AirSpeedNoise",
+    "NavSatNoise",
+    "ForceTorqueNoise",
     "ImuNoise",
     "LidarNoise",
     "RangeNoise",

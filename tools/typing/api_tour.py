@@ -20,15 +20,22 @@ import fastnoise as fn
 from fastnoise import (
     HITPOINT_BASED,
     RAY_BASED,
+    AirPressureNoise,
+    AirSpeedNoise,
+    AltimeterNoise,
     AugmentedWhiteNoise,
     DvlConfig,
     DvlMeasurement,
     DvlRangeWarning,
     DvlSimulator,
+    ForceTorqueNoise,
     GaussianNoiseGenerator,
+    GazeboNoise,
     ImageNoise,
     ImuNoise,
     LidarNoise,
+    MagnetometerNoise,
+    NavSatNoise,
     RangeNoise,
     RigidBodySimulator,
     SensorNoise,
@@ -143,6 +150,36 @@ def camera() -> int:
     return int(out.sum()) + cam.frame
 
 
+def gazebo() -> float:
+    g = GazeboNoise(
+        0.0,
+        0.1,
+        bias_mean=0.2,
+        dynamic_bias_stddev=0.01,
+        dynamic_bias_correlation_time=5.0,
+        precision=0.01,
+        seed=11,
+    )
+    y: float = g.apply_one(1.0, dt=0.01)
+    ys = g.apply(np.zeros(8), dt=np.full(8, 0.01))
+    noise = {"stddev": 1e-6, "bias_mean": 1e-7}
+    mag = MagnetometerNoise(x=noise, y=noise, z=None, seed=12)
+    fx, fy, fz = mag.apply_one(2e-5, 0.0, -4e-5)
+    alt = AltimeterNoise(vertical_position={"stddev": 0.1}, seed=13)
+    p, v = alt.apply_one(10.0, 0.5)
+    air = AirPressureNoise(pressure={"stddev": 2.0}, seed=14)
+    pa: float = air.apply_one(101325.0) + air.reported_variance
+    spd = AirSpeedNoise(pressure={"stddev": 0.01}, pressure_units="pascals", seed=15)
+    dp: float = spd.apply_one(300.0) + float(spd.apply(np.full(4, 300.0))[0])
+    nav = NavSatNoise({"stddev": 2.0}, horizontal_units="metres", seed=16)
+    lat, lon, h, ve, vn, vu = nav.apply_one(48.1, 11.6, 520.0)
+    rows = nav.apply(np.zeros((3, 6)), dt=0.1)
+    ft = ForceTorqueNoise(force_z={"stddev": 0.5}, seed=17)
+    w = ft.apply_one(0.0, 0.0, 9.81, 0.0, 0.0, 0.0, dt=0.001)
+    total = y + float(ys[0]) + fx + fy + fz + p + v + pa + dp + lat + lon + h + ve + vn + vu
+    return total + float(rows[0, 0]) + w[2] + g.bias + mag.bias("x") + g.count
+
+
 def memory() -> int:
     n: int = fn.spare_memory()
     fn.release_spare_memory()
@@ -153,7 +190,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         Path(d, "tour.json").write_text(json.dumps({"generator": generator()}))
     print(
-        simd(), motion().shape, imu() != 0.0, dvl() != 0.0, lidar() != 0.0, camera(), memory() >= 0
+        simd(),
+        motion().shape,
+        imu() != 0.0,
+        dvl() != 0.0,
+        lidar() != 0.0,
+        gazebo() != 0.0,
+        camera(),
+        memory() >= 0,
     )
     print("api tour: ok")
 

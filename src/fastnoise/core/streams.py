@@ -147,6 +147,83 @@ STREAMS: tuple[Stream, ...] = (
         (("LIDAR_RANGE", 3),),
     ),
     Stream(
+        "gazebo_noise",
+        "gazebo_noise",
+        "GZ_TAG | component << 8 | WHITE",
+        "normal k: white noise of sample k of the component (drawn when stddev > 0); "
+        "GazeboNoise is component 0, a sensor's components are numbered in constructor "
+        "order; key tag: the model's name (magnetometer, altimeter, air_pressure, "
+        "air_speed, navsat, force_torque share this layout)",
+        "sample count < 2**64 - 1",
+        (("GZ_TAG", 0x475A4E0000000000), ("GZ_WHITE", 0)),
+    ),
+    Stream(
+        "gazebo_noise",
+        "gazebo_noise",
+        "GZ_TAG | component << 8 | DYNAMIC",
+        "normal k: dynamic-bias drive of sample k (drawn when sigma_d > 0, tau > 0, dt > 0)",
+        "sample count < 2**64 - 1",
+        (("GZ_DYNAMIC", 1),),
+    ),
+    Stream(
+        "gazebo_noise",
+        "gazebo_noise",
+        "GZ_TAG | component << 8 | BIAS",
+        "float64 normal 0: the turn-on bias (used when bias_stddev > 0)",
+        "1 normal",
+        (("GZ_BIAS", 2),),
+    ),
+    Stream(
+        "gazebo_noise",
+        "gazebo_noise",
+        "GZ_TAG | component << 8 | SIGN",
+        "raw Philox word 0 of block 0 (u = w / 2**32): the bias is negated when u < 0.5",
+        "1 word",
+        (("GZ_SIGN", 3),),
+    ),
+    Stream(
+        "magnetometer",
+        "magnetometer",
+        "as gazebo_noise, one component per noise argument",
+        "component i (constructor order) as gazebo_noise's component",
+        "sample count < 2**64 - 1",
+    ),
+    Stream(
+        "altimeter",
+        "altimeter",
+        "as gazebo_noise, one component per noise argument",
+        "component i (constructor order) as gazebo_noise's component",
+        "sample count < 2**64 - 1",
+    ),
+    Stream(
+        "air_pressure",
+        "air_pressure",
+        "as gazebo_noise, one component per noise argument",
+        "component i (constructor order) as gazebo_noise's component",
+        "sample count < 2**64 - 1",
+    ),
+    Stream(
+        "air_speed",
+        "air_speed",
+        "as gazebo_noise, one component per noise argument",
+        "component i (constructor order) as gazebo_noise's component",
+        "sample count < 2**64 - 1",
+    ),
+    Stream(
+        "navsat",
+        "navsat",
+        "as gazebo_noise, one component per noise argument",
+        "component i (constructor order) as gazebo_noise's component",
+        "sample count < 2**64 - 1",
+    ),
+    Stream(
+        "force_torque",
+        "force_torque",
+        "as gazebo_noise, one component per noise argument",
+        "component i (constructor order) as gazebo_noise's component",
+        "sample count < 2**64 - 1",
+    ),
+    Stream(
         "camera",
         "camera",
         "frame",
@@ -164,15 +241,9 @@ STREAMS: tuple[Stream, ...] = (
     ),
 )
 
-#: Key tags of the models still to come (Gazebo's other sensors, CARLA's lidar):
+#: Key tags of the models still to come (Gazebo's depth camera, CARLA's lidar):
 #: reserved so that no model in use takes one.
 RESERVED_TAGS: tuple[str, ...] = (
-    "magnetometer",
-    "altimeter",
-    "air_pressure",
-    "air_speed",
-    "navsat",
-    "force_torque",
     "depth_camera",
     "carla_lidar",
 )

@@ -13,6 +13,7 @@ module imports, :func:`is_available` is False and the functions raise ImportErro
 
 from __future__ import annotations
 
+from fastnoise.cuda._camera import image_noise
 from fastnoise.cuda._compile import COMPILE_OPTIONS, kernel_source, source_dir
 from fastnoise.cuda._normal import fill_normals, normal, standard_normal
 
@@ -32,6 +33,7 @@ def is_available() -> bool:
 __all__ = [
     "COMPILE_OPTIONS",
     "fill_normals",
+    "image_noise",
     "is_available",
     "kernel_source",
     "normal",

@@ -63,3 +63,12 @@ def launch(kernel: Any, nthreads: int, args: tuple[Any, ...], block: int = 256) 
     if grid >= 2**31:
         raise ValueError(f"{nthreads} threads are more than one launch can run")
     kernel((grid,), (block,), args)
+
+
+def launch_grid(kernel: Any, nblocks: int, args: tuple[Any, ...], block: int = 256) -> None:
+    """Run ``kernel`` on ``nblocks`` thread blocks of ``block`` threads."""
+    if nblocks <= 0:
+        return
+    if nblocks >= 2**31:
+        raise ValueError(f"{nblocks} thread blocks are more than one launch can run")
+    kernel((nblocks,), (block,), args)

@@ -20,8 +20,9 @@ def _fill(key: int, stream: int, first: int, flat: Any, mean: float, stddev: flo
     if n == 0:
         return
     g0, g1 = first >> 4, (first + n - 1) >> 4
-    nthreads = (g1 - g0 + 1) * 4
     f64 = flat.dtype == _F64
+    # float64: a thread per Philox block; float32: per two (csrc/device/kernels.cu)
+    nthreads = (g1 - g0 + 1) * (4 if f64 else 2)
     k = kernel("fn_cuda_normal_f64" if f64 else "fn_cuda_normal_f32")
     real = np.float64 if f64 else np.float32
     args = (np.uint64(key), np.uint64(stream), np.uint64(first), np.uint64(n))

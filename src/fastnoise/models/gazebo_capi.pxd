@@ -1,0 +1,39 @@
+# C declarations of csrc/gznoise.h (Gazebo's Gaussian noise channels), for gazebo.pyx.
+# Declarations only: no module is built from this file.
+
+from libc.stdint cimport uint32_t, uint64_t
+
+
+cdef extern from "gznoise.h" nogil:
+    unsigned long long FN_STREAM_GZ_TAG
+
+    ctypedef struct fn_gz_params:
+        double mean
+        double stddev
+        double dyn_stddev
+        double dyn_tau
+        double precision
+
+    ctypedef struct fn_gz_channel:
+        fn_gz_params p
+        uint64_t key
+        uint64_t stream
+        uint64_t count
+        double bias
+        int wok
+        int dok
+
+    double fn_gz_expm1(double x)
+    double fn_gz_wrap180(double d)
+    void fn_gz_wgs84_deg_per_m(double lat_deg, double *dlat, double *dlon)
+    double fn_gz_step(const fn_gz_params *p, double *bias, double x, double dt, double zw,
+                      double zd)
+    void fn_gz_channel_init(fn_gz_channel *c, const fn_gz_params *p, uint64_t key,
+                            uint64_t stream, double bias_mean, double bias_stddev)
+    double fn_gz_channel_apply_one(fn_gz_channel *c, double x, double dt)
+    int fn_gz_channel_apply(fn_gz_channel *c, size_t m, const double *x, ptrdiff_t xs,
+                            ptrdiff_t es, const double *dt, ptrdiff_t dts, size_t n,
+                            double *out, ptrdiff_t os)
+    int fn_gz_navsat_horizontal(fn_gz_channel *c, int metres, const double *x, ptrdiff_t xs,
+                                const double *dt, ptrdiff_t dts, size_t n, double *out,
+                                ptrdiff_t os)
