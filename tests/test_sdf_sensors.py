@@ -295,6 +295,31 @@ def test_component_sensors_parse_into_gazebo_noise_dicts():
     assert found.by_type("gps") == [found["gps"]] and found["gps"].sdf_type == "gps"
 
 
+def test_component_sensors_build_the_gazebo_models():
+    sdf = _world(
+        '<sensor name="mag" type="magnetometer"><magnetometer>'
+        f"<x>{_noise(0, '<mean>0.5</mean><precision>0.25</precision>')}</x>"
+        f"<y>{_noise(0)}</y></magnetometer></sensor>"
+        '<sensor name="gps" type="navsat"><navsat><position_sensing>'
+        f"<vertical>{_noise(3)}</vertical></position_sensing></navsat></sensor>"
+        '<sensor name="quiet" type="altimeter"><altimeter><vertical_position>'
+        '<noise type="none"/></vertical_position></altimeter></sensor>'
+    )
+    found = load_sensors(sdf, seed=11)
+    mag = found["mag"]
+    assert isinstance(mag.model, fastnoise.MagnetometerNoise) and mag.reason == ""
+    same = fastnoise.MagnetometerNoise(**mag.params["magnetometer"], seed=mag.seed)
+    assert mag.model.key == same.key and mag.model.state["params"] == same.state["params"]
+    # x: 0.3 + mean 0.5 = 0.8, rounded to a multiple of 0.25 (std::round: 0.75); y: kept;
+    # z: no <noise>, no model
+    out = mag.model.apply(np.array([[0.3, 0.3, 0.3]]))
+    assert out.tolist() == [[0.75, 0.3, 0.3]]
+    gps = found["gps"].model
+    assert isinstance(gps, fastnoise.NavSatNoise)
+    assert found["gps"].params["navsat"]["horizontal_units"] == "degrees"
+    assert not found["quiet"].noisy and "type none" in found["quiet"].reason
+
+
 def test_misplaced_noise_and_unknown_types():
     sdf = _world(
         '<sensor name="mag" type="magnetometer"><magnetometer>\n'

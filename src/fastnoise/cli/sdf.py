@@ -1,7 +1,7 @@
 """``fastnoise sdf FILE``: every sensor of an SDFormat model or world file that has a
 ``<noise>`` element: its type, scoped name, topic and noise (the fastnoise models
-:func:`fastnoise.io.sdf.load_sensors` builds, or the parsed noise and why there is no
-model); includes not found and what sdformat would ignore are listed after them."""
+:func:`fastnoise.io.sdf.load_sensors` builds, or why Gazebo adds none); includes not
+found and what sdformat would ignore are listed after them."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 k: {"model": type(m).__name__, "params": _plain(_params(m))}
                 for k, m in s.models.items()
             },
-            "params": _plain({k: v for k, v in s.params.items() if k not in s.models}),
+            "params": _plain(s.params),
             "reason": s.reason,
         }
         rows.append(row)
@@ -89,8 +89,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{row['name']}  [{row['type']}]  topic {topic}")
         for key, m in row["models"].items():  # type: ignore[attr-defined]
             print(f"  {key}: {m['model']} {json.dumps(_compact(m['params']))}")
-        for key, p in row["params"].items():  # type: ignore[attr-defined]
-            print(f"  {key}: (no model) {json.dumps(_compact(p))}")
         if row["reason"]:
             print(f"  note: {row['reason']}")
     for u in found.unresolved:

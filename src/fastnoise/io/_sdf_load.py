@@ -41,7 +41,7 @@ def _model_class(model: str) -> Any:
         from fastnoise.io.files import DepthNoise
 
         return DepthNoise
-    return getattr(fastnoise, MODEL_CLASSES[model], None)
+    return getattr(fastnoise, MODEL_CLASSES[model])
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class SdfSensorNoise:
     params: Mapping[str, Mapping[str, Any]]
     seed: np.random.SeedSequence  #: its seed (:func:`sensor_seed_sequence`)
     models: Mapping[str, Any]  #: model name -> the fastnoise model
-    reason: str = ""  #: why some or all of ``params`` has no model
+    reason: str = ""  #: why Gazebo adds no noise to it (``params`` and ``models`` empty)
 
     @property
     def noisy(self) -> bool:
@@ -79,24 +79,11 @@ class SdfSensorNoise:
 
     def build(self, seed: object) -> dict[str, Any]:
         """The models of this sensor for another ``seed`` (the suite keys by topic)."""
-        return _build(self.params, as_seed_sequence(seed))[0]
+        return _build(self.params, as_seed_sequence(seed))
 
 
-def _build(
-    params: Mapping[str, Mapping[str, Any]], ss: np.random.SeedSequence
-) -> tuple[dict[str, Any], str]:
-    models: dict[str, Any] = {}
-    missing = []
-    for model, kwargs in params.items():
-        cls = _model_class(model)
-        if cls is None:
-            missing.append(MODEL_CLASSES[model])
-            continue
-        models[model] = cls(**kwargs, seed=ss)
-    reason = ""
-    if missing:
-        reason = f"this fastnoise has no {', '.join(missing)}: params holds the parsed noise"
-    return models, reason
+def _build(params: Mapping[str, Mapping[str, Any]], ss: np.random.SeedSequence) -> dict[str, Any]:
+    return {model: _model_class(model)(**kwargs, seed=ss) for model, kwargs in params.items()}
 
 
 @dataclass(frozen=True)
@@ -358,7 +345,7 @@ def _sensor(node: Node, scope: list[str], ctx: _Ctx) -> None:
     plan: Plan = describe(node, ctx.notes, ctx.camera_variant)
     ss = sensor_seed_sequence(ctx.seed, scoped)
     try:
-        models, missing = _build(plan.params, ss)
+        models = _build(plan.params, ss)
     except (TypeError, ValueError) as exc:
         raise node.error(f"sensor {scoped!r}: {exc}") from None
     topic_node = node.find("topic")
@@ -373,5 +360,5 @@ def _sensor(node: Node, scope: list[str], ctx: _Ctx) -> None:
         params=plan.params,
         seed=ss,
         models=models,
-        reason=plan.reason or missing,
+        reason=plan.reason,
     )

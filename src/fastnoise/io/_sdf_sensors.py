@@ -24,7 +24,10 @@ fastnoise builds nothing for it, the reason. The rules, from gz-sensors (commit 
   ``air_pressure`` (pressure), ``air_speed`` (pressure), ``navsat`` (``gps``;
   position_sensing and velocity_sensing, horizontal and vertical) and ``force_torque``
   (force and torque x, y, z): one GaussianNoiseModel per component (type ``none`` ->
-  None) -> the fastnoise Gazebo sensor models, when this fastnoise has them.
+  None) -> ``MagnetometerNoise``, ``AltimeterNoise``, ``AirPressureNoise``,
+  ``AirSpeedNoise`` (its default ``pressure_units="hectopascals"``: the noise acts in
+  hPa, as gz-sensors applies it), ``NavSatNoise`` (``horizontal_units="degrees"``) and
+  ``ForceTorqueNoise``.
 """
 
 from __future__ import annotations
