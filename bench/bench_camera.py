@@ -116,20 +116,58 @@ def test_numpy_rgb_f32(benchmark, rng):
     benchmark(numpy_camera_noise_float, frame("1080p", np.float32), rng)
 
 
+def srgb_to_linear(s):
+    return np.where(s <= 0.04045, s / 12.92, ((s + 0.055) / 1.055) ** 2.4)
+
+
+def linear_to_srgb(v):
+    return np.where(v <= 0.0031308, 12.92 * v, 1.055 * v ** (1 / 2.4) - 0.055)
+
+
+def numpy_ogre2(img, rng, mean=MEAN, stddev=STDDEV, linear_light=True):
+    """Gazebo's Ogre 2 camera noise: the scaled sample shaped, sign(z)|z|^2.1, added in
+    linear light (decode, add, clamp, encode) or to the stored values."""
+    z = mean + stddev * rng.standard_normal(img.shape[:2], dtype=np.float32)
+    n = (np.sign(z) * np.abs(z) ** np.float32(2.1))[..., None]
+    s = img * np.float32(1 / 255)
+    if linear_light:
+        lut = srgb_to_linear(np.arange(256) / 255.0).astype(np.float32)  # decode: a table
+        v = linear_to_srgb(np.clip(lut[img] + n, 0.0, 1.0))
+    else:
+        v = np.clip(s + n, 0.0, 1.0)
+    return np.floor(v * 255 + 0.5).astype(np.uint8)
+
+
+@pytest.mark.parametrize("linear_light", [True, False])
 @pytest.mark.benchmark(group="camera-rgb-u8-ogre2")
-def test_fastnoise_rgb_u8_ogre2(benchmark):
+def test_fastnoise_rgb_u8_ogre2(benchmark, linear_light):
     img = frame("1080p")
+    noise = ImageNoise(MEAN, STDDEV, variant="ogre2", seed=1, linear_light=linear_light)
+    out = benchmark(noise.apply, img)
+    assert out.shape == img.shape and out.dtype == np.uint8
+
+
+@pytest.mark.parametrize("linear_light", [True, False])
+@pytest.mark.benchmark(group="camera-rgb-u8-ogre2")
+def test_numpy_rgb_u8_ogre2(benchmark, rng, linear_light):
+    out = benchmark(numpy_ogre2, frame("1080p"), rng, linear_light=linear_light)
+    assert out.dtype == np.uint8
+
+
+@pytest.mark.benchmark(group="camera-rgb-f32-ogre2")
+def test_fastnoise_rgb_f32_ogre2(benchmark):
+    img = frame("1080p", np.float32)
     benchmark(ImageNoise(MEAN, STDDEV, variant="ogre2", seed=1).apply, img)
 
 
-@pytest.mark.benchmark(group="camera-rgb-u8-ogre2")
-def test_numpy_rgb_u8_ogre2(benchmark, rng):
-    img = frame("1080p")
+@pytest.mark.benchmark(group="camera-rgb-f32-ogre2")
+def test_numpy_rgb_f32_ogre2(benchmark, rng):
+    img = frame("1080p", np.float32)
 
     def ogre2(img):
-        z = rng.standard_normal(img.shape[:2])
-        noise = STDDEV * np.sign(z) * np.abs(z) ** 2.1 + MEAN
-        v = img / 255.0 + noise[..., None]
-        return np.rint(np.clip(v, 0.0, 1.0) * 255.0).astype(np.uint8)
+        z = MEAN + STDDEV * rng.standard_normal(img.shape[:2], dtype=np.float32)
+        n = (np.sign(z) * np.abs(z) ** np.float32(2.1))[..., None]
+        v = linear_to_srgb(np.clip(srgb_to_linear(img) + n, 0.0, 1.0))
+        return np.clip(v, 0.0, 1.0).astype(np.float32)
 
     benchmark(ogre2, img)

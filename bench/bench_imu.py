@@ -5,6 +5,9 @@ given density, a first-order Gauss-Markov bias and 16-bit quantization with satu
 The default ImuNoise draws its unit normals in float32 (the same streams at float32
 accuracy); case "apply-f64normals" is the same with ImuNoise(normal_dtype="float64").
 Case "step": one sample of the same model in a real-time loop.
+Case "apply-gazebo-precision": white noise and Gazebo's precision rounding
+(TriadNoise(rounding="gazebo"): round(y / precision) * precision, halves away from zero),
+beside numpy's rng.normal and the same rounding written with np.floor.
 Timings: python -m pytest bench/bench_imu.py --benchmark-enable
 """
 
@@ -115,3 +118,30 @@ def test_numpy_step(benchmark):
 
     w, a = benchmark(step, omega, accel, DT)
     assert w.shape == a.shape == (3,)
+
+
+# Gazebo's precision (rounding="gazebo": a division, halves away from zero)
+GZ = dict(noise_stddev=0.01, resolution=1e-3, rounding="gazebo")
+
+
+@pytest.mark.benchmark(group="imu-apply-1e6x6-gazebo-precision")
+def test_fastnoise_apply_gazebo_precision(benchmark, motion):
+    omega, accel = motion
+    m = ImuNoise(gyro=GZ, accel=GZ, seed=1)
+    w, a = benchmark(m.apply, omega, accel, DT)
+    assert w.shape == a.shape == (N, 3)
+
+
+def _numpy_gazebo(omega, accel):
+    rng = np.random.default_rng(1)
+    out = []
+    for true in (omega, accel):
+        q = (true + 0.01 * rng.normal(size=(N, 3))) / 1e-3
+        out.append(np.copysign(np.floor(np.abs(q) + 0.5), q) * 1e-3)
+    return out[0], out[1]
+
+
+@pytest.mark.benchmark(group="imu-apply-1e6x6-gazebo-precision")
+def test_numpy_apply_gazebo_precision(benchmark, motion):
+    w, a = benchmark(_numpy_gazebo, *motion)
+    assert w.shape == a.shape == (N, 3)

@@ -4,14 +4,21 @@
  * normal Z from the canonical float32 stream (csrc/normal.h) with stream id f:
  *   shared noise (default): Z = z_j, added to every colour channel;
  *   per-channel noise:      channel c takes z_{j * nc + c}, nc = colour channels.
- * The ogre2 variant shapes Z first: Z' = sign(Z) |Z|^2.1 (fn_exp_f32/fn_log_f32).
- * The noise is n = mean + stddev * Z' in the image's [0, 1] intensity units, and
- *   uint8/uint16 (full range S = 255/65535): the noise in levels d = a + b * Z' with
- *     a = S * mean, b = S * stddev, and k = floor(d + 0.5), all in float32, then
- *     y = clamp(x + k, 0, S) in integers; in exact arithmetic that is
+ * The noise n, in the image's [0, 1] intensity units: gazebo n = mean + stddev * Z;
+ * ogre2 n = sign(z) |z|^2.1 of the scaled sample z = mean + stddev * Z (gz-rendering's
+ * Ogre 2 shader), with fn_exp/fn_log; float32, float64 for float64 images. Then
+ *   stored values (linear_light 0):
+ *   uint8/uint16 (full range S = 255/65535): the noise in levels d (gazebo a + b * Z
+ *     with a = S * mean, b = S * stddev; ogre2 S * n), k = floor(d + 0.5), all in
+ *     float32, then y = clamp(x + k, 0, S) in integers; in exact arithmetic that is
  *     S * clamp(x / S + n, 0, 1) rounded half up;
  *   float32: y = clamp(x + n, 0, 1) in float32; float64: the same in float64 (n too,
  *     from the float32 Z). NaN pixels stay NaN.
+ *   linear light (linear_light 1, an sRGB render target as Ogre 2 uses): the stored
+ *     value is decoded to linear light, the noise added there and clamped, and the
+ *     result encoded back (IEC 61966-2-1 transfer functions); integer images use x / S
+ *     and round S * enc(...) half up.
+ * The per-value arithmetic is camera_pixel.h (plain scalars, for GPU ports too).
  * A fourth channel is alpha: copied unchanged. Normals are generated in small chunks
  * and applied at once, so no image-sized noise array exists, and the result does not
  * depend on how the rows are split (bands, threads) or on the SIMD path.
@@ -31,16 +38,17 @@ enum { FN_CAM_GAZEBO = 0, FN_CAM_OGRE2 = 1 };
  * `in` and `out` point at element [0, 0, 0] and may be the same array (in place). */
 typedef struct {
     uint64_t key;
-    uint64_t frame;  /* Philox stream id */
-    uint64_t pixel0; /* pixel index j of element [0, 0]: row_offset * pitch + col_offset */
-    double mean;     /* added to Z * stddev, [0, 1] intensity units */
-    double stddev;   /* >= 0 */
-    int per_channel; /* independent Z per colour channel */
-    int variant;     /* FN_CAM_GAZEBO or FN_CAM_OGRE2 */
-    int dtype;       /* FN_CAM_U8 ... FN_CAM_F64 */
-    size_t width;    /* pixels per row */
-    size_t pitch;    /* pixel indices per row (the full frame's width); 0: width */
-    size_t channels; /* 1, 3 or 4 (the 4th is alpha) */
+    uint64_t frame;   /* Philox stream id */
+    uint64_t pixel0;  /* pixel index j of element [0, 0]: row_offset * pitch + col_offset */
+    double mean;      /* added to Z * stddev, [0, 1] intensity units */
+    double stddev;    /* >= 0 */
+    int per_channel;  /* independent Z per colour channel */
+    int variant;      /* FN_CAM_GAZEBO or FN_CAM_OGRE2 */
+    int linear_light; /* add the noise in linear light (sRGB-encoded image) */
+    int dtype;        /* FN_CAM_U8 ... FN_CAM_F64 */
+    size_t width;     /* pixels per row */
+    size_t pitch;     /* pixel indices per row (the full frame's width); 0: width */
+    size_t channels;  /* 1, 3 or 4 (the 4th is alpha) */
     const void *in;
     ptrdiff_t in_row, in_pix, in_ch;
     void *out;

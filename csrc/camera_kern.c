@@ -1,13 +1,14 @@
 /* Camera noise over image rows, compiled once per SIMD target (see camera.h for the
  * model). Each step takes up to CHUNK pixels of one row: their normals go into a stack
  * buffer, become one noise value per channel, and are added in a flat loop that the
- * compiler vectorizes. Only +, -, *, selects, exact conversions, floor (exact) and the
- * fnmath.h functions are used, so every target writes the same bits. */
+ * compiler vectorizes. The arithmetic of each value is in camera_pixel.h (shared with
+ * GPU ports): only +, -, *, /, selects, exact conversions, floor (exact) and the
+ * fnmath.h functions, so every target writes the same bits. */
 #include <math.h>
 #include <string.h>
 
 #include "camera.h"
-#include "fnmath.h"
+#include "camera_pixel.h"
 #include "normal.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -17,16 +18,6 @@
 #endif
 
 #define CHUNK 512 /* pixels per step: the buffers stay in L1 */
-
-/* Ogre2's shaping sign(z) |z|^2.1, with 0 -> 0 (log is only taken of a positive). */
-static inline float ogre2_shape(float z) {
-    uint32_t sign = fn_bits32(z) & 0x80000000u;
-    float a = fn_f32(fn_bits32(z) & 0x7FFFFFFFu);
-    int pos = a > 0.0f;
-    float p = fn_exp_f32(2.1f * fn_log_f32(pos ? a : 1.0f));
-    p = pos ? p : 0.0f;
-    return fn_f32(fn_bits32(p) | sign);
-}
 
 /* Spread per-pixel (or per colour channel) values v over the channel elements of n
  * pixels, out[p * C + c], alpha slots 0; returns where they are (v itself when the
@@ -76,43 +67,36 @@ static const int16_t *spread_rgba_i16(const int16_t *v, size_t n, int16_t *out) 
     return out;
 }
 
-/* floor(t) for |t| < 2^22, exact. With SSE4.1 (the AVX2 and AVX-512 targets) floorf
- * is one rounding instruction; elsewhere adding and removing 1.5 * 2^23 rounds to the
- * nearest integer and a select steps down where that went up. Same value either way. */
-static inline float floor_small(float t) {
-#if defined(__SSE4_1__)
-    return floorf(t);
-#else
-    float r = (t + 0x1.8p23f) - 0x1.8p23f;
-    return r > t ? r - 1.0f : r;
-#endif
-}
-
-/* Integer images: the noise in levels, d = a + b * z with a = S * mean and
- * b = S * stddev (float32), rounded half up to k = floor(d + 0.5). Then
- * y = clamp(x + k, 0, S), which equals clamp(floor(x + d + 0.5), 0, S) because x is an
- * integer, and an alpha offset of 0 leaves alpha as it was. Where |d| could be large
- * it is limited to [-(S+1), S+1] first: x is in [0, S], so that changes no result and
- * keeps the sums in range; where it cannot (the usual case) the limit is skipped. */
+/* Integer images, noise on the stored levels: the noise in levels d (gazebo:
+ * a + b * z with a = S * mean, b = S * stddev; ogre2: S * shape(mean + stddev * z)),
+ * rounded half up to k = floor(d + 0.5); then y = clamp(x + k, 0, S), which equals
+ * clamp(floor(x + d + 0.5), 0, S) because x is an integer, and an alpha offset of 0
+ * leaves alpha as it was. Where |d| could be large it is limited to [-(S+1), S+1]
+ * first (fn_cam_limit: no result changes); where it cannot (the usual gazebo case) the
+ * limit is skipped. */
 #define DEFINE_LEVELS(T, SUF)                                                              \
     static void levels_##SUF(const float *z, size_t cnt, float a, float b, float lim,      \
                              int limit, T *k) {                                            \
         if (limit) {                                                                       \
-            for (size_t i = 0; i < cnt; i++) {                                             \
-                float d = a + b * z[i];                                                    \
-                d = d < -lim ? -lim : d;                                                   \
-                d = d > lim ? lim : d;                                                     \
-                k[i] = (T)(int32_t)floor_small(d + 0.5f);                                  \
-            }                                                                              \
+            for (size_t i = 0; i < cnt; i++)                                               \
+                k[i] = (T)fn_cam_round_level(                                              \
+                    fn_cam_limit(fn_cam_levels_gazebo(z[i], a, b), lim));                  \
         } else {                                                                           \
             for (size_t i = 0; i < cnt; i++)                                               \
-                k[i] = (T)(int32_t)floor_small((a + b * z[i]) + 0.5f);                     \
+                k[i] = (T)fn_cam_round_level(fn_cam_levels_gazebo(z[i], a, b));            \
         }                                                                                  \
+    }                                                                                      \
+    static void levels_ogre2_##SUF(const float *z, size_t cnt, float mean, float sd,       \
+                                   float scale, float lim, T *k) {                         \
+        for (size_t i = 0; i < cnt; i++)                                                   \
+            k[i] = (T)fn_cam_round_level(                                                  \
+                fn_cam_limit(fn_cam_levels_ogre2(z[i], mean, sd, scale), lim));            \
     }
 
 DEFINE_LEVELS(int16_t, i16)
 DEFINE_LEVELS(int32_t, i32)
 
+/* fn_cam_clamp_level in int16 (x + k is within +-511), so it vectorizes at 16 bits. */
 static void apply_u8(const uint8_t *x, const int16_t *k, size_t m, uint8_t *y) {
     for (size_t i = 0; i < m; i++) {
         int16_t v = (int16_t)(x[i] + k[i]);
@@ -122,38 +106,78 @@ static void apply_u8(const uint8_t *x, const int16_t *k, size_t m, uint8_t *y) {
 }
 
 static void apply_u16(const uint16_t *x, const int32_t *k, size_t m, uint16_t *y) {
-    for (size_t i = 0; i < m; i++) {
-        int32_t v = x[i] + k[i];
-        v = v < 0 ? 0 : v;
-        y[i] = (uint16_t)(v > 65535 ? 65535 : v);
-    }
+    for (size_t i = 0; i < m; i++)
+        y[i] = (uint16_t)fn_cam_clamp_level(x[i] + k[i], 65535);
 }
 
-/* Float images: y = clamp(x + n, 0, 1), n = mean + sd * z; a NaN pixel fails both
- * comparisons and stays NaN. Alpha is put back afterwards by the caller. */
+/* Integer images in linear light: y = round(S enc(clamp(dec(x / S) + n, 0, 1))), n in
+ * full-scale units (float32); uint8 takes dec from a table of its 256 levels (the same
+ * function, so the same bits). Alpha is put back afterwards by the caller. */
+static void linear_u8(const uint8_t *x, const float *nz, size_t m, const float *lut,
+                      uint8_t *y) {
+    for (size_t i = 0; i < m; i++)
+        y[i] = (uint8_t)fn_cam_linear_level(lut[x[i]], nz[i], 255.0f, 255);
+}
+
+static void linear_u16(const uint16_t *x, const float *nz, size_t m, uint16_t *y) {
+    for (size_t i = 0; i < m; i++)
+        y[i] = (uint16_t)fn_cam_linear_level(fn_cam_level_to_linear(x[i], 65535.0f), nz[i],
+                                             65535.0f, 65535);
+}
+
+/* Noise values n = mean + sd * z, or their ogre2 shaping (two loops, so the gazebo
+ * one stays a plain multiply-add). */
+static void noise_f32(const float *z, size_t cnt, float mean, float sd, int ogre2,
+                      float *v) {
+    if (ogre2)
+        for (size_t i = 0; i < cnt; i++)
+            v[i] = fn_cam_noise_f32(z[i], mean, sd, 1);
+    else
+        for (size_t i = 0; i < cnt; i++)
+            v[i] = fn_cam_noise_f32(z[i], mean, sd, 0);
+}
+
+static void noise_f64(const float *z, size_t cnt, double mean, double sd, int ogre2,
+                      double *v) {
+    if (ogre2)
+        for (size_t i = 0; i < cnt; i++)
+            v[i] = fn_cam_noise_f64(z[i], mean, sd, 1);
+    else
+        for (size_t i = 0; i < cnt; i++)
+            v[i] = fn_cam_noise_f64(z[i], mean, sd, 0);
+}
+
+/* Float images: y = clamp(x + n, 0, 1) (a NaN pixel stays NaN), or in linear light
+ * y = enc(clamp(dec(x) + n, 0, 1)). */
 #define DEFINE_FLOAT(T, SUF)                                                               \
-    static void noise_##SUF(const float *z, size_t cnt, T mean, T sd, T *v) {              \
-        for (size_t i = 0; i < cnt; i++)                                                   \
-            v[i] = mean + sd * (T)z[i];                                                    \
-    }                                                                                      \
-    static void apply_##SUF(const T *x, const T *nz, size_t m, T *y) {                     \
-        for (size_t i = 0; i < m; i++) {                                                   \
-            T v = x[i] + nz[i];                                                            \
-            v = v < (T)0 ? (T)0 : v;                                                       \
-            y[i] = v > (T)1 ? (T)1 : v;                                                    \
-        }                                                                                  \
-    }                                                                                      \
-    static void apply_alpha_##SUF(const T *x, const T *nz, size_t n, T *y) {               \
-        T a[CHUNK];                                                                        \
-        for (size_t i = 0; i < n; i++)                                                     \
-            a[i] = x[4 * i + 3]; /* y may be x */                                          \
-        apply_##SUF(x, nz, 4 * n, y);                                                      \
-        for (size_t i = 0; i < n; i++)                                                     \
-            y[4 * i + 3] = a[i];                                                           \
+    static void apply_##SUF(const T *x, const T *nz, size_t m, int linear, T *y) {         \
+        if (linear)                                                                        \
+            for (size_t i = 0; i < m; i++)                                                 \
+                y[i] = fn_cam_linear_add_##SUF(x[i], nz[i]);                               \
+        else                                                                               \
+            for (size_t i = 0; i < m; i++)                                                 \
+                y[i] = fn_cam_add_##SUF(x[i], nz[i]);                                      \
     }
 
 DEFINE_FLOAT(float, f32)
 DEFINE_FLOAT(double, f64)
+
+/* Alpha (every 4th element) of n pixels, saved before and put back after a pass that
+ * may have changed it (y may be x). */
+#define DEFINE_ALPHA(T, SUF)                                                               \
+    static void save_alpha_##SUF(const T *x, size_t n, T *a) {                             \
+        for (size_t i = 0; i < n; i++)                                                     \
+            a[i] = x[4 * i + 3];                                                           \
+    }                                                                                      \
+    static void put_alpha_##SUF(const T *a, size_t n, T *y) {                              \
+        for (size_t i = 0; i < n; i++)                                                     \
+            y[4 * i + 3] = a[i];                                                           \
+    }
+
+DEFINE_ALPHA(uint8_t, u8)
+DEFINE_ALPHA(uint16_t, u16)
+DEFINE_ALPHA(float, f32)
+DEFINE_ALPHA(double, f64)
 
 /* Strided pixels <-> a contiguous buffer, for rows that are not contiguous. The item
  * size is a constant in each copy, so the byte moves compile to plain loads/stores. */
@@ -224,19 +248,25 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
     const size_t isz = item_size[job->dtype];
     const int alpha = C == 4;
     const int ogre2 = job->variant == FN_CAM_OGRE2;
+    const int linear = job->linear_light != 0;
     const float mean32 = (float)job->mean, sd32 = (float)job->stddev;
-    /* Levels of integer images. The range limit is only a guard against overflow
-     * (int16/int32 sums, floor_small's |t| < 2^22): a d somewhat beyond S + 1 still
-     * clamps correctly. Bound |z| generously (the float32 stream keeps |z| < 7, see
-     * normal.h; 9 covers any stream layout) and skip the limit when |d| < S. */
+    /* Levels of integer images (gazebo, stored values). The range limit is only a
+     * guard against overflow (int16/int32 sums, fn_cam_floor_small's |t| < 2^22): a d
+     * somewhat beyond S + 1 still clamps correctly. Bound |z| generously (the float32
+     * stream keeps |z| < 7, see normal.h; 9 covers any stream layout) and skip the
+     * limit when |d| < S. The ogre2 levels are always limited. */
     const float a8 = 255.0f * mean32, b8 = 255.0f * sd32;
     const float a16 = 65535.0f * mean32, b16 = 65535.0f * sd32;
-    const double zmax = ogre2 ? 101.0 : 9.0; /* 9^2.1 < 101 */
-    const int limit8 = fabs((double)a8) + (double)b8 * zmax >= 255.0;
-    const int limit16 = fabs((double)a16) + (double)b16 * zmax >= 65535.0;
+    const int limit8 = fabs((double)a8) + (double)b8 * 9.0 >= 255.0;
+    const int limit16 = fabs((double)a16) + (double)b16 * 9.0 >= 65535.0;
     const ptrdiff_t pix = (ptrdiff_t)(C * isz);
     const int in_flat = job->in_pix == pix && (C == 1 || job->in_ch == (ptrdiff_t)isz);
     const int out_flat = job->out_pix == pix && (C == 1 || job->out_ch == (ptrdiff_t)isz);
+
+    float lut8[256]; /* linear light of the uint8 levels */
+    if (linear && job->dtype == FN_CAM_U8)
+        for (int32_t i = 0; i < 256; i++)
+            lut8[i] = fn_cam_level_to_linear(i, 255.0f);
 
     float z[CHUNK * 3];
     union {
@@ -257,6 +287,12 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
         const float *f32;
         const double *f64;
     } nz;
+    union {
+        uint8_t u8[CHUNK];
+        uint16_t u16[CHUNK];
+        float f32[CHUNK];
+        double f64[CHUNK];
+    } saved;                                /* alpha of the chunk's pixels */
     double tin[CHUNK * 4], tout[CHUNK * 4]; /* gather buffers, any item size */
 
     for (size_t row = row0; row < row1; row++) {
@@ -269,9 +305,6 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
             fn_normal_fill_f32(job->key, job->frame,
                                (job->pixel0 + row * P + x0) * per_pixel, nz_count, 0.0f,
                                1.0f, z);
-            if (ogre2)
-                for (size_t i = 0; i < nz_count; i++)
-                    z[i] = ogre2_shape(z[i]);
 
             const void *src;
             void *dst = out_flat ? (void *)(orow + (ptrdiff_t)x0 * job->out_pix) : tout;
@@ -284,32 +317,53 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
             }
             switch (job->dtype) {
             case FN_CAM_U8:
-                levels_i16(z, nz_count, a8, b8, 256.0f, limit8, buf.i16);
+                if (linear) {
+                    noise_f32(z, nz_count, mean32, sd32, ogre2, buf.f32);
+                    nz.f32 = spread_f32(buf.f32, n, C, job->per_channel, spread.f32);
+                    if (alpha) save_alpha_u8((const uint8_t *)src, n, saved.u8);
+                    linear_u8((const uint8_t *)src, nz.f32, m, lut8, (uint8_t *)dst);
+                    if (alpha) put_alpha_u8(saved.u8, n, (uint8_t *)dst);
+                    break;
+                }
+                if (ogre2)
+                    levels_ogre2_i16(z, nz_count, mean32, sd32, 255.0f, 256.0f, buf.i16);
+                else
+                    levels_i16(z, nz_count, a8, b8, 256.0f, limit8, buf.i16);
                 nz.i16 = C == 4 && !job->per_channel && FN_LITTLE_ENDIAN
                              ? spread_rgba_i16(buf.i16, n, spread.i16)
                              : spread_i16(buf.i16, n, C, job->per_channel, spread.i16);
                 apply_u8((const uint8_t *)src, nz.i16, m, (uint8_t *)dst);
                 break;
             case FN_CAM_U16:
-                levels_i32(z, nz_count, a16, b16, 65536.0f, limit16, buf.i32);
+                if (linear) {
+                    noise_f32(z, nz_count, mean32, sd32, ogre2, buf.f32);
+                    nz.f32 = spread_f32(buf.f32, n, C, job->per_channel, spread.f32);
+                    if (alpha) save_alpha_u16((const uint16_t *)src, n, saved.u16);
+                    linear_u16((const uint16_t *)src, nz.f32, m, (uint16_t *)dst);
+                    if (alpha) put_alpha_u16(saved.u16, n, (uint16_t *)dst);
+                    break;
+                }
+                if (ogre2)
+                    levels_ogre2_i32(z, nz_count, mean32, sd32, 65535.0f, 65536.0f,
+                                     buf.i32);
+                else
+                    levels_i32(z, nz_count, a16, b16, 65536.0f, limit16, buf.i32);
                 nz.i32 = spread_i32(buf.i32, n, C, job->per_channel, spread.i32);
                 apply_u16((const uint16_t *)src, nz.i32, m, (uint16_t *)dst);
                 break;
             case FN_CAM_F32:
-                noise_f32(z, nz_count, mean32, sd32, buf.f32);
+                noise_f32(z, nz_count, mean32, sd32, ogre2, buf.f32);
                 nz.f32 = spread_f32(buf.f32, n, C, job->per_channel, spread.f32);
-                if (alpha)
-                    apply_alpha_f32((const float *)src, nz.f32, n, (float *)dst);
-                else
-                    apply_f32((const float *)src, nz.f32, m, (float *)dst);
+                if (alpha) save_alpha_f32((const float *)src, n, saved.f32);
+                apply_f32((const float *)src, nz.f32, m, linear, (float *)dst);
+                if (alpha) put_alpha_f32(saved.f32, n, (float *)dst);
                 break;
             default:
-                noise_f64(z, nz_count, job->mean, job->stddev, buf.f64);
+                noise_f64(z, nz_count, job->mean, job->stddev, ogre2, buf.f64);
                 nz.f64 = spread_f64(buf.f64, n, C, job->per_channel, spread.f64);
-                if (alpha)
-                    apply_alpha_f64((const double *)src, nz.f64, n, (double *)dst);
-                else
-                    apply_f64((const double *)src, nz.f64, m, (double *)dst);
+                if (alpha) save_alpha_f64((const double *)src, n, saved.f64);
+                apply_f64((const double *)src, nz.f64, m, linear, (double *)dst);
+                if (alpha) put_alpha_f64(saved.f64, n, (double *)dst);
                 break;
             }
             if (!out_flat)

@@ -37,7 +37,7 @@ typedef int int32_t;
 typedef unsigned int uint32_t;
 typedef long long int64_t;
 typedef unsigned long long uint64_t;
-#define INFINITY __builtin_huge_valf()
+#define INFINITY __int_as_float(0x7f800000)
 #define UINT64_MAX 0xFFFFFFFFFFFFFFFFull
 #define UINT64_C(c) c##ull
 #else

@@ -109,7 +109,7 @@ static void coefs_of(const fn_imu *m, int a, double dt, fn_imu_coefs *c) {
     c->rw_step = p->rw_density * sqrt(dt);
     c->full_scale = p->full_scale;
     c->lsb = p->lsb;
-    c->inv_lsb = p->lsb > 0.0 ? 1.0 / p->lsb : 0.0;
+    c->inv_lsb = p->lsb > 0.0 && !p->round_away ? 1.0 / p->lsb : 0.0;
 }
 
 void fn_imu_set_dt(fn_imu *m, double dt) {

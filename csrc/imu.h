@@ -13,7 +13,8 @@
  *               offset = constant bias + turn-on bias (unless the turn-on bias is
  *               the Gauss-Markov initial state, Gazebo's dynamic-bias form)
  *   4. saturate to [-full_scale, +full_scale]
- *   5. quantize: round(y * (1 / lsb)) * lsb, ties to even.
+ *   5. quantize: round(y * (1 / lsb)) * lsb, ties to even; or, on an axis with
+ *      round_away (Gazebo's precision), round(y / lsb) * lsb, halves away from zero.
  * Coefficients for a step dt (single-sided densities, as Kalibr, RotorS, IEEE 952):
  *   white = sqrt(stddev^2 + density^2 / dt), alpha = exp(-dt / tau),
  *   gm_drive = sigma_b * sqrt(1 - alpha^2), rw_step = K * sqrt(dt).
@@ -94,9 +95,12 @@ typedef struct {
     double lsb;          /* quantization step, 0 for none */
     int gm_steady_state; /* start the GM state from N(0, sigma_b^2) */
     int turn_on_in_gm;   /* turn-on bias is the GM initial state (Gazebo) */
+    int round_away;      /* quantize as C's round(y / lsb) * lsb (Gazebo's precision) */
 } fn_imu_axis_params;
 
 /* What one sample of one axis needs, for a given dt. */
+/* inv_lsb is 1 / lsb, or 0 on an axis with round_away (its rounding divides by lsb):
+ * as 1 / lsb is never 0 (lsb <= 1e150), the eight doubles say it all in 64 bytes. */
 typedef struct {
     double offset, white, alpha, gm_drive, rw_step, full_scale, lsb, inv_lsb;
 } fn_imu_coefs;
@@ -133,6 +137,16 @@ typedef struct {
 static inline double round_even(double q) {
     double t = fabs(q);
     double r = t < 0x1p52 ? (t + 0x1p52) - 0x1p52 : t; /* >= 2^52 is already integral */
+    return copysign(r, q);
+}
+
+/* Round to the nearest integer, halves away from zero, as C's round() (Gazebo's
+ * std::round), without libm: ties to even, then one up where |q| lay exactly halfway
+ * (|q| - r is exact: r is the integer nearest |q|). NaN stays NaN, +/-inf stays. */
+static inline double round_away(double q) {
+    double t = fabs(q);
+    double r = t < 0x1p52 ? (t + 0x1p52) - 0x1p52 : t;
+    r = t - r == 0.5 ? r + 1.0 : r;
     return copysign(r, q);
 }
 
@@ -195,20 +209,23 @@ static inline double fn_imu_quantized(double y, double lsb, double inv_lsb) {
     return fabs(q) <= DBL_MAX ? r : y;
 }
 
-/* Steps 3-5 of imu.h for one axis. Branch-free apart from the quantization switch. */
-static inline double fn_imu_output(double x, double g, double r, double zw, double offset,
-                                   double white, double full_scale, double lsb,
-                                   double inv_lsb, int quantize) {
-    double y = fn_imu_saturated(x, g, r, zw, offset, white, full_scale);
-    if (quantize) y = fn_imu_quantized(y, lsb, inv_lsb);
-    return y;
+/* Step 5 as Gazebo's precision: std::round(y / lsb) * lsb (a division, halves away
+ * from zero), bit for bit; y is kept where y / lsb is beyond the doubles, as above. */
+static inline double fn_imu_quantized_away(double y, double lsb) {
+    double q = y / lsb;
+    double r = round_away(q) * lsb;
+    return fabs(q) <= DBL_MAX ? r : y;
 }
 
+/* Steps 2-5 of imu.h for one axis. Branch-free apart from the quantization switch. */
 static inline double fn_imu_axis_sample(const fn_imu_coefs *c, double *gm, double *rw,
                                         double x, double zw, double zg, double zr) {
     fn_imu_advance(c->alpha, c->gm_drive, c->rw_step, gm, rw, zg, zr);
-    return fn_imu_output(x, *gm, *rw, zw, c->offset, c->white, c->full_scale, c->lsb,
-                         c->inv_lsb, c->lsb > 0.0);
+    double y = fn_imu_saturated(x, *gm, *rw, zw, c->offset, c->white, c->full_scale);
+    if (c->lsb > 0.0)
+        y = c->inv_lsb != 0.0 ? fn_imu_quantized(y, c->lsb, c->inv_lsb)
+                              : fn_imu_quantized_away(y, c->lsb);
+    return y;
 }
 
 /* After filling p, lin, gsens and key: set the flags and start from the seed. */

@@ -75,12 +75,16 @@ DEFINE_RECURSIONS(recursions_f32, float, 1)
 /* Per-value coefficients of one triad, repeated to a period of 12 values. */
 typedef struct {
     double offset[12], white[12], full_scale[12], lsb[12], inv_lsb[12], quantize[12];
+    double away[12]; /* 1: Gazebo's rounding (round_away), else ties to even */
 } triad_coefs;
 
+/* away_any: a compile-time constant at each call (triad_outputs is inlined twice), so a
+ * triad without Gazebo rounding runs the plain loop, without the division. */
 static inline double output_value(const triad_coefs *c, int e, double x, double g, double r,
-                                  double zw) {
+                                  double zw, int away_any) {
     double y = fn_imu_saturated(x, g, r, zw, c->offset[e], c->white[e], c->full_scale[e]);
     double q = fn_imu_quantized(y, c->lsb[e], c->inv_lsb[e]);
+    if (away_any) q = c->away[e] != 0.0 ? fn_imu_quantized_away(y, c->lsb[e]) : q;
     return c->quantize[e] != 0.0 ? q : y;
 }
 
@@ -88,19 +92,20 @@ static inline double output_value(const triad_coefs *c, int e, double x, double 
  * (Measured: one 12-value body beats three 4-value phases that spill no registers.) */
 static inline void triad_outputs(const triad_coefs *c, size_t nv, const double *x,
                                  const double *g, const double *r, const double *w,
-                                 double *y) {
+                                 double *y, int away_any) {
     size_t nb = nv / 12 * 12;
     if (r) {
         for (size_t b = 0; b < nb; b += 12)
             for (int e = 0; e < 12; e++)
-                y[b + e] = output_value(c, e, x[b + e], g[b + e], r[b + e], w[b + e]);
+                y[b + e] =
+                    output_value(c, e, x[b + e], g[b + e], r[b + e], w[b + e], away_any);
     } else {
         for (size_t b = 0; b < nb; b += 12)
             for (int e = 0; e < 12; e++)
-                y[b + e] = output_value(c, e, x[b + e], g[b + e], 0.0, w[b + e]);
+                y[b + e] = output_value(c, e, x[b + e], g[b + e], 0.0, w[b + e], away_any);
     }
     for (size_t i = nb; i < nv; i++)
-        y[i] = output_value(c, (int)(i - nb), x[i], g[i], r ? r[i] : 0.0, w[i]);
+        y[i] = output_value(c, (int)(i - nb), x[i], g[i], r ? r[i] : 0.0, w[i], away_any);
 }
 
 /* The white-noise normals, interleaved like the data (a loop GCC vectorizes). */
@@ -145,6 +150,7 @@ void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *ome
     double *y[2] = {omega_out + 3 * k0, accel_out + 3 * k0};
     for (int s = 0; s < 2; s++) {
         triad_coefs c;
+        int away_any = 0;
         for (int e = 0; e < 12; e++) {
             const fn_imu_coefs *ca = &m->c[3 * s + e % 3];
             c.offset[e] = ca->offset;
@@ -153,9 +159,16 @@ void FN_KERNEL(fn_imu_chunk)(fn_imu *m, size_t k0, size_t len, const double *ome
             c.lsb[e] = ca->lsb;
             c.inv_lsb[e] = ca->inv_lsb;
             c.quantize[e] = ca->lsb > 0.0 ? 1.0 : 0.0;
+            c.away[e] = ca->lsb > 0.0 && ca->inv_lsb == 0.0 ? 1.0 : 0.0;
+            away_any |= c.away[e] != 0.0;
         }
-        triad_outputs(&c, 3 * len, x[s], g + s * TRIAD_VALUES,
-                      with_rw ? r + s * TRIAD_VALUES : NULL, w + s * TRIAD_VALUES, y[s]);
+        const double *rs = with_rw ? r + s * TRIAD_VALUES : NULL;
+        if (away_any)
+            triad_outputs(&c, 3 * len, x[s], g + s * TRIAD_VALUES, rs, w + s * TRIAD_VALUES,
+                          y[s], 1);
+        else
+            triad_outputs(&c, 3 * len, x[s], g + s * TRIAD_VALUES, rs, w + s * TRIAD_VALUES,
+                          y[s], 0);
     }
 }
 

@@ -3,6 +3,7 @@
 #include "lidar.h"
 
 #include "fnmath.h"
+#include "lidar_point.h"
 #include "normal.h"
 
 /* Points per chunk (FN_LIDAR_CHUNK), both dtypes: the kernel makes one pass over the
@@ -37,9 +38,9 @@
 DEFINE_POINTS(double, f64)
 DEFINE_POINTS(float, f32)
 
-/* Rotation by e about unit axis k through o, applied to the three direction columns
- * and the origin column of each ray pose. Not a hot path (rays are set up once per
- * scan pattern), so one plain loop serves every target. */
+/* Rotation by e about unit axis k through o (fn_lidar_rotate, lidar_point.h), applied to
+ * the three direction columns and the origin column of each ray pose. Not a hot path (rays
+ * are set up once per scan pattern), so one plain loop serves every target. */
 #define DEFINE_RAYS(T, SUF)                                                                \
     int fn_lidar_rays_##SUF(uint64_t key, uint64_t frame, const double axis[3],            \
                             const double origin[3], double mean, double stddev,            \
@@ -61,11 +62,9 @@ DEFINE_POINTS(float, f32)
                     T off0 = col == 3 ? o[0] : 0, off1 = col == 3 ? o[1] : 0;              \
                     T off2 = col == 3 ? o[2] : 0;                                          \
                     T q0 = a[col] - off0, q1 = a[4 + col] - off1, q2 = a[8 + col] - off2;  \
-                    T kq = k[0] * q0 + k[1] * q1 + k[2] * q2;                              \
-                    T w = (1 - c) * kq;                                                    \
-                    T v0 = c * q0 + sn * (k[1] * q2 - k[2] * q1) + w * k[0];               \
-                    T v1 = c * q1 + sn * (k[2] * q0 - k[0] * q2) + w * k[1];               \
-                    T v2 = c * q2 + sn * (k[0] * q1 - k[1] * q0) + w * k[2];               \
+                    T v0, v1, v2;                                                          \
+                    fn_lidar_rotate_##SUF(k[0], k[1], k[2], sn, c, q0, q1, q2, &v0, &v1,   \
+                                          &v2);                                            \
                     a[col] = v0 + off0;                                                    \
                     a[4 + col] = v1 + off1;                                                \
                     a[8 + col] = v2 + off2;                                                \

@@ -104,15 +104,19 @@ int fn_lidar_rays_f32(uint64_t key, uint64_t frame, const double axis[3],
 size_t fn_lidar_rays_check_f64(const double *rays, size_t n, size_t stride);
 size_t fn_lidar_rays_check_f32(const float *rays, size_t n, size_t stride);
 
-/* Gazebo range noise on n ranges (m): finite r -> r + bias + N(mean, stddev), rounded
- * to a multiple of precision if precision > 0 (half away from zero; where r / precision
- * overflows, r is already a multiple to the type's precision and is kept), clamped to
- * [min_range, max_range]; +-inf unchanged; NaN -> max_range. out may alias in (the
- * very same array). Returns 0, or -1 (nothing written) as above. */
+/* Gazebo range noise on n ranges (m), per beam fn_range_beam (lidar_point.h): finite
+ * r -> r + bias + N(mean, stddev), rounded to a multiple of precision if precision > 0
+ * (half away from zero; where r / precision overflows, r is already a multiple to the
+ * type's precision and is kept), clamped to [min_range, max_range]; +-inf unchanged;
+ * NaN -> max_range. With inf_outside, finite ranges outside [min, max] become -inf /
+ * +inf first; with noise 0 nothing else happens. out may alias in (the very same
+ * array). Returns 0, or -1 (nothing written) as above. */
 typedef struct {
     uint64_t key;
     uint64_t frame;
     double bias, mean, stddev, precision, min_range, max_range;
+    int noise;       /* 0: no noise model (Gazebo's "none"): ranges pass unchanged */
+    int inf_outside; /* finite ranges outside [min, max] become -inf / +inf first */
 } fn_range_params;
 
 int fn_range_noise_f64(const fn_range_params *p, uint64_t first_index, size_t n,

@@ -15,6 +15,7 @@
 
 #include "fnmath.h"
 #include "lidar.h"
+#include "lidar_point.h"
 
 /* |q| of a point whose squares overflowed (r = inf), scaled by its largest component:
  * finite unless |q| itself lies beyond the type's range; r itself for a point with a
@@ -199,26 +200,10 @@ static inline void mask_out_store_f32(uint8_t *dst, __m256 h) {
                            : NAME(lidar_far_norm, SUF)(qx, qy, qz, r);                     \
         int flag = mask_in ? mask_in[i] != 0 : 1;                                          \
         int h = flag & (FABS(d) <= RMAX) & (r <= RMAX);                                    \
-        T vx = qx, vy = qy, vz = qz, dn = d;                                               \
-        if (angular) {                                                                     \
-            T s = sn[i], c = cs[i];                                                        \
-            T kq = k0 * qx + k1 * qy + k2 * qz;                                            \
-            T w = (1 - c) * kq;                                                            \
-            vx = c * qx + s * (k1 * qz - k2 * qy) + w * k0;                                \
-            vy = c * qy + s * (k2 * qx - k0 * qz) + w * k1;                                \
-            vz = c * qz + s * (k0 * qy - k1 * qx) + w * k2;                                \
-        }                                                                                  \
-        if (distance) {                                                                    \
-            int moves = h & (r > 0);                                                       \
-            T eps = mu + (base + rise * d) * (T)zd[i];                                     \
-            eps = moves ? eps : 0;                                                         \
-            T rs = moves ? r : 1;                                                          \
-            T sc = eps / rs;                                                               \
-            vx = vx + vx * sc;                                                             \
-            vy = vy + vy * sc;                                                             \
-            vz = vz + vz * sc;                                                             \
-            dn = d + eps;                                                                  \
-        }                                                                                  \
+        T vx, vy, vz;                                                                      \
+        T dn = NAME(fn_lidar_hit, SUF)(                                                    \
+            angular, distance, k0, k1, k2, angular ? sn[i] : 0, angular ? cs[i] : 1, mu,   \
+            base, rise, distance ? (T)zd[i] : 0, h, r, qx, qy, qz, d, &vx, &vy, &vz);      \
         /* world output p + (v - q): exact copy for a point nothing moved */               \
         T ox = x + (vx - qx), oy = y + (vy - qy), oz = z + (vz - qz);                      \
         points_out[3 * (i)] = h ? ox : x;                                                  \
@@ -299,24 +284,10 @@ void RANGE_CHUNK(const fn_range_params *p, size_t n, const T *in, const float *z
     const T bias = (T)p->bias, prec = (T)p->precision;
     const T lo = (T)p->min_range, hi = (T)p->max_range;
     const int quantize = p->precision > 0;
-    for (size_t i = 0; i < n; i++) {
-        T x = in[i];
-        T y = (x + bias) + (mean + sd * (T)z[i]);
-        if (quantize) {
-            /* std::round's rule (half away from zero); round() is exact, so it is
-             * the same on every target, unlike the transcendental functions. Where
-             * y / prec overflows (or prec is 0 in float32), y is a multiple of prec to
-             * the type's precision already: it is kept (not turned into inf). */
-            T u = y / prec;
-            T q = ROUND(u) * prec;
-            y = FABS(u) <= T_MAX ? q : y;
-        }
-        y = y < lo ? lo : y;
-        y = y > hi ? hi : y;
-        /* +-inf pass through, NaN becomes the maximum range */
-        T res = FABS(x) <= T_MAX ? y : x;
-        out[i] = x != x ? hi : res;
-    }
+    const int noise = p->noise != 0, inf_outside = p->inf_outside != 0;
+    for (size_t i = 0; i < n; i++)
+        out[i] = NAME(fn_range_beam, SUF)(in[i], (T)z[i], bias, mean, sd, quantize, prec,
+                                          lo, hi, noise, inf_outside);
 }
 
 #undef POINTS_CHUNK

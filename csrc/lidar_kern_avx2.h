@@ -55,7 +55,7 @@ static inline __attribute__((always_inline)) size_t VNAME(lidar_vec_body)(
         VT h = VOP (and)(VOP(cmp)(VOP(andnot)(sign, d), rmax, _CMP_LE_OQ),
                          VOP(cmp)(r, rmax, _CMP_LE_OQ));
         if (mask_in) h = VOP(andnot)(VNAME(mask_in_zero)(mask_in + i), h);
-        VT vx = qx, vy = qy, vz = qz, dn = d;
+        VT vx = qx, vy = qy, vz = qz, dn = d, dd = d, rn = r;
         if (angular) {
             VT s, c;
             if (octant) {
@@ -81,18 +81,23 @@ static inline __attribute__((always_inline)) size_t VNAME(lidar_vec_body)(
                 VOP(add)(VOP(mul)(c, qz),
                          VOP(mul)(s, VOP(sub)(VOP(mul)(k0, qy), VOP(mul)(k1, qx)))),
                 VOP(mul)(w, k2));
+            /* RGL rewrites the distance to the rotated point's |v| */
+            rn = VOP(sqrt)(
+                VOP(add)(VOP(add)(VOP(mul)(vx, vx), VOP(mul)(vy, vy)), VOP(mul)(vz, vz)));
+            dd = rn;
+            dn = rn;
         }
         if (distance) {
-            VT moves = VOP (and)(h, VOP(cmp)(r, zero, _CMP_GT_OQ));
+            VT moves = VOP (and)(h, VOP(cmp)(rn, zero, _CMP_GT_OQ));
             VT zf = V_LOAD_Z(zd + i);
-            VT eps = VOP(add)(mu, VOP(mul)(VOP(add)(base, VOP(mul)(rise, d)), zf));
+            VT eps = VOP(add)(mu, VOP(mul)(VOP(add)(base, VOP(mul)(rise, dd)), zf));
             eps = VOP(blendv)(zero, eps, moves);
-            VT rs = VOP(blendv)(one, r, moves);
+            VT rs = VOP(blendv)(one, rn, moves);
             VT sc = VOP(div)(eps, rs);
             vx = VOP(add)(vx, VOP(mul)(vx, sc));
             vy = VOP(add)(vy, VOP(mul)(vy, sc));
             vz = VOP(add)(vz, VOP(mul)(vz, sc));
-            dn = VOP(add)(d, eps);
+            dn = VOP(add)(dd, eps);
         }
         VT ox = VOP(add)(x, VOP(sub)(vx, qx));
         VT oy = VOP(add)(y, VOP(sub)(vy, qy));

@@ -40,6 +40,13 @@
 #define FN_STREAM_GZ_DYNAMIC 1u /* normal k: dynamic-bias drive of sample k */
 #define FN_STREAM_GZ_BIAS 2u    /* normal 0: the turn-on bias */
 #define FN_STREAM_GZ_SIGN 3u    /* raw word 0: the turn-on bias sign */
+/* CARLA's ray-cast lidar (key tag "carla_lidar"): stream frame << 2 | kind, frame <
+ * 2^62 - 1 (the last frame reserved). Point i draws raw word i (GENERAL), float32
+ * normal i (NOISE) and raw word i (INTENSITY). */
+#define FN_STREAM_CARLA_GENERAL 0u   /* raw word i: general drop-off uniform */
+#define FN_STREAM_CARLA_NOISE 1u     /* float32 normal i: range noise */
+#define FN_STREAM_CARLA_INTENSITY 2u /* raw word i: intensity drop-off uniform */
+#define FN_STREAM_CARLA_FRAME_BITS 62u
 
 /* Camera (key tag "camera"): stream = frame, any frame < 2^64. */
 

@@ -154,6 +154,10 @@ CASES = {
         lambda: fn.RangeNoise(0.0, 0.01, 0.5, 30.0, bias_mean=0.1, bias_stddev=0.05, seed=9),
         lambda m: m.apply(np.linspace(0.0, 40.0, 33), frame=1),
     ),
+    "carla_lidar": (
+        lambda: fn.CarlaLidarNoise(noise_stddev=0.02, seed=11),
+        lambda m: m.apply(np.hstack([_PTS, np.zeros((len(_PTS), 2))]), frame=3, drop=False).points,
+    ),
     "camera": (
         lambda: fn.ImageNoise(0.0, 0.05, seed=10),
         lambda m: m.apply(_IMG),

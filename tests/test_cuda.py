@@ -7,6 +7,8 @@ without a GPU.
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 
@@ -72,3 +74,70 @@ def test_bad_input_is_refused_by_name():
     with pytest.raises(ValueError, match="scale=-1"):
         fcuda.normal(g, 0.0, -1, 4)
     assert g.position == 0
+
+
+CAMERA_SHAPES = [(37, 53), (37, 53, 1), (21, 1100, 3), (19, 33, 4)]
+CAMERA_DTYPES = [np.uint8, np.uint16, np.float32, np.float64]
+
+
+def _image(rng, shape, dtype):
+    if np.dtype(dtype).kind == "u":
+        return rng.integers(0, np.iinfo(dtype).max + 1, size=shape, dtype=dtype)
+    img = rng.random(shape).astype(dtype)
+    img.reshape(-1)[::97] = np.nan
+    return img
+
+
+@pytest.mark.parametrize("dtype", CAMERA_DTYPES)
+@pytest.mark.parametrize("shape", CAMERA_SHAPES)
+@pytest.mark.parametrize(
+    ("variant", "linear_light", "per_channel"),
+    [("gazebo", False, False), ("gazebo", False, True), ("gazebo", True, True),
+     ("ogre2", None, False), ("ogre2", False, True)],
+)  # fmt: skip
+def test_image_noise_matches_cpu(dtype, shape, variant, linear_light, per_channel):
+    rng = np.random.default_rng(zlib.crc32(repr((shape, np.dtype(dtype).name)).encode()))
+    img = _image(rng, shape, dtype)
+    kw = {"variant": variant, "linear_light": linear_light, "per_channel": per_channel}
+    cpu_model = fn.ImageNoise(mean=0.01, stddev=0.2, seed=5, **kw)
+    gpu_model = fn.ImageNoise(mean=0.01, stddev=0.2, seed=5, **kw)
+    for frame in (None, 2**40 + 3, None):
+        cpu = cpu_model.apply(img, frame=frame)
+        gpu = fcuda.image_noise(gpu_model, cp.asarray(img), frame=frame)
+        assert cp.asnumpy(gpu).tobytes() == cpu.tobytes()
+    assert cpu_model.frame == gpu_model.frame == 2
+
+
+def test_image_noise_tiles_strides_and_in_place():
+    rng = np.random.default_rng(1)
+    m = fn.ImageNoise(stddev=0.05, per_channel=True, seed=9)
+    full = _image(rng, (40, 2500, 3), np.uint8)
+    whole = m.apply(full, frame=7)
+    # a tile of a wider frame, a reversed view, a view with a channel step, in place
+    tile = fcuda.image_noise(
+        m,
+        cp.asarray(full[10:30, 1200:2300]),
+        frame=7,
+        row_offset=10,
+        col_offset=1200,
+        full_width=2500,
+    )
+    assert cp.asnumpy(tile).tobytes() == whole[10:30, 1200:2300].tobytes()
+    flipped = cp.asarray(full)[::-1, ::-2]
+    cpu = m.apply(full[::-1, ::-2], frame=8)
+    assert cp.asnumpy(fcuda.image_noise(m, flipped, frame=8)).tobytes() == cpu.tobytes()
+    dev = cp.asarray(full)
+    r = fcuda.image_noise(m, dev, frame=7, out=dev)
+    assert r is dev and cp.asnumpy(dev).tobytes() == whole.tobytes()
+    with pytest.raises(ValueError, match="shares memory"):
+        fcuda.image_noise(m, dev[:, 1:], frame=7, out=dev[:, :-1])
+
+
+def test_image_noise_on_a_torch_tensor():
+    torch = pytest.importorskip("torch")
+    m = fn.ImageNoise(stddev=0.02, seed=4)
+    img = np.random.default_rng(2).integers(0, 256, (64, 96, 3), dtype=np.uint8)
+    t = torch.from_numpy(img).cuda()
+    r = fcuda.image_noise(m, t, frame=3)
+    assert isinstance(r, torch.Tensor) and r.is_cuda
+    assert r.cpu().numpy().tobytes() == m.apply(img, frame=3).tobytes()

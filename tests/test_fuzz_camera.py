@@ -44,6 +44,7 @@ PARAMS = {  # name: (valid, beyond the bounds)
     "stddev": ([0.0, 0.007, 0.5, 1e30, 5e-324], [-0.1, 1e31, np.inf, 1j]),
     "per_channel": ([False, True], [1, None]),
     "variant": (["gazebo", "ogre2"], ["ogre", 2]),
+    "linear_light": ([None, False, True], [1, "yes"]),
 }
 
 

@@ -561,7 +561,10 @@ def test_bad_dt_type_and_timestamps():
         ("full_scale", -1.0, "full_scale"),
         ("noise_stddev", [1.0, 2.0], "noise_stddev"),
         ("misalignment", [[1, 0, 0], [0, 0, 0], [0, 0, 0]], "misalignment"),
-        ("resolution", 0.0, "resolution"),
+        ("resolution", -0.5, "resolution"),
+        ("resolution", (0.5, 1e-200, 0.0), "resolution"),
+        ("bias_correlation_time", (10.0, 0.0, 10.0), "bias_correlation_time"),
+        ("rounding", "half_up", "rounding"),
     ],
 )
 def test_bad_parameters(field, value, match):

@@ -154,7 +154,10 @@ def test_hitpoint_noise_keeps_distance_and_axis_component():
     q = res.local_points
     np.testing.assert_allclose(np.linalg.norm(q, axis=1), np.linalg.norm(local, axis=1), rtol=1e-13)
     np.testing.assert_allclose(q @ axis, local @ axis, atol=1e-12)
-    np.testing.assert_array_equal(res.distances, np.linalg.norm(world - pose[:3, 3], axis=1))
+    # the distance is the rotated point's |q| (RGL), equal to |p - t| up to rounding
+    np.testing.assert_allclose(
+        res.distances, np.linalg.norm(world - pose[:3, 3], axis=1), rtol=1e-14
+    )
     assert np.abs(q - local).max() > 0.1  # it did turn
 
 
@@ -546,10 +549,11 @@ def test_objects_never_initialised_refuse_to_run():
 _INTERNALS_PROBE = """
 import copy, pickle
 import numpy as np
-from fastnoise.models.lidar import _PointsCall
+from fastnoise.models.lidar_call import _PointsCall
 from fastnoise.models.range_noise import _RangeCall
+from fastnoise.models.carla_lidar import _CarlaCall
 
-for cls in (_PointsCall, _RangeCall):
+for cls in (_PointsCall, _RangeCall, _CarlaCall):
     for make in (lambda: cls(), lambda: cls.__new__(cls), lambda: cls(None), lambda: cls(object())):
         try:
             obj = make()
@@ -656,7 +660,9 @@ def test_from_rgl_maps_the_angular_type():
     ray = LidarNoise.from_rgl(RAY_BASED, 0.01, 0.1, 0.02, 0.001, 0.0, seed=1)
     hit = LidarNoise.from_rgl(HITPOINT_BASED, 0.01, 0.1, 0.02, 0.001, 0.0, seed=1)
     assert (ray.ray_angular_noise_stddev, ray.hitpoint_angular_noise_stddev) == (0.01, 0.0)
-    assert (hit.ray_angular_noise_mean, hit.hitpoint_angular_noise_mean) == (0.0, 0.1)
+    # the legacy API turned by Rot_y(-angle): the constructor's mean is the negation
+    assert (hit.ray_angular_noise_mean, hit.hitpoint_angular_noise_mean) == (0.0, -0.1)
+    assert (ray.ray_angular_noise_mean, ray.hitpoint_angular_noise_mean) == (-0.1, 0.0)
     assert hit.distance_noise_stddev_base == 0.02
     assert hit.distance_noise_stddev_rise_per_meter == 0.001
     with pytest.raises(ValueError, match="angular_noise_type"):
@@ -731,7 +737,7 @@ def test_gazebo_noise_statistics_bias_and_precision():
     x = gz.apply(r) - 5.0
     assert abs(x.mean() - 0.02) < 4 * 0.01 / np.sqrt(r.size)
     assert x.std() == pytest.approx(0.01, rel=0.01)
-    biased = RangeNoise(0.0, 0.0, 0.1, 30.0, bias_mean=0.25, seed=7)
+    biased = RangeNoise(0.0, 0.0, 0.1, 30.0, bias_mean=0.25, flip_bias_sign=False, seed=7)
     np.testing.assert_array_equal(biased.apply(r[:10]), 5.25)
     assert biased.bias == 0.25
     q = RangeNoise(0.0, 0.05, 0.1, 30.0, precision=0.01, seed=7).apply(r)
@@ -744,7 +750,12 @@ def test_gazebo_noise_statistics_bias_and_precision():
 
 def test_gazebo_bias_is_drawn_once_per_object():
     biases = np.array(
-        [RangeNoise(0, 0, 0, 1, bias_mean=1.0, bias_stddev=0.1, seed=s).bias for s in range(400)]
+        [
+            RangeNoise(
+                0, 0, 0, 1, bias_mean=1.0, bias_stddev=0.1, flip_bias_sign=False, seed=s
+            ).bias
+            for s in range(400)
+        ]
     )
     assert abs(biases.mean() - 1.0) < 4 * 0.1 / 20
     assert biases.std() == pytest.approx(0.1, rel=0.15)
@@ -752,7 +763,7 @@ def test_gazebo_bias_is_drawn_once_per_object():
     np.testing.assert_array_equal(gz.apply(np.ones(3), frame=0), gz.apply(np.ones(3), frame=9))
     flips = np.array(
         [
-            RangeNoise(0, 0, 0, 1, bias_mean=1.0, bias_stddev=0.1, flip_bias_sign=True, seed=s).bias
+            RangeNoise(0, 0, 0, 1, bias_mean=1.0, bias_stddev=0.1, seed=s).bias  # Gazebo's flip
             for s in range(400)
         ]
     )

@@ -65,7 +65,44 @@ def check_normals() -> None:
             )
 
 
-CHECKS: list[Callable[[], None]] = [check_normals]
+def check_camera() -> None:
+    import cupy as cp
+
+    print("image noise")
+    rng = np.random.default_rng(7)
+    for dtype in (np.uint8, np.uint16, np.float32, np.float64):
+        for shape in [(2160, 3840, 3), (31, 1025, 4), (17, 29)]:
+            if np.dtype(dtype).kind == "u":
+                img = rng.integers(0, np.iinfo(dtype).max + 1, size=shape, dtype=dtype)
+            else:
+                img = rng.random(shape).astype(dtype)
+            for variant, linear, per in [
+                ("gazebo", False, False), ("gazebo", True, True), ("ogre2", None, True),
+            ]:  # fmt: skip
+                kw = {"variant": variant, "linear_light": linear, "per_channel": per}
+                m = fn.ImageNoise(mean=0.02, stddev=0.1, seed=3, **kw)
+                for frame in (0, 2**63 + 1):
+                    gpu = fcuda.image_noise(m, cp.asarray(img), frame=frame)
+                    cpu = m.apply(img, frame=frame)
+                    check(f"{np.dtype(dtype).name} {shape} {variant} linear={linear} "
+                          f"per_channel={per} frame={frame}", gpu, cpu)  # fmt: skip
+    m = fn.ImageNoise(stddev=0.05, per_channel=True, seed=9)
+    full = rng.integers(0, 256, (64, 3000, 3), dtype=np.uint8)
+    tile = fcuda.image_noise(
+        m,
+        cp.asarray(full[8:40, 1000:2900]),
+        frame=2,
+        row_offset=8,
+        col_offset=1000,
+        full_width=3000,
+    )
+    check("uint8 tile of a wider frame", tile, m.apply(full, frame=2)[8:40, 1000:2900])
+    view = cp.asarray(full)[::-1, ::-3]
+    check("uint8 reversed, strided view", fcuda.image_noise(m, view, frame=4),
+          m.apply(full[::-1, ::-3], frame=4))  # fmt: skip
+
+
+CHECKS: list[Callable[[], None]] = [check_normals, check_camera]
 
 
 def timed(fn_: Callable[[], Any], repeat: int = 20) -> float:
@@ -125,8 +162,28 @@ def table_normals(n: int) -> list[tuple[str, float, int]]:
     return rows
 
 
+def table_camera() -> list[tuple[str, float, int]]:
+    import cupy as cp
+
+    rows = []
+    img = cp.asarray(np.random.default_rng(0).integers(0, 256, (2160, 3840, 3), dtype=np.uint8))
+    out = cp.empty_like(img)
+    for label, kw in [
+        ("gazebo", {}),
+        ("gazebo per-channel", {"per_channel": True}),
+        ("ogre2 linear light", {"variant": "ogre2"}),
+    ]:
+        m = fn.ImageNoise(stddev=0.01, seed=1, **kw)
+        sec = timed(lambda m=m: fcuda.image_noise(m, img, frame=1, out=out))
+        rows.append((f"image_noise 4K RGB uint8 {label}", sec, img.nbytes))
+    rows.append(("device-to-device copy of the 4K frame", timed(lambda: cp.copyto(out, img)),
+                 img.nbytes))  # fmt: skip
+    return rows
+
+
 TABLES: list[Callable[[bool], list[tuple[str, float, int]]]] = [
     lambda quick: table_normals(1 << (24 if quick else 28)),
+    lambda quick: table_camera(),
 ]
 
 

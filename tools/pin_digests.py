@@ -133,6 +133,20 @@ def _imu_models() -> Iterator[tuple[str, dict]]:
         turn_on_bias_decays=True,
     )
     yield "gazebo_decay", {"gyro": gz, "accel": fn.TriadNoise(noise_density=0.002)}
+    # Gazebo's precision rounding (a division, halves away from zero), precision and
+    # dynamic bias on some axes only
+    gz_axes = fn.TriadNoise(
+        noise_stddev=0.009,
+        turn_on_bias_mean=(0.1, 0.2, 0.3),
+        turn_on_bias_stddev=0.05,
+        bias_stddev=(0.01, 0.0, 0.02),
+        bias_correlation_time=(3.0, 0.0, 5.0),
+        turn_on_bias_decays=True,
+        resolution=(0.01, 0.0, 0.025),
+        rounding="gazebo",
+    )
+    gz_acc = fn.TriadNoise(noise_stddev=0.05, resolution=0.02, rounding="gazebo")
+    yield "gazebo_axes", {"gyro": gz_axes, "accel": gz_acc}
 
 
 def _imu_inputs(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -252,6 +266,39 @@ def _lidar() -> Iterator[tuple[str, Callable[[], str]]]:
 
         yield f"range/{name}", rng_run
 
+    for name, kw in (
+        ("gazebo_cpu", {"noise_type": "gaussian", "mean": 0.01, "stddev": 0.02, "cpu_lidar": True}),
+        ("gazebo_off", {"noise_type": "gaussian", "bias_stddev": 0.3, "cpu_lidar": True}),
+    ):
+
+        def gz_run(kw: dict = kw) -> str:
+            m = fn.RangeNoise.from_gazebo(0.5, 30.0, **kw, bias_mean=0.0, seed=8)
+            r = np.linspace(0.0, 40.0, 2049)
+            r[::17] = np.nan
+            return _digest(*(m.apply(r, frame=f) for f in range(3)), np.array([m.bias]))
+
+        yield f"range/{name}", gz_run
+
+
+def _carla() -> Iterator[tuple[str, Callable[[], str]]]:
+    for name, kw in (
+        ("defaults", {}),
+        ("noise", {"noise_stddev": 0.05, "dropoff_general_rate": 0.1}),
+    ):
+        for dt in (np.float64, np.float32):
+
+            def run(kw: dict = kw, dt: type = dt) -> str:
+                m = fn.CarlaLidarNoise(**kw, seed=31)
+                pts, _ = _cloud(4099, dt)
+                cloud = np.hstack([pts, np.zeros((len(pts), 2), dtype=dt)])
+                cloud[::13, 0] = np.nan
+                r1 = m.apply(cloud, frame=3, drop=False)
+                r2 = m.apply(np.stack([cloud[:700], cloud[700:1400]]), frame=2**40, first_index=9)
+                r3 = m.apply(cloud, frame=5)
+                return _digest(*r1, *r2, *r3)
+
+            yield f"carla_lidar/{name}/{np.dtype(dt).name}", run
+
 
 # ---- Gazebo noise (gz-sensors GaussianNoiseModel) and its sensors ----------------------
 _GZ_FULL = {
@@ -318,17 +365,33 @@ def _camera() -> Iterator[tuple[str, Callable[[], str]]]:
         "float32_rgb": rng.random((19, 23, 3), dtype=np.float32),
         "float64_gray": rng.random((17, 41)),
     }
+    # (case label, variant, linear_light, per_channel); linear_light None: the variant's
+    # default (ogre2: linear light, as Gazebo's sRGB render targets)
+    modes = (
+        ("gazebo", "gazebo", None, False),
+        ("gazebo", "gazebo", None, True),
+        ("ogre2", "ogre2", None, False),
+        ("ogre2-stored", "ogre2", False, False),
+        ("gazebo-linear", "gazebo", True, True),
+    )
     for name, img in images.items():
-        for variant, per_channel in (("gazebo", False), ("gazebo", True), ("ogre2", False)):
+        for label, variant, linear, per_channel in modes:
 
-            def run(img: np.ndarray = img, variant: str = variant, pc: bool = per_channel) -> str:
-                m = fn.ImageNoise(0.01, 0.05, per_channel=pc, variant=variant, seed=4)
+            def run(
+                img: np.ndarray = img,
+                variant: str = variant,
+                linear: bool | None = linear,
+                pc: bool = per_channel,
+            ) -> str:
+                m = fn.ImageNoise(
+                    0.01, 0.05, per_channel=pc, variant=variant, linear_light=linear, seed=4
+                )
                 outs = [m.apply(img) for _ in range(3)]
                 outs.append(m.apply(img, frame=2**33))
                 outs.append(m.apply(img[5:], frame=1, row_offset=5))
                 return _digest(*outs)
 
-            yield f"camera/{name}/{variant}/per_channel={per_channel}", run
+            yield f"camera/{name}/{label}/per_channel={per_channel}", run
 
 
 def _all_cases() -> list[list[tuple[str, Callable[[], str]]]]:
@@ -341,6 +404,7 @@ def _all_cases() -> list[list[tuple[str, Callable[[], str]]]]:
             _imu,
             _dvl,
             _lidar,
+            _carla,
             _gazebo,
             _camera,
         )

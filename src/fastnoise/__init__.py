@@ -16,6 +16,7 @@ from fastnoise.io.dvl_config import (
 )
 from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf, load_sensors
 from fastnoise.models.camera import ImageNoise
+from fastnoise.models.carla_lidar import CarlaLidarNoise
 from fastnoise.models.dvl import AugmentedWhiteNoise, DvlMeasurement, DvlSimulator
 from fastnoise.models.gazebo_navsat import NavSatNoise
 from fastnoise.models.gazebo_noise import GazeboNoise
@@ -56,6 +57,7 @@ __all__ = [
     "ImuNoise",
     "LidarNoise",
     "RangeNoise",
+    "CarlaLidarNoise",
     "HITPOINT_BASED",
     "RAY_BASED",
     "TriadNoise",

@@ -24,6 +24,7 @@ from fastnoise import (
     AirSpeedNoise,
     AltimeterNoise,
     AugmentedWhiteNoise,
+    CarlaLidarNoise,
     DvlConfig,
     DvlMeasurement,
     DvlRangeWarning,
@@ -140,14 +141,27 @@ def lidar() -> float:
     r = RangeNoise(0.0, 0.01, 0.5, 30.0, seed=9)
     scan = r.apply(np.linspace(0.0, 40.0, 16), frame=1)
     one: float = r.apply_one(5.0, frame=1, index=3)
-    return float(res.points[0, 0] + scan[0] + rays[0, 0, 0]) + one + rgl.key % 2
+    gz = RangeNoise.from_gazebo(0.1, 30.0, noise_type="gaussian", stddev=0.01, cpu_lidar=True)
+    on: bool = gz.enabled and gz.inf_outside_limits
+    return float(res.points[0, 0] + scan[0] + rays[0, 0, 0]) + one + rgl.key % 2 + on
+
+
+def carla() -> int:
+    cloud = np.random.default_rng(1).uniform(-30.0, 30.0, (64, 5)).astype(np.float32)
+    m = CarlaLidarNoise(noise_stddev=0.02, seed=12)
+    kept = m.apply(cloud, frame=3)
+    batch = m.apply(np.stack([cloud, cloud]), frame=4)
+    mask: npt.NDArray[np.bool_] = batch.mask
+    return int(kept.points.shape[0]) + int(mask.sum()) + int(m.dropoff_general_rate > 0)
 
 
 def camera() -> int:
     img = np.zeros((4, 6, 3), dtype=np.uint8)
     cam = ImageNoise(0.0, 0.05, seed=10)
     out = cam.apply(img)
-    return int(out.sum()) + cam.frame
+    ogre2 = ImageNoise(0.0, 0.2, variant="ogre2", seed=10, linear_light=False)
+    lit: bool = ogre2.linear_light
+    return int(out.sum()) + cam.frame + int(ogre2.apply(img).sum()) + int(lit)
 
 
 def gazebo() -> float:
@@ -196,6 +210,7 @@ def main() -> None:
         dvl() != 0.0,
         lidar() != 0.0,
         gazebo() != 0.0,
+        carla(),
         camera(),
         memory() >= 0,
     )

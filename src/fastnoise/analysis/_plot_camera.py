@@ -41,7 +41,8 @@ def plot_camera(
     (nearest-neighbour, so single pixels show); the histogram of the noise (after -
     before, in full-scale units: 1.0 = 255 for uint8) over the whole image ("measured",
     density) against the configured N(mean, stddev) ("configured"; for the "ogre2"
-    variant the noise is sign(z)|z|^2.1 shaped and no Gaussian is drawn).
+    variant the noise is sign(z)|z|^2.1 of z = mean + stddev * Z, and with linear light
+    it is added to the decoded values: no Gaussian is drawn for either).
 
     Parameters
     ----------
@@ -86,7 +87,7 @@ def plot_camera(
     else:
         bins = np.linspace(mean - half, mean + half, 102)
     ax.hist(diff.ravel(), bins=bins, density=True, alpha=0.55, label="measured")
-    if sd > 0 and m.variant == "gazebo":
+    if sd > 0 and m.variant == "gazebo" and not m.linear_light:
         grid = np.linspace(mean - half, mean + half, 400)
         ax.plot(grid, _gauss_pdf(grid, mean, sd), "-", lw=1.5, label="configured")
     ax.set_xlabel("noise (after − before) [full scale]")

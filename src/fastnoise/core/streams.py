@@ -224,6 +224,32 @@ STREAMS: tuple[Stream, ...] = (
         "sample count < 2**64 - 1",
     ),
     Stream(
+        "carla_lidar",
+        "carla_lidar",
+        "frame << 2 | CARLA_GENERAL",
+        "raw word i / 2**32: general drop-off uniform of point i (drawn when the rate "
+        "exceeds FLT_EPSILON)",
+        "frame < 2**62 - 1",
+        (("CARLA_GENERAL", 0), ("CARLA_FRAME_BITS", 62)),
+    ),
+    Stream(
+        "carla_lidar",
+        "carla_lidar",
+        "frame << 2 | CARLA_NOISE",
+        "float32 normal i: range noise of point i (drawn when noise_stddev exceeds FLT_EPSILON)",
+        "frame < 2**62 - 1",
+        (("CARLA_NOISE", 1),),
+    ),
+    Stream(
+        "carla_lidar",
+        "carla_lidar",
+        "frame << 2 | CARLA_INTENSITY",
+        "raw word i / 2**32: intensity drop-off uniform of point i (drawn when "
+        "dropoff_zero_intensity > 0)",
+        "frame < 2**62 - 1",
+        (("CARLA_INTENSITY", 2),),
+    ),
+    Stream(
         "camera",
         "camera",
         "frame",
@@ -241,12 +267,9 @@ STREAMS: tuple[Stream, ...] = (
     ),
 )
 
-#: Key tags of the models still to come (Gazebo's depth camera, CARLA's lidar):
+#: Key tags of the models still to come (Gazebo's depth camera):
 #: reserved so that no model in use takes one.
-RESERVED_TAGS: tuple[str, ...] = (
-    "depth_camera",
-    "carla_lidar",
-)
+RESERVED_TAGS: tuple[str, ...] = ("depth_camera",)
 
 
 def c_constants() -> dict[str, int]:

@@ -35,7 +35,7 @@ def _image(name: str, value: object) -> Any:
 def _span(a: Any) -> tuple[int, int]:
     """[lo, hi) of the bytes an array's elements occupy."""
     lo = hi = a.data.ptr
-    for n, st in zip(a.shape, a.strides):
+    for n, st in zip(a.shape, a.strides, strict=True):
         if n > 1:
             if st < 0:
                 lo += st * (n - 1)

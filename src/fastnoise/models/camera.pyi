@@ -29,6 +29,8 @@ class ImageNoise(Model):
     def per_channel(self) -> bool: ...
     @property
     def variant(self) -> Literal["gazebo", "ogre2"]: ...
+    @property
+    def linear_light(self) -> bool: ...
     def __init__(
         self,
         mean: float = 0.0,
@@ -36,6 +38,8 @@ class ImageNoise(Model):
         per_channel: bool = False,
         variant: Literal["gazebo", "ogre2"] = "gazebo",
         seed: int | np.random.SeedSequence | None = None,
+        *,
+        linear_light: bool | None = None,
     ) -> None: ...
     @property
     def key(self) -> int: ...

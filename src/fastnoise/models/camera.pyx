@@ -40,6 +40,7 @@ cdef extern from "camera.h" nogil:
         double stddev
         int per_channel
         int variant
+        int linear_light
         int dtype
         size_t width
         size_t pitch
@@ -65,9 +66,10 @@ _DTYPE_CODES = {
 _VARIANTS = {"gazebo": FN_CAM_GAZEBO, "ogre2": FN_CAM_OGRE2}
 # Fewest pixels a thread gets: below this a thread costs more than it saves.
 _MIN_PIXELS_PER_THREAD = 1 << 16
-# Largest |mean| and stddev, in full scales: the noise in levels, 65535 * (|mean| +
-# stddev * |Z'|) with |Z'| < 101 (ogre2 shaping), stays far inside float32 (3.4e38),
-# so no noise value is inf or NaN.
+# Largest |mean| and stddev, in full scales: the gazebo noise in levels, 65535 *
+# (|mean| + stddev * |Z|), stays far inside float32 (3.4e38), so no noise value is inf
+# or NaN; the ogre2 power |z|**2.1 is capped at e**88 in float32 (fn_exp_f32) and its
+# levels limited before rounding (csrc/camera_pixel.h), which no clamped pixel can see.
 _MAX_PARAM = 1.0e30
 # The frame counter stops here (as the generator's position does): apply() without
 # frame= refuses to take it, so the counter never wraps to frame 0.
@@ -137,14 +139,16 @@ cdef int _check_image_shape(object image) except -1:
 
 
 cdef class ImageNoise(Model):
-    """ImageNoise(mean=0.0, stddev=0.007, per_channel=False, variant='gazebo', seed=None)
+    """ImageNoise(mean=0.0, stddev=0.007, per_channel=False, variant='gazebo', seed=None,
+                  *, linear_light=None)
 --
 
 Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
 
-    Each pixel gets one standard normal ``Z``; the noise ``Z * stddev + mean`` is added
-    to every colour channel (or an independent ``Z`` per channel with
-    ``per_channel=True``) and the result is clamped to [0, 1]. Intensities are in
+    Each pixel gets one standard normal ``Z``; the noise ``Z * stddev + mean`` (or its
+    Ogre 2 shaping) is added to every colour channel (or an independent ``Z`` per
+    channel with ``per_channel=True``), to the stored value or in linear light, and the
+    result is clamped to [0, 1]. Intensities are in
     image units: 1.0 is full scale (255 for uint8, 65535 for uint16, 1.0 for float).
 
     Parameters
@@ -155,16 +159,27 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     stddev : float
         Noise standard deviation, full-scale units, ``0 <= stddev <= 1e30``. Gazebo's
         example uses 0.007 (about 1.8 levels of an 8-bit image). The bounds keep the
-        noise in levels (65535 * (|mean| + stddev * |Z|)) far inside float32, so no
-        noise value is inf or NaN.
+        noise finite (no pixel becomes inf or NaN).
     per_channel : bool
         Draw an independent normal for each colour channel (the seed document's prose)
         instead of one per pixel shared by all channels (Gazebo's shader).
     variant : {"gazebo", "ogre2"}
-        ``"ogre2"`` shapes the normal as ``sign(Z) * |Z|**2.1`` before scaling, as
-        Gazebo's Ogre2 shader does.
+        ``"gazebo"``: the noise is ``n = mean + stddev * Z`` (gz-rendering's Ogre 1
+        shader). ``"ogre2"``: the scaled sample ``z = mean + stddev * Z`` is shaped,
+        ``n = sign(z) * |z|**2.1``, as gz-rendering's Ogre 2 shader does (so a small
+        stddev gives far smaller noise: at stddev 0.2 the sd of ``n`` is about 0.063;
+        at Gazebo's 0.007 it is about 3e-5, below half a level of an 8-bit image).
     seed : int, numpy.random.SeedSequence or None
         ``None`` draws fresh entropy, kept in ``seed`` so the run can be reproduced.
+    linear_light : bool or None (keyword only)
+        Add the noise in linear light: the stored value is taken as sRGB-encoded,
+        decoded to linear light (IEC 61966-2-1), the noise added there and clamped to
+        [0, 1], and the result encoded back; this is what an sRGB render target does
+        with a shader's output, as Gazebo's Ogre 2 cameras use
+        (``PFG_RGBA8_UNORM_SRGB``). ``None`` (default) follows the variant: on for
+        ``"ogre2"`` (so that variant matches Gazebo's Ogre 2 output), off for
+        ``"gazebo"`` (Ogre 1 renders to a plain ``PF_R8G8B8`` target, the noise is added
+        to the stored values). ``True``/``False`` force it either way.
 
     Notes
     -----
@@ -178,11 +193,12 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     pixels a few indices apart; see csrc/normal.h for the stream's layout and the
     bound on ``|Z|``). The same ``Z`` serves every image dtype.
 
-    Arithmetic, per element ``x`` with noise ``n = mean + stddev * Z'`` (``Z'`` is Z,
-    or its ogre2 shaping, computed with fastnoise's own exp/log):
+    Arithmetic, per element ``x`` with noise ``n`` (gazebo ``mean + stddev * Z``;
+    ogre2 ``sign(z) * |z|**2.1`` of ``z = mean + stddev * Z``, with fastnoise's own
+    exp/log; float32, or float64 for float64 images):
 
-    * uint8/uint16 (full scale ``S`` = 255/65535): the noise in levels
-      ``d = a + b * Z'`` with ``a = S * mean``, ``b = S * stddev``, and
+    * uint8/uint16 (full scale ``S`` = 255/65535): the noise in levels ``d`` (gazebo
+      ``a + b * Z`` with ``a = S * mean``, ``b = S * stddev``; ogre2 ``S * n``) and
       ``k = floor(d + 0.5)``, all in float32 (mean, stddev rounded to float32), then
       ``y = clamp(x + k, 0, S)`` in integers. In exact arithmetic that is
       ``S * clamp(x / S + n, 0, 1)`` rounded half up (an exact half level goes up,
@@ -190,6 +206,13 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
       comes back unchanged.
     * float32: ``clamp(x + n, 0, 1)`` in float32 (mean and stddev rounded to float32).
     * float64: the same in float64.
+    * linear light: ``y = enc(clamp(dec(x) + n, 0, 1))`` with the sRGB transfer
+      functions ``dec(s) = s / 12.92`` for ``s <= 0.04045``, else
+      ``((s + 0.055) / 1.055)**2.4``, and ``enc(l) = 12.92 * l`` for
+      ``l <= 0.0031308``, else ``1.055 * l**(1 / 2.4) - 0.055`` (powers with
+      fastnoise's own exp/log), in float32 (float64 for float64 images); integer
+      images use ``x / S`` and round ``S * enc(...)`` half up. Without noise every
+      uint8 and uint16 level comes back unchanged.
 
     A fourth channel is alpha and is copied unchanged. NaN pixels stay NaN. The result
     does not depend on the SIMD path, on ``threads``, or on how the image is split into
@@ -227,23 +250,29 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     cdef readonly double stddev
     cdef readonly bint per_channel
     cdef readonly str variant
+    cdef readonly bint linear_light
     cdef int _variant_code
     cdef uint64_t _key
     cdef uint64_t _frame
 
     def __init__(self, mean=0.0, stddev=0.007, per_channel=False, variant="gazebo",
-                 seed=None):
+                 seed=None, *, linear_light=None):
         # everything is checked into locals first: a failed call changes nothing
         mean = _validate.in_range("mean", mean, -_MAX_PARAM, _MAX_PARAM)
         stddev = _validate.in_range("stddev", stddev, 0.0, _MAX_PARAM)
         per_channel = _validate.boolean("per_channel", per_channel)
         variant = _validate.choice("variant", variant, tuple(_VARIANTS))
+        if linear_light is None:
+            linear_light = variant == "ogre2"  # Gazebo's Ogre 2 renders to sRGB targets
+        else:
+            linear_light = _validate.boolean("linear_light", linear_light)
         ss = as_seed_sequence(seed)
         key = model_key(ss, "camera")
         self.mean = mean
         self.stddev = stddev
         self.per_channel = per_channel
         self.variant = variant
+        self.linear_light = linear_light
         self._variant_code = _VARIANTS[variant]
         self._seed_seq = ss
         self._key = key
@@ -369,6 +398,7 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         j.job.stddev = self.stddev
         j.job.per_channel = self.per_channel
         j.job.variant = self._variant_code
+        j.job.linear_light = self.linear_light
         j.job.dtype = _DTYPE_CODES[src.dtype]
         j.job.width = width
         j.job.pitch = pitch
@@ -397,6 +427,7 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
             "stddev": self.stddev,
             "per_channel": bool(self.per_channel),
             "variant": self.variant,
+            "linear_light": bool(self.linear_light),
         }
 
     def _position(self):
@@ -414,6 +445,7 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         self.stddev = o.stddev
         self.per_channel = o.per_channel
         self.variant = o.variant
+        self.linear_light = o.linear_light
         self._variant_code = o._variant_code
         self._seed_seq = o._seed_seq
         self._key = o._key

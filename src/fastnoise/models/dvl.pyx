@@ -25,8 +25,6 @@ layouts) and this module (DvlSimulator and its batches); every public name is
 importable from here.
 """
 
-from collections.abc import Mapping
-
 import warnings
 
 import numpy as np
@@ -66,14 +64,13 @@ from fastnoise.io.dvl_config import (
     MESSAGE_FIELDS,
     SENSOR_NAMES,
     TRUTH_FIELDS,
-    VALUE_MAX,
     DvlConfig,
     DvlRangeWarning,
     SensorNoise,
-    check_noise_params,
     load_config,
 )
 from fastnoise.models.dvl_dtypes import MESSAGE_DTYPE, NOISE_PARAMS, TRUTH_DTYPE
+from fastnoise.models import dvl_checks as _checks
 from fastnoise.models import dvl_measurement as _dvl_measurement
 from fastnoise.models import dvl_sensor as _dvl_sensor
 from fastnoise.models.dvl_sensor import (
@@ -99,24 +96,6 @@ if len(MESSAGE_FIELDS) != FN_DVL_NFIELDS or len(TRUTH_FIELDS) != FN_DVL_NSENSORS
 _UNSET = object()
 # Smallest part a threaded batch is split into; below it threads cost more than they give.
 _MIN_PER_THREAD = 1 << 15
-
-
-def _sensor_params(name, value):
-    """One sensor's noise parameters as checked floats, from a SensorNoise or a mapping
-    with (some of) the keys bias, noise_dev, anchor, anchor_probability. Errors name
-    the sensor (``dvl_roll.bias=...``); ranges are checked by the sensor itself."""
-    if isinstance(value, SensorNoise):
-        params = {p: getattr(value, p) for p in NOISE_PARAMS}
-    elif isinstance(value, Mapping):
-        extra = [k for k in value if k not in NOISE_PARAMS]
-        if extra:
-            raise ValueError(f"unknown parameter(s) {extra} for sensor {name!r}: "
-                             f"use {list(NOISE_PARAMS)}")
-        params = {p: value.get(p, 0.0) for p in NOISE_PARAMS}
-    else:
-        raise TypeError(f"sensors[{name!r}]={value!r} is not allowed: use a SensorNoise or "
-                        f"a dict with keys {list(NOISE_PARAMS)}")
-    return dict(zip(NOISE_PARAMS, check_noise_params(**params, prefix=name + ".")))
 
 
 cdef class DvlSimulator(Model):
@@ -190,19 +169,12 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
     def __init__(self, sensors=None, *, seed=None, strict=False):
         # everything is built into locals and committed at the end: a failed __init__
         # leaves the simulator as it was
-        if sensors is None:
-            sensors = {}
-        if not isinstance(sensors, Mapping):
-            raise TypeError(f"sensors must be a mapping of sensor name -> parameters, got "
-                            f"{type(sensors).__name__}")
-        unknown = [k for k in sensors if k not in SENSOR_NAMES]
-        if unknown:
-            raise ValueError(f"unknown sensor(s) {unknown}: use {list(SENSOR_NAMES)}")
+        sensors = _checks.check_sensors(sensors)
         ss = as_seed_sequence(seed)
         strict = _validate.boolean("strict", strict)
         objs = []
         for i, name in enumerate(SENSOR_NAMES):
-            params = _sensor_params(name, sensors.get(name, SensorNoise()))
+            params = _checks.sensor_params(name, sensors.get(name, SensorNoise()))
             objs.append(AugmentedWhiteNoise(**params, seed=child_seed_sequence(ss, i),
                                             sensor=name, strict=strict))
         self._commit(tuple(objs), ss, strict, model_key(ss, "dvl"))
@@ -338,32 +310,16 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
         cdef size_t n
         cdef int rc, bad = -1
         cdef int nthreads = _threads.count(threads)
-        if isinstance(truth, np.ndarray) and truth.dtype.names is not None:
-            names = truth.dtype.names
-            get = truth.__getitem__
-        elif isinstance(truth, Mapping):
-            names = truth.keys()
-            get = truth.__getitem__
-        else:
-            raise TypeError(f"truth must be a structured array or a mapping of field -> "
-                            f"array, got {type(truth).__name__}")
-        missing = [f for f in TRUTH_FIELDS if f not in names]
-        if missing:
-            raise ValueError(f"truth lacks field(s) {missing}: it needs {list(TRUTH_FIELDS)}")
+        get = _checks.truth_fields(truth)
         cols = None
         if record_columns(truth, job):
             shape = (cnp.PyArray_DIM(truth, 0),)
             keep = truth
         else:
-            if isinstance(truth, np.ndarray):  # a record is one sample: one value a field
-                for f in TRUTH_FIELDS:
-                    if truth.dtype[f].shape != ():
-                        raise TypeError(f"truth[{f!r}] has the subarray dtype "
-                                        f"{truth.dtype[f]}: a truth record holds one value "
-                                        f"per field")
+            _checks.check_scalar_fields(truth)  # a record is one sample: one value a field
             shape, keep, cols = column_arrays(get, job)
         if out is None:
-            _check_result_size(shape)
+            _checks.check_result_size(shape, FN_DVL_NFIELDS)
             out = recycled_empty(tuple(shape), MESSAGE_DTYPE)
         else:
             _arrays.output("out", out, tuple(shape), MESSAGE_DTYPE)
@@ -388,7 +344,7 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
         else:
             _threads.run_split(job.run, n, parts)
         if job.code != FN_DVL_OK:
-            raise _batch_error(job.code, job.bad, get, shape)
+            raise too_large_error(*_checks.too_large_value(job.bad, get, shape))
         return out
 
     cdef int _reserve(self, size_t n, _Batch job) except -1:
@@ -437,14 +393,7 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
                             for name, s in zip(SENSOR_NAMES, self._built())}}
 
     def _set_position(self, position):
-        where = "state['position']"
-        _validate.fields(where, position, ("sensors",))
-        sensors = _validate.fields(f"{where}['sensors']", position["sensors"], SENSOR_NAMES)
-        pos = []
-        for name in SENSOR_NAMES:
-            w = f"{where}['sensors'][{name!r}]"
-            _validate.fields(w, sensors[name], ("position",))
-            pos.append(_validate.counter(f"{w}['position']", sensors[name]["position"]))
+        pos = _checks.check_position(position)
         for s, p in zip(self._built(), pos):  # all checked: now applied
             s.position = p
 
@@ -462,37 +411,6 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DvlRangeWarning)
             return super(DvlSimulator, cls).from_state(state, **extras)
-
-
-cdef int _check_result_size(shape) except -1:
-    """Refuse a result too large to address (a broadcast truth can claim any shape):
-    the result's bytes must stay below 2**63."""
-    cdef uint64_t count = 1, d
-    cdef uint64_t limit = (<uint64_t>1 << 63) // (FN_DVL_NFIELDS * sizeof(double))
-    cdef bint over = False
-    for x in shape:
-        d = <uint64_t>x
-        if d == 0:
-            return 0
-        if count > limit // d:
-            over = True
-        else:
-            count *= d
-    if over:
-        raise ValueError(f"truth has the shape {tuple(shape)}: its messages would take more "
-                         f"than 2**63 bytes")
-    return 0
-
-
-def _batch_error(int code, int bad, get, shape):
-    """The error of a batch that met a finite truth value beyond VALUE_MAX in field
-    ``bad`` (found again here, on the error path only)."""
-    field = TRUTH_FIELDS[bad]
-    col = np.broadcast_to(np.asarray(get(field), dtype=np.float64), shape).reshape(-1)
-    hits = np.flatnonzero(np.isfinite(col) & (np.abs(col) > VALUE_MAX))
-    i = int(hits[0]) if hits.size else -1
-    return too_large_error(f"truth[{field!r}][{i}] (flat index)",
-                           float(col[i]) if hits.size else float("nan"))
 
 
 register_model(DvlSimulator)

@@ -16,76 +16,40 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
 from fastnoise.core.buffers cimport recycled_empty
-from fastnoise.core.capi cimport FN_FLOAT32, FN_FLOAT64, fn_stream
+from fastnoise.core.capi cimport FN_FLOAT32, FN_FLOAT64
 from fastnoise.core.model cimport Model, lock_model, unlock_model
+from fastnoise.models.imu_capi cimport (
+    FN_IMU_AXES,
+    FN_IMU_ERR_ACCEL,
+    FN_IMU_ERR_COUNT,
+    FN_IMU_ERR_GM,
+    FN_IMU_ERR_OMEGA,
+    FN_IMU_ERR_RW,
+    FN_IMU_ERR_STREAM,
+    FN_IMU_ERR_WHITE,
+    FN_IMU_OK,
+    fn_imu,
+    fn_imu_apply_checked,
+    fn_imu_init,
+    fn_imu_reset,
+    fn_imu_set_room,
+    fn_imu_step_checked,
+)
 
 from fastnoise.core import arrays as _arrays
-from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models import imu_checks as _checks
-from fastnoise.models.imu_config import TriadNoise, triad_covariance
+from fastnoise.models.imu_config import triad_covariance
 
 cnp.import_array()
 
 
-cdef extern from "imu.h" nogil:
-    int FN_IMU_AXES
-    int FN_IMU_TERMS
-
-    ctypedef struct fn_imu_axis_params:
-        double noise_stddev
-        double noise_density
-        double bias
-        double turn_on_mean
-        double turn_on_stddev
-        double gm_stddev
-        double gm_tau
-        double rw_density
-        double full_scale
-        double lsb
-        int gm_steady_state
-        int turn_on_in_gm
-
-    double FN_IMU_TERM_MAX
-    int FN_IMU_OK
-    int FN_IMU_ERR_COUNT
-    int FN_IMU_ERR_STREAM
-    int FN_IMU_ERR_WHITE
-    int FN_IMU_ERR_GM
-    int FN_IMU_ERR_RW
-    int FN_IMU_ERR_OMEGA
-    int FN_IMU_ERR_ACCEL
-
-    ctypedef struct fn_imu:
-        fn_imu_axis_params p[6]
-        double lin[2][3][3]
-        double gsens[3][3]
-        uint64_t key
-        int normal_dtype
-        fn_stream st[6][3]
-        double gm[6]
-        double rw[6]
-        double turn_on[6]
-        uint64_t count
-        uint64_t room
-        double coef_dt
-        double max_input
-
-    void fn_imu_init(fn_imu *m)
-    void fn_imu_reset(fn_imu *m)
-    void fn_imu_set_room(fn_imu *m)
-    int fn_imu_step_checked(fn_imu *m, const double *omega, const double *accel, double dt,
-                            double *omega_out, double *accel_out, size_t *where)
-    int fn_imu_apply_checked(fn_imu *m, size_t n, const double *omega, const double *accel,
-                             const double *dt, size_t dt_stride, double *omega_out,
-                             double *accel_out, size_t *where)
-
-
 _F64 = np.dtype(np.float64)
-_TRIADS = ("gyro", "accel")
-_XYZ = "xyz"
-_TERMS = ("white", "gauss_markov", "random_walk")
+# the FN_IMU_ERR_* codes by the names imu_checks.refusal words them with
+_ERRORS = {FN_IMU_ERR_COUNT: "count", FN_IMU_ERR_STREAM: "stream", FN_IMU_ERR_WHITE: "white",
+           FN_IMU_ERR_GM: "gm", FN_IMU_ERR_RW: "rw", FN_IMU_ERR_OMEGA: "omega",
+           FN_IMU_ERR_ACCEL: "accel"}
 
 
 cdef inline bint _is_vec3(object x, bint writeable):
@@ -200,18 +164,13 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 
     Notes
     -----
-    Per sample: scale/misalignment (and gyro G-sensitivity from the true acceleration),
-    then the bias states advance (Gauss-Markov ``b = alpha*b + sigma_b*sqrt(1-alpha^2)*w``,
-    ``alpha = exp(-dt/tau)``; random walk ``r += K*sqrt(dt)*w``), then
-    ``y = x + constant and turn-on bias + b + r + white``, then saturation at
-    +/- full_scale, then quantization (ties to even). White noise of density N has the
-    per-sample sigma N/sqrt(dt) (single-sided, as Kalibr, RotorS, IEEE 952; MATLAB's
-    default is sqrt(2) larger). Each axis and term has its own random stream, so
-    ``apply`` of N samples equals N calls of ``step`` bit for bit, on every SIMD path.
-    Non-finite true values never disturb the noise state (NaN stays NaN; see
-    ``fastnoise.models.imu_config`` for +/-inf). Streams: normal k of stream
-    ``0x494D55 << 40 | axis << 8 | term`` (axis 0-2 gyro, 3-5 accel; term 0 white, 1
-    Gauss-Markov, 2 random walk, 3 start-up draws) under the seed's key.
+    The order of operations, the density convention (single-sided, as Kalibr, RotorS,
+    IEEE 952: white sigma N/sqrt(dt)) and what non-finite true values do are set out
+    in ``fastnoise.models.imu_config``. Each axis and term has its own random stream
+    (normal k of stream ``0x494D55 << 40 | axis << 8 | term``, axis 0-2 gyro, 3-5
+    accel; term 0 white, 1 Gauss-Markov, 2 random walk, 3 start-up draws, under the
+    seed's key), so ``apply`` of N samples equals N calls of ``step`` bit for bit, on
+    every SIMD path.
 
     Limits (refused with an error naming the value, and nothing changed): finite true
     values beyond +/-1e300 (divided by the linear map's largest absolute row sum when
@@ -255,18 +214,8 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         # everything is checked and built before self changes: a failed __init__
         # leaves the object as it was
         cdef fn_imu built
-        parts = _checks.split_keywords(keywords)
-        g = TriadNoise.from_value("gyro", gyro)
-        a = TriadNoise.from_value("accel", accel)
-        if parts["gyro"]:
-            g = g.replace(**parts["gyro"])
-        if parts["accel"]:
-            a = a.replace(**parts["accel"])
-        if any(v != 0.0 for row in a.g_sensitivity for v in row):
-            raise ValueError(
-                f"accel.g_sensitivity={a.g_sensitivity!r} is not allowed: G-sensitivity "
-                "is a gyroscope term (leave it 0 for the accelerometer)")
-        code = _normal_dtype_code(normal_dtype)
+        g, a = _checks.triads(gyro, accel, keywords)
+        code = FN_FLOAT64 if _checks.normal_dtype_is64(normal_dtype) else FN_FLOAT32
         ss = as_seed_sequence(seed)
         _fill(&built, g, a, model_key(ss, "imu"), code)
         cdef bint locked = _enter(self)  # a second __init__ must not tear an apply
@@ -357,24 +306,10 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         w = _rec_in("omega", omega)
         a = _rec_in("accel", accel)
         cdef Py_ssize_t n = w.shape[0]
-        if a.shape[0] != n:
-            raise ValueError(
-                f"omega has {n} samples and accel {a.shape[0]}: they must be the same")
-        if (dt is None) == (timestamps is None):
-            raise TypeError("give exactly one of dt= (s) and timestamps= (s)")
-        if timestamps is not None:
-            times = _checks.times_in(timestamps, n)
-            steps = None
-        else:
-            steps = _checks.steps(dt, n)
+        times, steps = _checks.apply_steps(w, a, dt, timestamps)
         wo = self._rec_out("out_omega", out_omega, n)
         ao = self._rec_out("out_accel", out_accel, n)
-        if out_omega is not None or out_accel is not None:  # (new arrays overlap nothing)
-            _arrays.no_partial_overlap(
-                {"out_omega": wo if out_omega is not None else None,
-                 "out_accel": ao if out_accel is not None else None},
-                {"omega": w, "accel": a, "dt": steps if steps is not None and
-                 steps.shape[0] > 1 else None})
+        _checks.outputs_apart(w, a, steps, out_omega, out_accel, wo, ao)
         cdef const double *pw = <const double *>cnp.PyArray_DATA(w)
         cdef const double *pa = <const double *>cnp.PyArray_DATA(a)
         cdef double *pwo = <double *>cnp.PyArray_DATA(wo)
@@ -458,15 +393,18 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         _leave(self, locked)
         return np.array([v[i] for i in range(6)]).reshape(2, 3)
 
-    def angular_velocity_covariance(self, dt):
-        """Row-major 3x3 (9 floats), (rad/s)^2: sigma_white^2 + sigma_bias^2 for step dt."""
+    def angular_velocity_covariance(self, dt, convention="seed002"):
+        """Row-major 3x3 (9 floats), (rad/s)^2, for step ``dt`` (s): ``convention``
+        "seed002" (default) sigma_white^2 + sigma_bias^2, "gazebo" sigma_white^2 only
+        (``fastnoise.models.imu_config.triad_covariance``)."""
         self._params()  # (refuses an ImuNoise made with __new__ alone)
-        return triad_covariance(self._gyro, dt)
+        return triad_covariance(self._gyro, dt, convention)
 
-    def linear_acceleration_covariance(self, dt):
-        """Row-major 3x3 (9 floats), (m/s^2)^2: sigma_white^2 + sigma_bias^2 for step dt."""
+    def linear_acceleration_covariance(self, dt, convention="seed002"):
+        """Row-major 3x3 (9 floats), (m/s^2)^2, for step ``dt`` (s); ``convention`` as
+        for ``angular_velocity_covariance``."""
         self._params()
-        return triad_covariance(self._accel, dt)
+        return triad_covariance(self._accel, dt, convention)
 
     # ---- state, copies, pickling -------------------------------------------------
     def reset(self):
@@ -534,90 +472,37 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 register_model(ImuNoise)
 
 
-@cython.boundscheck(True)
-def _refusal(ImuNoise m, int rc, size_t where, size_t n, steps, w, acc, bint per_sample):
-    """The exception for an FN_IMU_ERR_* code of a call of n samples (steps: the
-    call's steps in s; w, acc: its true values). ``where`` is an axis (0-5), 3 axis +
-    term, or a flat index into the true values, by the code."""
-    cdef int a
-    if rc == FN_IMU_ERR_OMEGA or rc == FN_IMU_ERR_ACCEL:
-        name, x = ("omega", w) if rc == FN_IMU_ERR_OMEGA else ("accel", acc)
-        at = f"{where}" if per_sample else f"{where // 3}, {where % 3}"
-        return ValueError(
-            f"{name}[{at}]={float(np.reshape(x, -1)[where])!r} is not allowed: it is "
-            f"beyond +/-{m.m.max_input:.17g}: finite true values must lie within "
-            f"+/-{FN_IMU_TERM_MAX:g} divided by the largest absolute row sum of this "
-            "IMU's linear map (I + scale_factor + misalignment, plus the gyro's "
-            "G-sensitivity), where that exceeds 1")
-    if rc == FN_IMU_ERR_COUNT:
-        return OverflowError(
-            f"sample_count={m.m.count} is at its end: {n} more samples would pass "
-            "2**64 - 1 (an ImuNoise counts at most 2**64 - 1 samples)")
-    if rc == FN_IMU_ERR_STREAM:
-        a = <int>(where // 3)
-        t = where % 3
-        return OverflowError(
-            f"the {_TERMS[t]} stream of {_TRIADS[a // 3]} {_XYZ[a % 3]} is at position "
-            f"{m.m.st[a][t].position} (state['position']['stream_positions'][{a}][{t}]): "
-            f"{n} more samples would run past the end of the stream (2**64 - 1)")
-    axis = f"{_TRIADS[where // 3]} {_XYZ[where % 3]}"
-    if rc == FN_IMU_ERR_WHITE:
-        dt = float(np.min(steps))
-        p = &m.m.p[where]
-        return ValueError(
-            f"dt={dt!r} is not allowed with noise_density={p.noise_density!r} "
-            f"({axis}): the white-noise sigma sqrt(noise_stddev**2 + "
-            f"noise_density**2/dt) would pass {FN_IMU_TERM_MAX:g}; dt must be at least "
-            f"(noise_density/{FN_IMU_TERM_MAX:g})**2 = "
-            f"{(p.noise_density / FN_IMU_TERM_MAX) ** 2:.17g} s")
-    if rc == FN_IMU_ERR_GM or rc == FN_IMU_ERR_RW:
-        name, v = (("Gauss-Markov", m.m.gm[where]) if rc == FN_IMU_ERR_GM
-                   else ("random-walk", m.m.rw[where]))
-        return OverflowError(
-            f"the {name} bias of {axis} ({v!r}) could pass {FN_IMU_TERM_MAX:g} within "
-            f"these {n} samples (dt up to {float(np.max(steps))!r} s): bias states are "
-            f"kept within +/-{FN_IMU_TERM_MAX:g}")
-    raise AssertionError(f"unknown IMU error code {rc}")
+cdef object _refusal(ImuNoise m, int rc, size_t where, size_t n, steps, w, acc,
+                     bint per_sample):
+    """The exception for an FN_IMU_ERR_* code of a call of n samples, worded by
+    ``imu_checks.refusal`` from the values of the C model it names."""
+    info = {"max_input": m.m.max_input, "count": int(m.m.count)}
+    if rc == FN_IMU_ERR_STREAM and where < 3 * FN_IMU_AXES:
+        info["position"] = int(m.m.st[where // 3][where % 3].position)
+    elif (rc == FN_IMU_ERR_WHITE or rc == FN_IMU_ERR_GM or rc == FN_IMU_ERR_RW) and \
+            where < FN_IMU_AXES:
+        info.update(noise_density=m.m.p[where].noise_density, gm=m.m.gm[where],
+                    rw=m.m.rw[where])
+    return _checks.refusal(_ERRORS.get(rc, rc), where, n, steps, w, acc, per_sample, info)
 
 
 @cython.boundscheck(True)
 cdef int _fill(fn_imu *m, gyro, accel, uint64_t key, int dtype_code) except -1:
-    """Set up ``m`` from the parameters, key and precision of the draws, from zero
-    (bounds-checked: the triads come validated by TriadNoise.from_value, and a wrong
-    length is an IndexError, never a read past a tuple)."""
-    cdef int s, i, j, axis
-    cdef fn_imu_axis_params *p
+    """Set up ``m`` from the triads (through ``imu_checks.kernel_params``: a dict of
+    fn_imu_axis_params fields per axis, the linear maps, the G-sensitivity), the key
+    and the precision of the draws, from zero (bounds-checked: a wrong length is an
+    IndexError, a missing field a ValueError, never a read past a list)."""
+    cdef int s, i, j
+    axes, lin, gsens = _checks.kernel_params(gyro, accel)
     memset(m, 0, sizeof(fn_imu))
     m.key = key
     m.normal_dtype = dtype_code
-    for s, t in enumerate((gyro, accel)):
-        lin = t.linear_map
-        lsb = t.lsb
-        for i in range(3):
-            for j in range(3):
-                m.lin[s][i][j] = lin[i, j]
-            axis = 3 * s + i
-            p = &m.p[axis]
-            p.noise_stddev = t.noise_stddev[i]
-            p.noise_density = t.noise_density[i]
-            p.bias = t.bias[i]
-            p.turn_on_mean = t.turn_on_bias_mean[i]
-            p.turn_on_stddev = t.turn_on_bias_stddev[i]
-            p.gm_stddev = t.bias_stddev[i]
-            p.gm_tau = 0.0 if t.bias_correlation_time is None else t.bias_correlation_time[i]
-            p.rw_density = t.random_walk_density[i]
-            p.full_scale = t.full_scale[i]
-            p.lsb = lsb[i]
-            p.gm_steady_state = t.bias_steady_state
-            p.turn_on_in_gm = t.turn_on_bias_decays
+    for i in range(FN_IMU_AXES):
+        m.p[i] = axes[i]
     for i in range(3):
         for j in range(3):
-            m.gsens[i][j] = gyro.g_sensitivity[i][j]
+            for s in range(2):
+                m.lin[s][i][j] = lin[s][i][j]
+            m.gsens[i][j] = gsens[i][j]
     fn_imu_init(m)
     return 0
-
-
-def _normal_dtype_code(value):
-    if value is None:  # np.dtype(None) is float64: no silent default here
-        raise TypeError("normal_dtype=None is not allowed: use 'float32' or 'float64'")
-    return FN_FLOAT64 if _validate.float_dtype("normal_dtype", value) == _F64 else FN_FLOAT32

@@ -1,12 +1,14 @@
 """Argument and state checks of :class:`fastnoise.models.imu.ImuNoise` that are not on
-the per-sample path (plain Python, so they cost no compiled module): keyword
-splitting, recording inputs and steps, and the ``position`` part of its state."""
+the per-sample path (plain Python, so they cost no compiled module): the triads and
+keywords of the constructor, the C model's parameters, recording inputs and steps,
+the ``position`` part of its state, and the wording of the kernel's refusals."""
 
 from __future__ import annotations
 
 import math
 import sys
 from dataclasses import fields
+from typing import Any
 
 import numpy as np
 
@@ -15,6 +17,9 @@ from fastnoise.core import validate as _validate
 from fastnoise.models.imu_config import TriadNoise
 
 _FIELDS = frozenset(f.name for f in fields(TriadNoise))
+_TRIADS = ("gyro", "accel")
+_XYZ = "xyz"
+_TERMS = ("white", "gauss_markov", "random_walk")
 #: Keys of ``ImuNoise.state['position']``.
 POSITION_KEYS = ("stream_positions", "gauss_markov", "random_walk", "sample_count", "last_time")
 _P = "state['position']"
@@ -32,6 +37,61 @@ def split_keywords(kwargs: dict) -> dict:
             )
         parts[triad][field] = v
     return parts
+
+
+def triads(gyro: object, accel: object, keywords: dict) -> tuple:
+    """The checked (gyro, accel) TriadNoise of ``ImuNoise(gyro, accel, **keywords)``."""
+    parts = split_keywords(keywords)
+    g = TriadNoise.from_value("gyro", gyro)
+    a = TriadNoise.from_value("accel", accel)
+    if parts["gyro"]:
+        g = g.replace(**parts["gyro"])
+    if parts["accel"]:
+        a = a.replace(**parts["accel"])
+    g_sens: Any = a.g_sensitivity
+    if any(v != 0.0 for row in g_sens for v in row):
+        raise ValueError(
+            f"accel.g_sensitivity={a.g_sensitivity!r} is not allowed: G-sensitivity "
+            "is a gyroscope term (leave it 0 for the accelerometer)"
+        )
+    return g, a
+
+
+def normal_dtype_is64(value: object) -> bool:
+    """Whether ``normal_dtype`` asks for float64 draws (else float32)."""
+    if value is None:  # np.dtype(None) is float64: no silent default here
+        raise TypeError("normal_dtype=None is not allowed: use 'float32' or 'float64'")
+    return _validate.float_dtype("normal_dtype", value) == np.dtype(np.float64)
+
+
+def kernel_params(gyro: Any, accel: Any) -> tuple:
+    """The C model's parameters of two checked triads: one dict of
+    ``fn_imu_axis_params`` fields (``csrc/imu.h``) per axis (gyro x, y, z, then accel
+    x, y, z), the two linear maps (2 x 3 x 3) and the gyro G-sensitivity (3 x 3)."""
+    axes = []
+    for t in (gyro, accel):
+        lsb = t.lsb
+        tau = t.bias_correlation_time
+        for i in range(3):
+            axes.append(
+                {
+                    "noise_stddev": t.noise_stddev[i],
+                    "noise_density": t.noise_density[i],
+                    "bias": t.bias[i],
+                    "turn_on_mean": t.turn_on_bias_mean[i],
+                    "turn_on_stddev": t.turn_on_bias_stddev[i],
+                    "gm_stddev": t.bias_stddev[i],
+                    "gm_tau": 0.0 if tau is None else tau[i],
+                    "rw_density": t.random_walk_density[i],
+                    "full_scale": t.full_scale[i],
+                    "lsb": float(lsb[i]),
+                    "gm_steady_state": int(t.bias_steady_state),
+                    "turn_on_in_gm": int(t.turn_on_bias_decays),
+                    "round_away": int(t.rounding == "gazebo"),
+                }
+            )
+    lin = [t.linear_map.tolist() for t in (gyro, accel)]
+    return axes, lin, [list(row) for row in gyro.g_sensitivity]
 
 
 def _has_bool(value: object) -> bool:
@@ -109,6 +169,33 @@ def steps(dt: object, n: int) -> np.ndarray:
     if n == 0:  # no sample, no step read (an empty dt array goes with an empty call)
         return np.ones(1)
     return arr if n > 1 else arr.reshape(1).copy()
+
+
+def apply_steps(w: np.ndarray, a: np.ndarray, dt: object, timestamps: object) -> tuple:
+    """(timestamps, None) or (None, steps) of ``apply`` for the (N, 3) recordings
+    ``w``, ``a`` (of the same length), from exactly one of ``dt`` and ``timestamps``."""
+    n = w.shape[0]
+    if a.shape[0] != n:
+        raise ValueError(f"omega has {n} samples and accel {a.shape[0]}: they must be the same")
+    if (dt is None) == (timestamps is None):
+        raise TypeError("give exactly one of dt= (s) and timestamps= (s)")
+    if timestamps is not None:
+        return times_in(timestamps, n), None
+    return None, steps(dt, n)
+
+
+def outputs_apart(w, a, steps, out_omega, out_accel, wo, ao) -> None:
+    """Refuse ``apply`` outputs ``wo``/``ao`` (given as ``out_omega``/``out_accel``)
+    that share memory with an input or each other other than exactly (in place)."""
+    if out_omega is None and out_accel is None:  # new arrays overlap nothing
+        return
+    _arrays.no_partial_overlap(
+        {
+            "out_omega": wo if out_omega is not None else None,
+            "out_accel": ao if out_accel is not None else None,
+        },
+        {"omega": w, "accel": a, "dt": steps if steps is not None and steps.shape[0] > 1 else None},
+    )
 
 
 def times_in(timestamps: object, n: int) -> np.ndarray:
@@ -192,3 +279,62 @@ def check_position(position: object) -> tuple:
     last = p["last_time"]
     last = math.nan if last is None else _validate.finite(f"{_P}['last_time']", last)
     return st, gm, rw, count, last
+
+
+def refusal(
+    kind: object,
+    where: int,
+    n: int,
+    steps: Any,
+    w: Any,
+    acc: Any,
+    per_sample: bool,
+    info: dict,
+) -> Exception:
+    """The exception for a refused call of ``n`` samples, by the kernel's error
+    ``kind`` (``imu.pyx`` _ERRORS: "count", "stream", "white", "gm", "rw", "omega",
+    "accel"); ``steps`` the call's steps (s), ``w``/``acc`` its true values, ``where``
+    an axis (0-5), 3 axis + term, or a flat index into the true values, by the kind;
+    ``info`` the C model's values the message names (max_input, count, and position,
+    or noise_density, gm and rw of the axis)."""
+    if kind in ("omega", "accel"):
+        x = w if kind == "omega" else acc
+        at = f"{where}" if per_sample else f"{where // 3}, {where % 3}"
+        return ValueError(
+            f"{kind}[{at}]={float(np.reshape(x, -1)[where])!r} is not allowed: it is "
+            f"beyond +/-{info['max_input']:.17g}: finite true values must lie within "
+            f"+/-{BIAS_STATE_MAX:g} divided by the largest absolute row sum of this "
+            "IMU's linear map (I + scale_factor + misalignment, plus the gyro's "
+            "G-sensitivity), where that exceeds 1"
+        )
+    if kind == "count":
+        return OverflowError(
+            f"sample_count={info['count']} is at its end: {n} more samples would pass "
+            "2**64 - 1 (an ImuNoise counts at most 2**64 - 1 samples)"
+        )
+    if kind == "stream":
+        a, t = where // 3, where % 3
+        return OverflowError(
+            f"the {_TERMS[t]} stream of {_TRIADS[a // 3]} {_XYZ[a % 3]} is at position "
+            f"{info['position']} (state['position']['stream_positions'][{a}][{t}]): "
+            f"{n} more samples would run past the end of the stream (2**64 - 1)"
+        )
+    if kind not in ("white", "gm", "rw"):
+        raise AssertionError(f"unknown IMU error code {kind}")
+    axis = f"{_TRIADS[where // 3]} {_XYZ[where % 3]}"
+    if kind == "white":
+        dt = float(np.min(steps))
+        nd = info["noise_density"]
+        return ValueError(
+            f"dt={dt!r} is not allowed with noise_density={nd!r} "
+            f"({axis}): the white-noise sigma sqrt(noise_stddev**2 + "
+            f"noise_density**2/dt) would pass {BIAS_STATE_MAX:g}; dt must be at least "
+            f"(noise_density/{BIAS_STATE_MAX:g})**2 = "
+            f"{(nd / BIAS_STATE_MAX) ** 2:.17g} s"
+        )
+    name, v = ("Gauss-Markov", info["gm"]) if kind == "gm" else ("random-walk", info["rw"])
+    return OverflowError(
+        f"the {name} bias of {axis} ({v!r}) could pass {BIAS_STATE_MAX:g} within "
+        f"these {n} samples (dt up to {float(np.max(steps))!r} s): bias states are "
+        f"kept within +/-{BIAS_STATE_MAX:g}"
+    )

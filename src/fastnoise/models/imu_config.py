@@ -19,10 +19,12 @@ Order of operations, per sample (see ``csrc/imu.h``):
 3. ``y = x + (bias + turn_on_bias) + b + r + sigma_white*w``;
 4. saturation to ``[-full_scale, full_scale]``;
 5. quantization ``round(y * (1/lsb)) * lsb`` (ties to even), ``lsb = 2*full_scale/2**bits``
-   or ``resolution``. With ``bits`` the full scale is 2**(bits-1) steps, so a saturated
-   value stays exactly +/-full_scale (one code beyond a two's-complement ADC's top code
-   on the positive side); with ``resolution`` an output may pass full_scale by < lsb/2
-   when full_scale is not a multiple of it.
+   or ``resolution``; with ``rounding="gazebo"`` a ``resolution`` rounds as Gazebo's
+   ``precision``, ``std::round(y / lsb) * lsb`` (a division, halves away from zero).
+   With ``bits`` the full scale is 2**(bits-1) steps, so a saturated value stays
+   exactly +/-full_scale (one code beyond a two's-complement ADC's top code on the
+   positive side); with ``resolution`` an output may pass full_scale by < lsb/2 when
+   full_scale is not a multiple of it.
 
 Non-finite true values never touch the noise and bias states. NaN stays NaN; +/-inf
 saturates to +/-full_scale when one is set and the triad has no scale factor,
@@ -37,18 +39,15 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from fastnoise.core import validate as _validate
 from fastnoise.models._triad_fields import (
-    PARAM_MAX,
-    PARAM_MIN,
-    _mat3,
     _positive,
     _real,
     _triple,
-    _vec,
+    parse_fields,
 )
 
 __all__ = [
+    "COVARIANCE_CONVENTIONS",
     "STANDARD_GRAVITY_WT901C",
     "TriadNoise",
     "gauss_markov_stddev_from_gazebo",
@@ -84,13 +83,17 @@ class TriadNoise:
     turn_on_bias_mean, turn_on_bias_stddev : Gazebo's turn-on bias, U: drawn once per
         axis from N(mean, stddev) and negated with probability 1/2.
     bias_stddev : stationary standard deviation sigma_b of the first-order Gauss-Markov
-        bias, U (seed 002).
-    bias_correlation_time : its correlation time tau, s (> 0); ``None`` turns the term
-        off.
+        bias, U (seed 002); scalar or per axis (x, y, z).
+    bias_correlation_time : its correlation time tau, s: a scalar (every axis) or per
+        axis (x, y, z), each finite and > 0, or 0 for no Gauss-Markov term on that axis
+        (whose ``bias_stddev`` must then be 0: Gazebo's dynamic bias on some axes
+        only); ``None`` turns the term off on every axis.
     bias_steady_state : start the Gauss-Markov bias from its stationary distribution
         N(0, sigma_b^2) instead of 0.
     turn_on_bias_decays : Gazebo's dynamic-bias form: the turn-on bias is the
         Gauss-Markov state's initial value (so it decays with tau) instead of a constant.
+        On an axis whose ``bias_correlation_time`` is 0 it stays constant, as on a
+        Gazebo axis without dynamic bias.
     random_walk_density : bias random walk (rate random walk) density K, U/sqrt(s).
     scale_factor : dimensionless scale-factor error per axis (0.001 = 1000 ppm).
     misalignment : 3x3 cross-axis coupling with zero diagonal, dimensionless.
@@ -100,7 +103,16 @@ class TriadNoise:
     bits : ADC resolution in 1..32 bits over [-full_scale, full_scale]:
         lsb = 2*full_scale/2**bits. Needs a finite ``full_scale``.
     resolution : an explicit quantization step, U (Gazebo's ``precision``); not with
-        ``bits``. Rounding is to the nearest multiple, ties to even.
+        ``bits``. A scalar (every axis) or per axis (x, y, z), each in [1e-150, 1e150]
+        or 0 for no quantization on that axis (Gazebo's precision on some axes only;
+        Gazebo itself treats ``|precision| <= 1e-6`` as none, which a converter maps
+        to 0).
+    rounding : how a ``resolution`` step rounds: ``"nearest_even"`` (the default)
+        ``round(y * (1/lsb)) * lsb``, ties to even; ``"gazebo"``
+        ``std::round(y / lsb) * lsb``, a division with halves away from zero, bit for
+        bit as Gazebo's ``precision`` (0.25 at resolution 0.5 gives 0.5, where
+        ``"nearest_even"`` gives 0). The ADC quantization of ``bits`` always rounds
+        ties to even (``"gazebo"`` with ``bits`` is refused).
 
     Bounds (so that sigma**2 and every term of a measurement stay finite): every value
     but ``bias_correlation_time`` has magnitude at most ``PARAM_MAX`` = 1e150;
@@ -124,78 +136,10 @@ class TriadNoise:
     full_scale: _Vec3 = math.inf
     bits: int | None = None
     resolution: _Vec3 | None = None
+    rounding: str = "nearest_even"
 
     def __post_init__(self) -> None:
-        put = object.__setattr__
-        for name in ("noise_stddev", "noise_density", "turn_on_bias_stddev", "bias_stddev"):
-            put(self, name, _vec(name, getattr(self, name), nonneg=True))
-        put(
-            self,
-            "random_walk_density",
-            _vec("random_walk_density", self.random_walk_density, nonneg=True),
-        )
-        for name in ("bias", "turn_on_bias_mean", "scale_factor"):
-            put(self, name, _vec(name, getattr(self, name)))
-        if any(s <= -1.0 for s in _triple(self.scale_factor)):
-            raise ValueError(
-                f"scale_factor={self.scale_factor!r} is not allowed: every component must be > -1"
-            )
-        # the flags first: the checks below take their truth values
-        for name in ("bias_steady_state", "turn_on_bias_decays"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise TypeError(f"{name}={getattr(self, name)!r} is not allowed: use True/False")
-            put(self, name, bool(getattr(self, name)))
-        put(self, "misalignment", _mat3("misalignment", self.misalignment, zero_diagonal=True))
-        put(self, "g_sensitivity", _mat3("g_sensitivity", self.g_sensitivity))
-        if self.bias_correlation_time is not None:
-            tau = _vec("bias_correlation_time", self.bias_correlation_time, limit=False)
-            if any(t <= 0.0 for t in tau):  # (any finite tau: exp(-dt/tau) stays in [0, 1])
-                raise ValueError(
-                    f"bias_correlation_time={self.bias_correlation_time!r} is not allowed: "
-                    "every component must be finite and > 0 s"
-                )
-            put(self, "bias_correlation_time", tau)
-        elif any(_triple(self.bias_stddev)) or self.turn_on_bias_decays or self.bias_steady_state:
-            raise ValueError(
-                "bias_correlation_time=None is not allowed with a Gauss-Markov bias "
-                "(bias_stddev, bias_steady_state or turn_on_bias_decays): give tau in s, > 0"
-            )
-        if self.bias_steady_state and self.turn_on_bias_decays:
-            raise ValueError(
-                "bias_steady_state=True is not allowed with turn_on_bias_decays=True: "
-                "the Gauss-Markov state can start from one of them only"
-            )
-        fs = _vec("full_scale", self.full_scale, allow_inf=True)
-        for i, v in enumerate(fs):
-            if not v >= PARAM_MIN:
-                raise ValueError(
-                    f"full_scale[{i}]={v!r} is not allowed: it must be inf (no saturation) "
-                    f"or lie in [{PARAM_MIN:g}, {PARAM_MAX:g}]"
-                )
-        put(self, "full_scale", fs)
-        if self.bits is not None:
-            if isinstance(self.bits, np.generic) and self.bits.dtype.kind not in "iu":
-                raise TypeError(f"bits={self.bits!r} is not allowed: it must be an int")
-            b = _validate.integer("bits", self.bits, 1, 33)
-            if not all(math.isfinite(v) for v in _triple(self.full_scale)):
-                raise ValueError(
-                    f"bits={b!r} is not allowed with full_scale={self.full_scale!r}: "
-                    "ADC quantization needs a finite full_scale"
-                )
-            if self.resolution is not None:
-                raise ValueError(
-                    f"resolution={self.resolution!r} is not allowed together with "
-                    f"bits={b!r}: give one quantization step"
-                )
-            put(self, "bits", int(b))
-        if self.resolution is not None:
-            res = _vec("resolution", self.resolution)
-            if any(not r >= PARAM_MIN for r in res):
-                raise ValueError(
-                    f"resolution={self.resolution!r} is not allowed: every component must "
-                    f"lie in [{PARAM_MIN:g}, {PARAM_MAX:g}]"
-                )
-            put(self, "resolution", res)
+        parse_fields(self)  # every field checked, stored in its canonical form
 
     # ---- derived quantities --------------------------------------------------------
     @property
@@ -233,12 +177,16 @@ class TriadNoise:
     def bias_variance(self) -> np.ndarray:
         """Variance of the random bias per axis, U^2: the Gauss-Markov sigma_b^2 plus the
         turn-on bias's second moment mean^2 + stddev^2 (its mean is zero because of the
-        random sign), unless it decays (``turn_on_bias_decays``). The random walk has no
+        random sign), unless it decays (``turn_on_bias_decays``, on the axes whose
+        ``bias_correlation_time`` is > 0). The random walk has no
         stationary variance and is left out; the constant ``bias`` is not random."""
         var = np.square(self.bias_stddev)
+        turn_on = np.square(self.turn_on_bias_mean) + np.square(self.turn_on_bias_stddev)
         if not self.turn_on_bias_decays:
-            var = var + np.square(self.turn_on_bias_mean) + np.square(self.turn_on_bias_stddev)
-        return var
+            return var + turn_on
+        # it decays only on the axes with a Gauss-Markov term (tau > 0)
+        tau = np.array(self.bias_correlation_time or (0.0, 0.0, 0.0))
+        return np.where(tau > 0.0, var, var + turn_on)
 
     def variance(self, dt: float) -> np.ndarray:
         """sigma_white^2 + sigma_bias^2 per axis for step ``dt`` (s), U^2. A variance
@@ -323,15 +271,33 @@ def _triad_from_dict(d: object) -> TriadNoise:
     return TriadNoise.from_value("TriadNoise state", d)
 
 
-def triad_covariance(params: TriadNoise, dt: float) -> np.ndarray:
-    """Row-major 3x3 covariance (9 floats) for a ROS ``sensor_msgs/Imu`` field:
-    diagonal sigma_white^2 + sigma_bias^2 (U^2) for step ``dt`` (s), zero elsewhere.
-    Use it for ``angular_velocity_covariance`` (gyro, (rad/s)^2) and
-    ``linear_acceleration_covariance`` (accel, (m/s^2)^2), as seed 002 does."""
+#: Values of ``convention`` in :func:`triad_covariance`.
+COVARIANCE_CONVENTIONS = ("seed002", "gazebo")
+
+
+def triad_covariance(params: TriadNoise, dt: float, convention: str = "seed002") -> np.ndarray:
+    """Row-major 3x3 covariance (9 floats, U^2) for a ROS ``sensor_msgs/Imu`` field at
+    step ``dt`` (s), zero off the diagonal; ``angular_velocity_covariance`` (gyro,
+    (rad/s)^2) and ``linear_acceleration_covariance`` (accel, (m/s^2)^2).
+
+    ``convention``: ``"seed002"`` (the default) sigma_white^2 + sigma_bias^2 (see
+    :meth:`TriadNoise.variance`), the rule of the source document (seed 002), kept as
+    the default because an estimator that trusts the covariance then also allows for
+    the turn-on and Gauss-Markov bias, which one sample cannot show; ``"gazebo"``
+    sigma_white^2 only, what gz-sensors' ``ImuSensor`` publishes (its noise
+    ``stddev`` squared; Gazebo sends it as a float32)."""
     if not isinstance(params, TriadNoise):
         params = TriadNoise.from_value("params", params)
+    if convention == "seed002":
+        var = params.variance(dt)
+    elif convention == "gazebo":
+        var = np.square(params.white_stddev(dt))
+    else:
+        raise ValueError(
+            f"convention={convention!r} is not allowed: use one of {list(COVARIANCE_CONVENTIONS)}"
+        )
     cov = np.zeros((3, 3))
-    cov[np.diag_indices(3)] = params.variance(dt)
+    cov[np.diag_indices(3)] = var
     return cov.reshape(9)
 
 

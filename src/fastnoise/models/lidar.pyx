@@ -17,15 +17,12 @@ accuracy (|z| <= 6.66 in both), far below any lidar's noise.
 """
 
 
-cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint64_t
 
 from fastnoise.core.model cimport Model
+from fastnoise.models.lidar_call cimport _PointsCall, new_points_call
 from fastnoise.models.lidar_capi cimport (
-    fn_lidar_points_f32,
-    fn_lidar_points_f64,
-    fn_lidar_points_params,
     fn_lidar_rays_check_f32,
     fn_lidar_rays_check_f64,
     fn_lidar_rays_f32,
@@ -36,98 +33,31 @@ import numpy as np
 
 from fastnoise.core import threads as _threads
 
-from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.lidar_geometry import (
     MIN_PER_THREAD,
-    NoisyPoints,
+    apply_inputs,
     bad_ray,
-    cloud_inputs,
     first_index as _first_index,
+    frame_geometry,
     frame_index,
-    output_or_new,
+    noisy_points,
     ray_poses_input,
-    refuse_overlap,
-    rigid_pose,
-    unit_axis,
+    rays_output,
+)
+from fastnoise.models.lidar_params import (
+    HITPOINT_BASED,
+    RAY_BASED,
+    lidar_params,
+    lidar_state_params,
+    rgl_kwargs,
 )
 from fastnoise.models.range_noise import RangeNoise
 
 cnp.import_array()
 
 __all__ = ["HITPOINT_BASED", "RAY_BASED", "LidarNoise", "RangeNoise"]
-
-RAY_BASED = 0
-HITPOINT_BASED = 1
-# Largest angular mean or stddev accepted, rad.
-_MAX_ANGLE = 1.0e3
-# Largest |distance_noise_mean| and distance_noise_stddev_base, m, and largest
-# distance_noise_stddev_rise_per_meter: with hits at most MAX_RANGE away, the distance
-# noise eps stays below 1e9 + 7 (1e9 + 1e3 * 1e9) ~ 7e12 m, so eps / |q| (|q| >= 3.7e-23
-# when not 0 in float32) and every result stay finite in float32 and float64.
-_MAX_DISTANCE_NOISE = 1.0e9
-_MAX_RISE = 1.0e3
-# Only this module makes _PointsCall objects (see _PointsCall.__cinit__).
-_TOKEN = object()
-
-
-cdef inline const void *_ptr_or_null(cnp.ndarray arr):
-    if arr is None:
-        return NULL
-    return cnp.PyArray_DATA(arr)
-
-
-@cython.auto_pickle(False)
-cdef class _PointsCall:
-    """One apply() call's arrays and parameters, so pieces can run on threads. Internal:
-    made by LidarNoise.apply only (constructing one from Python raises)."""
-    cdef fn_lidar_points_params prm
-    cdef uint64_t first_index
-    cdef bint f32
-    cdef cnp.ndarray points, dist_in, mask_in, points_out, dist_out, mask_out, local_out
-
-    def __cinit__(self, token=None):
-        if token is not _TOKEN:
-            raise TypeError("_PointsCall is internal to LidarNoise.apply and cannot be "
-                            "constructed")
-
-    def run(self, Py_ssize_t start, Py_ssize_t count):
-        if self.points is None or self.points_out is None or self.dist_out is None \
-                or self.mask_out is None:
-            raise RuntimeError("_PointsCall has no arrays")
-        if start < 0 or count < 0 or start + count > cnp.PyArray_DIM(self.points, 0):
-            raise ValueError(f"start={start}, count={count} lie outside the arrays")
-        cdef char *pts = <char *>cnp.PyArray_DATA(self.points)
-        cdef char *pout = <char *>cnp.PyArray_DATA(self.points_out)
-        cdef char *dout = <char *>cnp.PyArray_DATA(self.dist_out)
-        cdef uint8_t *mout = <uint8_t *>cnp.PyArray_DATA(self.mask_out)
-        cdef const char *din = <const char *>_ptr_or_null(self.dist_in)
-        cdef const uint8_t *min_ = <const uint8_t *>_ptr_or_null(self.mask_in)
-        cdef char *lout = <char *>_ptr_or_null(self.local_out)
-        cdef uint64_t first = self.first_index + <uint64_t>start
-        cdef size_t n = <size_t>count
-        if min_ != NULL:
-            min_ += start
-        cdef int rc
-        if self.f32:
-            with nogil:
-                rc = fn_lidar_points_f32(
-                    &self.prm, first, n, (<float *>pts) + 3 * start,
-                    (<const float *>din) + start if din != NULL else NULL, min_,
-                    (<float *>pout) + 3 * start, (<float *>dout) + start, mout + start,
-                    (<float *>lout) + 3 * start if lout != NULL else NULL)
-        else:
-            with nogil:
-                rc = fn_lidar_points_f64(
-                    &self.prm, first, n, (<double *>pts) + 3 * start,
-                    (<const double *>din) + start if din != NULL else NULL, min_,
-                    (<double *>pout) + 3 * start, (<double *>dout) + start, mout + start,
-                    (<double *>lout) + 3 * start if lout != NULL else NULL)
-        if rc != 0:  # checked before: the C guard against wrapping indices
-            raise OverflowError(f"frame={self.prm.frame} or first_index={first} + {n} points "
-                                "runs past the end of the lidar streams")
-
 
 cdef class LidarNoise(Model):
     """LidarNoise(*, ray_angular_noise_mean=0.0, ray_angular_noise_stddev=0.0,
@@ -159,10 +89,12 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
     seed : int, numpy.random.SeedSequence or None
         ``None`` draws fresh entropy, kept in ``.seed`` to reproduce the run.
 
-    Unlike RGL, ray-based and hitpoint-based angular noise may both be active. In
-    ``apply`` the order is hitpoint angular noise, then distance noise (RGL's pipeline
-    order). Noise of point i of frame f depends only on (seed, f, i): see the module
-    docstring for the streams.
+    Angles turn right-handed about ``axis`` (``Rot(axis, +e)``, RGL's current
+    kernels: about Y a positive angle decreases atan2(z, x)); ``from_rgl`` mirrors the
+    legacy API, which turned the other way. Unlike RGL, ray-based and hitpoint-based
+    angular noise may both be active. ``apply`` does hitpoint angular noise, then
+    distance noise (RGL's order). Noise of point i of frame f depends only on
+    (seed, f, i): see the module docstring for the streams.
 
     The frame is an argument of every call, so the model has no position:
     ``state['position']`` is empty and ``reset()`` does nothing.
@@ -196,35 +128,21 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
                  distance_noise_mean=0.0, distance_noise_stddev_base=0.0,
                  distance_noise_stddev_rise_per_meter=0.0, axis=(0.0, 1.0, 0.0),
                  seed=None):
-        # everything is checked before anything is set: a refused call changes nothing;
-        # angles beyond _MAX_ANGLE would leave the range where the sine is accurate
-        ray_mean = _validate.in_range(
-            "ray_angular_noise_mean", ray_angular_noise_mean, -_MAX_ANGLE, _MAX_ANGLE)
-        ray_sd = _validate.in_range(
-            "ray_angular_noise_stddev", ray_angular_noise_stddev, 0.0, _MAX_ANGLE)
-        hit_mean = _validate.in_range(
-            "hitpoint_angular_noise_mean", hitpoint_angular_noise_mean, -_MAX_ANGLE, _MAX_ANGLE)
-        hit_sd = _validate.in_range(
-            "hitpoint_angular_noise_stddev", hitpoint_angular_noise_stddev, 0.0, _MAX_ANGLE)
-        dist_mean = _validate.in_range("distance_noise_mean", distance_noise_mean,
-                                       -_MAX_DISTANCE_NOISE, _MAX_DISTANCE_NOISE)
-        dist_base = _validate.in_range(
-            "distance_noise_stddev_base", distance_noise_stddev_base, 0.0, _MAX_DISTANCE_NOISE)
-        dist_rise = _validate.in_range(
-            "distance_noise_stddev_rise_per_meter", distance_noise_stddev_rise_per_meter,
-            0.0, _MAX_RISE)
-        k = unit_axis("axis", axis)
-        k_arg = [float(v) for v in _validate.vector3("axis", axis)]
+        # everything is checked before anything is set: a refused call changes nothing
+        vals, k, k_arg = lidar_params(
+            ray_angular_noise_mean, ray_angular_noise_stddev, hitpoint_angular_noise_mean,
+            hitpoint_angular_noise_stddev, distance_noise_mean, distance_noise_stddev_base,
+            distance_noise_stddev_rise_per_meter, axis)
         ss = as_seed_sequence(seed)
         key = model_key(ss, "lidar")
         # nothing below can fail
-        self.ray_angular_noise_mean = ray_mean
-        self.ray_angular_noise_stddev = ray_sd
-        self.hitpoint_angular_noise_mean = hit_mean
-        self.hitpoint_angular_noise_stddev = hit_sd
-        self.distance_noise_mean = dist_mean
-        self.distance_noise_stddev_base = dist_base
-        self.distance_noise_stddev_rise_per_meter = dist_rise
+        self.ray_angular_noise_mean = vals["ray_angular_noise_mean"]
+        self.ray_angular_noise_stddev = vals["ray_angular_noise_stddev"]
+        self.hitpoint_angular_noise_mean = vals["hitpoint_angular_noise_mean"]
+        self.hitpoint_angular_noise_stddev = vals["hitpoint_angular_noise_stddev"]
+        self.distance_noise_mean = vals["distance_noise_mean"]
+        self.distance_noise_stddev_base = vals["distance_noise_stddev_base"]
+        self.distance_noise_stddev_rise_per_meter = vals["distance_noise_stddev_rise_per_meter"]
         self._axis = k
         self._axis_arg = k_arg
         self._seed_seq = ss
@@ -234,17 +152,19 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
     def from_rgl(cls, angular_noise_type, angular_noise_stddev, angular_noise_mean,
                  distance_noise_stddev_base, distance_noise_stddev_rise_per_meter,
                  distance_noise_mean, *, axis=(0.0, 1.0, 0.0), seed=None):
-        """The parameters of RGL's ``rgl_lidar_set_gaussian_noise_params``, in its
-        order: ``angular_noise_type`` is ``RAY_BASED`` (0) or ``HITPOINT_BASED`` (1);
-        angles in rad, lengths in m."""
-        kind = "ray" if _validate.choice("angular_noise_type", angular_noise_type,
-                                         (RAY_BASED, HITPOINT_BASED)) == RAY_BASED else "hitpoint"
-        ang = {f"{kind}_angular_noise_mean": angular_noise_mean,
-               f"{kind}_angular_noise_stddev": angular_noise_stddev}
-        return cls(distance_noise_mean=distance_noise_mean,
-                   distance_noise_stddev_base=distance_noise_stddev_base,
-                   distance_noise_stddev_rise_per_meter=distance_noise_stddev_rise_per_meter,
-                   axis=axis, seed=seed, **ang)
+        """The parameters of RGL's legacy ``rgl_lidar_set_gaussian_noise_params`` (RGL
+        <= 0.10), in its order: ``angular_noise_type`` is ``RAY_BASED`` (0) or
+        ``HITPOINT_BASED`` (1); angles in rad, lengths in m.
+
+        That API turned rays and hit points by ``Rot_y(-angle)``, so a positive
+        ``angular_noise_mean`` increases atan2(z, x); the plain constructor follows
+        RGL's current kernels (``Rot(axis, +angle)``, right-handed), so this maps the
+        angular mean to ``-angular_noise_mean`` (the stddev keeps its sign: the draws
+        are symmetric)."""
+        return cls(axis=axis, seed=seed, **rgl_kwargs(
+            angular_noise_type, angular_noise_stddev, angular_noise_mean,
+            distance_noise_stddev_base, distance_noise_stddev_rise_per_meter,
+            distance_noise_mean))
 
     cdef inline int _check_built(self) except -1:
         if self._axis is None:
@@ -266,16 +186,7 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     def _params(self):
         self._check_built()
-        return {
-            "ray_angular_noise_mean": self.ray_angular_noise_mean,
-            "ray_angular_noise_stddev": self.ray_angular_noise_stddev,
-            "hitpoint_angular_noise_mean": self.hitpoint_angular_noise_mean,
-            "hitpoint_angular_noise_stddev": self.hitpoint_angular_noise_stddev,
-            "distance_noise_mean": self.distance_noise_mean,
-            "distance_noise_stddev_base": self.distance_noise_stddev_base,
-            "distance_noise_stddev_rise_per_meter": self.distance_noise_stddev_rise_per_meter,
-            "axis": list(self._axis_arg),
-        }
+        return lidar_state_params(self, self._axis_arg)
 
     def _take(self, other):
         cdef LidarNoise o = other
@@ -297,14 +208,6 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         self._check_built()
 
     # ---- noise -----------------------------------------------------------------------
-    def _frame_geometry(self, lidar_pose):
-        """(world axis, lidar origin, caller -> lidar rotation or None)."""
-        self._check_built()
-        if lidar_pose is None:
-            return self._axis, np.zeros(3), None
-        rot, t = rigid_pose("lidar_pose", lidar_pose)
-        return rot @ self._axis, t, rot.T.copy()
-
     def perturb_rays(self, ray_poses, lidar_pose=None, frame=0, first_index=0, out=None):
         """Ray-based angular noise: turn each ray pose about the lidar axis through the
         lidar origin by e ~ N(ray_angular_noise_mean, ray_angular_noise_stddev) rad.
@@ -337,7 +240,7 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         poses = ray_poses_input(ray_poses)
         cdef uint64_t fr = frame_index("frame", frame)
         cdef uint64_t first = _first_index(first_index, poses.shape[0])
-        kw, t, _ = self._frame_geometry(lidar_pose)
+        kw, t, _ = frame_geometry(self._axis, lidar_pose)
         cdef size_t n = <size_t>poses.shape[0]
         cdef size_t stride = 4 * <size_t>poses.shape[1]
         cdef const void *src = cnp.PyArray_DATA(<cnp.ndarray>poses)
@@ -348,13 +251,7 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
             bad = fn_lidar_rays_check_f64(<const double *>src, n, stride)
         if bad < n:
             raise bad_ray(poses, bad)
-        if out is None:
-            res = poses.copy()
-        else:
-            res = output_or_new("out", out, poses.shape, poses.dtype)
-            refuse_overlap({"out": res}, {"ray_poses": poses})
-            if res is not poses:
-                np.copyto(res, poses)
+        res = rays_output(out, poses)
         cdef cnp.ndarray[double, ndim=1] kv = np.ascontiguousarray(kw, dtype=np.float64)
         cdef cnp.ndarray[double, ndim=1] tv = np.ascontiguousarray(t, dtype=np.float64)
         cdef double mean = self.ray_angular_noise_mean
@@ -436,35 +333,21 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         NoisyPoints(points, distances, hit_mask, local_points)
 
         Hit i, at offset q = p - t from the lidar origin t, with axis k (in the caller's
-        frame), e_i ~ N(hitpoint mean, stddev), z_i ~ N(0, 1):
-        ``q' = Rot(k, e_i) q`` (distance unchanged), then
-        ``eps = distance_noise_mean + (base + rise * d) z_i``, ``q'' = q' (1 + eps / |q|)``,
-        ``d' = d + eps``. Non-hits are copied unchanged. A hit at the lidar origin has no
-        direction and is left in place (eps = 0).
+        frame), e_i ~ N(hitpoint mean, stddev), z_i ~ N(0, 1) (``fn_lidar_hit`` in
+        ``csrc/lidar_point.h``): ``q' = Rot(k, e_i) q`` and, as RGL rewrites its
+        DISTANCE field, ``d = |q'|`` (the given distance is used only without angular
+        noise); then ``eps = distance_noise_mean + (base + rise * d) z_i``,
+        ``q'' = q' (1 + eps / |q'|)``, ``d' = d + eps``. Non-hits are copied unchanged.
+        A hit at the lidar origin has no direction and is left in place (eps = 0).
         """
         self._check_built()
-        pts, dist_in, mask_in = cloud_inputs(points, distances, hit_mask)
+        (pts, dist_in, mask_in, fr, first, nthreads, kw, t, to_local, pout, dout, mout, lout,
+         return_local, drop_non_hits) = apply_inputs(
+            self._axis, points, distances, hit_mask, lidar_pose, frame, first_index, out,
+            return_local, drop_non_hits, threads, distances_out, hit_mask_out)
         dt = pts.dtype
         cdef Py_ssize_t n = pts.shape[0]
-        fr = frame_index("frame", frame)
-        first = _first_index(first_index, n)
-        nthreads = _threads.count(threads)
-        return_local = _validate.boolean("return_local", return_local)
-        drop_non_hits = _validate.boolean("drop_non_hits", drop_non_hits)
-        kw, t, to_local = self._frame_geometry(lidar_pose)
-
-        pout = output_or_new("out", out, (n, 3), dt)
-        dout = output_or_new("distances_out", distances_out, (n,), dt)
-        mout = output_or_new("hit_mask_out", hit_mask_out, (n,), np.dtype(np.bool_))
-        # the arrays the kernel reads (after intake): an output may be the very same
-        # array (in place, element for element), nothing else
-        refuse_overlap({"out": None if out is None else pout,
-                        "distances_out": None if distances_out is None else dout,
-                        "hit_mask_out": None if hit_mask_out is None else mout},
-                       {"points": pts, "distances": dist_in, "hit_mask": mask_in})
-        lout = np.empty((n, 3), dtype=dt) if (return_local and to_local is not None) else None
-
-        cdef _PointsCall call = _PointsCall(_TOKEN)
+        cdef _PointsCall call = new_points_call()
         cdef int i
         call.prm.key = self._key
         call.prm.frame = fr
@@ -495,13 +378,7 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         call.local_out = lout
         _threads.run_split(call.run, n, _threads.parts(n, nthreads, MIN_PER_THREAD))
 
-        if return_local and lout is None:
-            lout = pout
-        if drop_non_hits:
-            keep = mout
-            return NoisyPoints(pout[keep], dout[keep], mout,
-                               None if lout is None else lout[keep])
-        return NoisyPoints(pout, dout, mout, lout)
+        return noisy_points(pout, dout, mout, lout, return_local, drop_non_hits)
 
 
 register_model(LidarNoise)

@@ -1,6 +1,7 @@
 """Checks and small helpers for the lidar noise models (``LidarNoise`` in
 ``fastnoise.models.lidar``, ``RangeNoise`` in ``fastnoise.models.range_noise``): rigid
-poses, unit axes, clouds, output buffers.
+poses, unit axes, clouds, the calls' arguments, output buffers. The constructors'
+parameter checks are in ``fastnoise.models.lidar_params``.
 
 Kept in Python because they run once per call, not per point. Every array a kernel
 reads comes through ``fastnoise.core.arrays.intake`` (native-endian, aligned,
@@ -17,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from fastnoise.core import arrays as _arrays
+from fastnoise.core import threads as _threads
 from fastnoise.core import validate as _validate
 
 # Tolerance on R^T R = I, det R = 1, |axis| = 1 and the 4x4 bottom row.
@@ -54,6 +56,96 @@ class NoisyPoints(NamedTuple):
     distances: np.ndarray
     hit_mask: np.ndarray
     local_points: np.ndarray | None
+
+
+def frame_geometry(
+    axis: np.ndarray, lidar_pose: object
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """(axis in the caller's frame, lidar origin there, caller -> lidar rotation or
+    None) for ``LidarNoise``'s unit ``axis`` and a call's ``lidar_pose``."""
+    if lidar_pose is None:
+        return axis, np.zeros(3), None
+    rot, t = rigid_pose("lidar_pose", lidar_pose)
+    return rot @ axis, t, rot.T.copy()
+
+
+def apply_inputs(
+    axis: np.ndarray,
+    points: object,
+    distances: object,
+    hit_mask: object,
+    lidar_pose: object,
+    frame: object,
+    first_index_: object,
+    out: object,
+    return_local: object,
+    drop_non_hits: object,
+    threads: object,
+    distances_out: object,
+    hit_mask_out: object,
+) -> tuple:
+    """``LidarNoise.apply``'s arguments (its unit ``axis`` first), checked, as the
+    kernel takes them: (points, distances or None, hit mask or None, frame, first
+    index, threads, axis in the caller's frame, lidar origin, caller -> lidar rotation
+    or None, points out, distances out, hit mask out, local out or None, return_local,
+    drop_non_hits)."""
+    pts, dist_in, mask_in = cloud_inputs(points, distances, hit_mask)
+    dt = pts.dtype
+    n = pts.shape[0]
+    fr = frame_index("frame", frame)
+    first = first_index(first_index_, n)
+    nthreads = _threads.count(threads)
+    return_local = _validate.boolean("return_local", return_local)
+    drop_non_hits = _validate.boolean("drop_non_hits", drop_non_hits)
+    kw, t, to_local = frame_geometry(axis, lidar_pose)
+    pout = output_or_new("out", out, (n, 3), dt)
+    dout = output_or_new("distances_out", distances_out, (n,), dt)
+    mout = output_or_new("hit_mask_out", hit_mask_out, (n,), np.dtype(np.bool_))
+    # the arrays the kernel reads (after intake): an output may be the very same
+    # array (in place, element for element), nothing else
+    refuse_overlap(
+        {
+            "out": None if out is None else pout,
+            "distances_out": None if distances_out is None else dout,
+            "hit_mask_out": None if hit_mask_out is None else mout,
+        },
+        {"points": pts, "distances": dist_in, "hit_mask": mask_in},
+    )
+    lout = np.empty((n, 3), dtype=dt) if (return_local and to_local is not None) else None
+    return (
+        pts,
+        dist_in,
+        mask_in,
+        fr,
+        first,
+        nthreads,
+        kw,
+        t,
+        to_local,
+        pout,
+        dout,
+        mout,
+        lout,
+        return_local,
+        drop_non_hits,
+    )
+
+
+def noisy_points(
+    pout: np.ndarray,
+    dout: np.ndarray,
+    mout: np.ndarray,
+    lout: np.ndarray | None,
+    return_local: bool,
+    drop_non_hits: object,
+) -> NoisyPoints:
+    """``LidarNoise.apply``'s result from the kernel's outputs."""
+    if return_local and lout is None:
+        lout = pout
+    if drop_non_hits:
+        keep = mout
+        return NoisyPoints(pout[keep], dout[keep], mout, None if lout is None else lout[keep])
+    return NoisyPoints(pout, dout, mout, lout)
 
 
 def _show(value: object) -> str:
@@ -209,6 +301,18 @@ def ray_poses_input(ray_poses: object) -> np.ndarray:
     if poses.ndim != 3 or poses.shape[1:] not in ((3, 4), (4, 4)):
         raise ValueError(f"ray_poses has shape {poses.shape}: it must be (N, 3, 4) or (N, 4, 4)")
     return poses
+
+
+def rays_output(out: object, poses: np.ndarray) -> np.ndarray:
+    """``LidarNoise.perturb_rays``' result array holding a copy of ``poses``: a new
+    array, or the caller's ``out`` (checked; ``poses`` itself works in place)."""
+    if out is None:
+        return poses.copy()
+    res = output_or_new("out", out, poses.shape, poses.dtype)
+    refuse_overlap({"out": res}, {"ray_poses": poses})
+    if res is not poses:
+        np.copyto(res, poses)
+    return res
 
 
 def bad_ray(poses: np.ndarray, i: int) -> ValueError:

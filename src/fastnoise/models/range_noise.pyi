@@ -22,6 +22,8 @@ class RangeNoise(Model):
     precision: float  # m
     bias: float  # m, drawn once
     flip_bias_sign: bool
+    inf_outside_limits: bool
+    enabled: bool
     def __init__(
         self,
         mean: float,
@@ -32,9 +34,28 @@ class RangeNoise(Model):
         bias_stddev: float = 0.0,
         precision: float = 0.0,
         *,
-        flip_bias_sign: bool = False,
+        flip_bias_sign: bool = True,
+        inf_outside_limits: bool = False,
+        enabled: bool = True,
         seed: _Seed = None,
     ) -> None: ...
+    @classmethod
+    def from_gazebo(
+        cls,
+        min_range: float,
+        max_range: float,
+        *,
+        noise_type: str = "gaussian",
+        mean: float = 0.0,
+        stddev: float = 0.0,
+        bias_mean: float = 0.0,
+        bias_stddev: float = 0.0,
+        precision: float = 0.0,
+        dynamic_bias_stddev: float = 0.0,
+        dynamic_bias_correlation_time: float = 0.0,
+        cpu_lidar: bool = False,
+        seed: _Seed = None,
+    ) -> RangeNoise: ...
     @property
     def key(self) -> int: ...
     def reset(self) -> None: ...

@@ -6,10 +6,10 @@ standard normal behind beam ``i`` of frame ``f`` is normal ``i`` of stream ``4 f
 (``csrc/lidar.h``; see ``fastnoise.models.lidar``).
 
 The bias Gazebo draws once per sensor is normal 0 of stream ``4 (2**62 - 1) + 3`` (the
-reserved last frame), flipped when normal 1 of that stream is negative and
-``flip_bias_sign`` is set. It is therefore a pure function of the seed and the
-parameters: the model's ``state['position']`` is empty and ``from_state``, ``copy`` and
-pickling recompute the same bias, bit for bit.
+reserved last frame), negated when normal 1 of that stream is negative and
+``flip_bias_sign`` is set (the default, as Gazebo: probability 1/2). It is therefore a
+pure function of the seed and the parameters: the model's ``state['position']`` is
+empty and ``from_state``, ``copy`` and pickling recompute the same bias, bit for bit.
 """
 
 cimport cython
@@ -43,6 +43,7 @@ from fastnoise.models.lidar_geometry import (
     output_or_new,
     refuse_overlap,
 )
+from fastnoise.models.lidar_params import GAZEBO_ZERO, gazebo_noise_enabled
 
 cnp.import_array()
 
@@ -95,7 +96,8 @@ cdef class _RangeCall:
 
 cdef class RangeNoise(Model):
     """RangeNoise(mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
-    precision=0.0, *, flip_bias_sign=False, seed=None)
+    precision=0.0, *, flip_bias_sign=True, inf_outside_limits=False, enabled=True,
+    seed=None)
 --
 
 Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
@@ -111,13 +113,24 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         A bias drawn once per RangeNoise from N(bias_mean, bias_stddev) m and added to
         every finite range.
     precision : float
-        If > 0, results are rounded to a multiple of it (half away from zero), m.
+        If > 1e-6 m, results are rounded to a multiple of it (``round(y / precision) *
+        precision``, half away from zero), m; Gazebo's threshold: a precision within
+        1e-6 of 0 does nothing.
     flip_bias_sign : bool
-        Gazebo's GaussianNoiseModel negates the drawn bias with probability 1/2; set
-        True to do the same (default False: the bias is N(bias_mean, bias_stddev)).
+        Negate the drawn bias with probability 1/2, as Gazebo's GaussianNoiseModel
+        does (default True); False keeps the bias N(bias_mean, bias_stddev).
+    inf_outside_limits : bool
+        First turn finite true ranges below ``min_range`` into -inf and above
+        ``max_range`` into +inf, as gz-sensors' CPU lidar does before its noise (those
+        beams then pass through unchanged). Default False: they are noised and clamped.
+    enabled : bool
+        False: no noise model at all (Gazebo's lidar without one): ranges pass
+        unchanged (after ``inf_outside_limits``), not clamped, and no bias is drawn.
+        See ``from_gazebo``.
     seed : int, numpy.random.SeedSequence or None
 
-    Per beam: finite r -> r + bias + N(mean, stddev), rounded to ``precision``, then
+    Per beam (``fn_range_beam`` in ``csrc/lidar_point.h``): finite r -> r + bias +
+    N(mean, stddev), rounded to ``precision``, then
     clamped to [min_range, max_range]; +inf and -inf pass through; NaN becomes
     max_range. Where r / precision overflows (a precision far below r's own
     resolution) the rounding changes nothing and r is kept. Beam i of frame f uses
@@ -141,10 +154,11 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
     cdef bint _built
     cdef readonly double mean, stddev, min_range, max_range
     cdef readonly double bias_mean, bias_stddev, precision, bias
-    cdef readonly bint flip_bias_sign
+    cdef readonly bint flip_bias_sign, inf_outside_limits, enabled
 
     def __init__(self, mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
-                 precision=0.0, *, flip_bias_sign=False, seed=None):
+                 precision=0.0, *, flip_bias_sign=True, inf_outside_limits=False,
+                 enabled=True, seed=None):
         # everything is checked before anything is set: a refused call changes nothing
         mean = _validate.in_range("mean", mean, -_MAX_PARAM, _MAX_PARAM)
         stddev = _validate.in_range("stddev", stddev, 0.0, _MAX_PARAM)
@@ -157,13 +171,17 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         bias_stddev = _validate.in_range("bias_stddev", bias_stddev, 0.0, _MAX_PARAM)
         precision = _validate.in_range("precision", precision, 0.0, _MAX_PARAM)
         flip_bias_sign = _validate.boolean("flip_bias_sign", flip_bias_sign)
+        inf_outside_limits = _validate.boolean("inf_outside_limits", inf_outside_limits)
+        enabled = _validate.boolean("enabled", enabled)
         ss = as_seed_sequence(seed)
         key = model_key(ss, "lidar")
         z = np.empty(2, dtype=np.float64)
         fill_normals(key, fn_lidar_stream(RESERVED_FRAME, FN_LIDAR_RANGE), 0, z)
         b = bias_mean + bias_stddev * float(z[0])
-        if flip_bias_sign and z[1] < 0:
+        if flip_bias_sign and z[1] < 0 and b != 0.0:
             b = -b
+        if not enabled:
+            b = 0.0
         # nothing below can fail
         self.mean = mean
         self.stddev = stddev
@@ -173,6 +191,8 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         self.bias_stddev = bias_stddev
         self.precision = precision
         self.flip_bias_sign = flip_bias_sign
+        self.inf_outside_limits = inf_outside_limits
+        self.enabled = enabled
         self.bias = b
         self._seed_seq = ss
         self.prm.key = key
@@ -180,10 +200,43 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         self.prm.bias = b
         self.prm.mean = mean
         self.prm.stddev = stddev
-        self.prm.precision = precision
+        # Gazebo quantizes only when the precision is not 0 within 1e-6
+        self.prm.precision = precision if precision > GAZEBO_ZERO else 0.0
         self.prm.min_range = min_range
         self.prm.max_range = max_range
+        self.prm.noise = enabled
+        self.prm.inf_outside = inf_outside_limits
         self._built = True
+
+    @classmethod
+    def from_gazebo(cls, min_range, max_range, *, noise_type="gaussian", mean=0.0,
+                    stddev=0.0, bias_mean=0.0, bias_stddev=0.0, precision=0.0,
+                    dynamic_bias_stddev=0.0, dynamic_bias_correlation_time=0.0,
+                    cpu_lidar=False, seed=None):
+        """gz-sensors' lidar noise for an SDF ``<ray>``/``<lidar>`` with its ``<range>``
+        limits and ``<noise>`` fields (m, s), exactly as ``Lidar::Load`` and
+        ``Lidar::ApplyNoise`` use them (``src/Lidar.cc``):
+
+        - a noise model exists only for ``noise_type`` "gaussian" (any case; "none",
+          "gaussian_quantized" and "custom" give none) and only when ``mean``,
+          ``stddev``, ``bias_mean``, ``dynamic_bias_stddev`` or
+          ``dynamic_bias_correlation_time`` differs from 0 by more than 1e-6
+          (``bias_stddev`` alone gives none); without one, ranges pass unchanged and
+          are not clamped (``enabled=False``);
+        - with one: bias drawn once from N(bias_mean, bias_stddev), sign flipped with
+          probability 1/2; per beam ``Apply(range)`` with dt = 0, so the dynamic bias
+          never moves; rounding to ``precision`` when it exceeds 1e-6; then the clamp
+          (NaN -> max, finite -> [min, max], +-inf kept);
+        - ``cpu_lidar=True``: true ranges outside [min_range, max_range] become -inf /
+          +inf before the noise, as ``CpuLidarSensor::SetRaycastResults`` does.
+        """
+        enabled = gazebo_noise_enabled(noise_type, _validate.finite("mean", mean),
+                                       _validate.finite("stddev", stddev),
+                                       _validate.finite("bias_mean", bias_mean),
+                                       dynamic_bias_stddev, dynamic_bias_correlation_time)
+        return cls(mean, stddev, min_range, max_range, bias_mean, bias_stddev, precision,
+                   flip_bias_sign=True, inf_outside_limits=cpu_lidar, enabled=enabled,
+                   seed=seed)
 
     cdef inline int _check_built(self) except -1:
         if not self._built:
@@ -207,6 +260,8 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
             "bias_stddev": self.bias_stddev,
             "precision": self.precision,
             "flip_bias_sign": bool(self.flip_bias_sign),
+            "inf_outside_limits": bool(self.inf_outside_limits),
+            "enabled": bool(self.enabled),
         }
 
     def _take(self, other):
@@ -219,6 +274,8 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         self.bias_stddev = o.bias_stddev
         self.precision = o.precision
         self.flip_bias_sign = o.flip_bias_sign
+        self.inf_outside_limits = o.inf_outside_limits
+        self.enabled = o.enabled
         self.bias = o.bias
         self.prm = o.prm
         self._seed_seq = o._seed_seq

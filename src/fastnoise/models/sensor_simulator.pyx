@@ -18,10 +18,10 @@ from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.core.seeding import as_seed_sequence, model_seed_sequence
+from fastnoise.models import sensor_simulator_checks as _checks
 
 cnp.import_array()
 
-_SOURCE_ATTRS = ("omega", "roll", "pitch", "yaw")
 _F64 = np.dtype(np.float64)
 
 #: Largest magnitude of a noise stddev, a drift accumulator and a source value (rad/s
@@ -30,20 +30,6 @@ _F64 = np.dtype(np.float64)
 VALUE_MAX = 1e300
 cdef double _VALUE_MAX = VALUE_MAX
 _UNBUILT = "this SensorSimulator was never initialised (call __init__): it has no source"
-
-
-def _check_source(source):
-    if source is None:
-        raise TypeError(
-            "source=None is not allowed: it must be a RigidBodySimulator or an object with "
-            "omega, roll, pitch and yaw")
-    if isinstance(source, RigidBodySimulator):
-        return
-    missing = [a for a in _SOURCE_ATTRS if not hasattr(source, a)]
-    if missing:
-        raise TypeError(
-            f"source={source!r} is not allowed: it lacks {', '.join(missing)} (a source "
-            "needs omega, roll, pitch and yaw)")
 
 
 cdef double _real(str name, object value) except? -1.0:
@@ -69,13 +55,6 @@ def _vector3(name, value, nonneg=False):
                 f"{name}={value!r} is not allowed: every component must lie within "
                 f"+/-{VALUE_MAX:g}")
     return np.array([v[0], v[1], v[2]])
-
-
-def _state_vector3(name, value):
-    """A list (or tuple) of 3 floats within +/-VALUE_MAX from a state."""
-    if not isinstance(value, (list, tuple)):
-        raise TypeError(f"{name}={value!r} is not allowed: it must be a list of 3 floats")
-    return _vector3(name, value)
 
 
 cdef int _out3(object out, double **dst) except -1:
@@ -248,7 +227,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         cdef int i
         # everything is checked into locals first: a failed call changes nothing;
         # errors use the constructor's own names, so they name what was passed
-        _check_source(source)
+        _checks.check_source(source)
         ss = as_seed_sequence(seed)
         sigma = _vector3("noise_stddev", noise_stddev, nonneg=True)
         rate = _vector3("drift_rate", drift_rate)
@@ -480,13 +459,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
 
     def _set_position(self, position):
         cdef int i
-        _validate.fields("state['position']", position,
-                         ("drift_omega", "drift_angles", "generator"))
-        w = _state_vector3("state['position']['drift_omega']", position["drift_omega"])
-        a = _state_vector3("state['position']['drift_angles']", position["drift_angles"])
-        g = _validate.fields("state['position']['generator']", position["generator"],
-                             ("position",))
-        n = _validate.counter("state['position']['generator']['position']", g["position"])
+        w, a, n = _checks.check_position(position, _vector3)  # all checked first
         for i in range(3):
             self.drift_omega_[i] = w[i]
             self.drift_angles_[i] = a[i]

@@ -327,18 +327,12 @@ def fill_imu_covariance(msg: Any, model: Any, dt: float, convention: str = "seed
     ``orientation_covariance`` is never touched."""
     if convention == "keep":
         return
-    if convention == "seed002":
-        gyro = model.angular_velocity_covariance(dt)
-        accel = model.linear_acceleration_covariance(dt)
-    elif convention == "gazebo":
-        gyro = np.zeros(9)
-        accel = np.zeros(9)
-        gyro[[0, 4, 8]] = model.gyro.white_stddev(dt) ** 2
-        accel[[0, 4, 8]] = model.accel.white_stddev(dt) ** 2
-    else:
+    if convention not in ("seed002", "gazebo"):
         raise ValueError(
             f"convention={convention!r} is not allowed: use 'seed002', 'gazebo' or 'keep'"
         )
+    gyro = model.angular_velocity_covariance(dt, convention)
+    accel = model.linear_acceleration_covariance(dt, convention)
     msg.angular_velocity_covariance = np.asarray(gyro, dtype=np.float64)
     msg.linear_acceleration_covariance = np.asarray(accel, dtype=np.float64)
 

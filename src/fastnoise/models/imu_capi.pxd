@@ -1,0 +1,60 @@
+# C declarations of the IMU core (csrc/imu.h), cimported by imu.pyx (a .pxd only:
+# nothing extra to build).
+
+from libc.stdint cimport uint64_t
+
+from fastnoise.core.capi cimport fn_stream
+
+
+cdef extern from "imu.h" nogil:
+    int FN_IMU_AXES
+    int FN_IMU_TERMS
+
+    ctypedef struct fn_imu_axis_params:
+        double noise_stddev
+        double noise_density
+        double bias
+        double turn_on_mean
+        double turn_on_stddev
+        double gm_stddev
+        double gm_tau
+        double rw_density
+        double full_scale
+        double lsb
+        int gm_steady_state
+        int turn_on_in_gm
+        int round_away
+
+    double FN_IMU_TERM_MAX
+    int FN_IMU_OK
+    int FN_IMU_ERR_COUNT
+    int FN_IMU_ERR_STREAM
+    int FN_IMU_ERR_WHITE
+    int FN_IMU_ERR_GM
+    int FN_IMU_ERR_RW
+    int FN_IMU_ERR_OMEGA
+    int FN_IMU_ERR_ACCEL
+
+    ctypedef struct fn_imu:
+        fn_imu_axis_params p[6]
+        double lin[2][3][3]
+        double gsens[3][3]
+        uint64_t key
+        int normal_dtype
+        fn_stream st[6][3]
+        double gm[6]
+        double rw[6]
+        double turn_on[6]
+        uint64_t count
+        uint64_t room
+        double coef_dt
+        double max_input
+
+    void fn_imu_init(fn_imu *m)
+    void fn_imu_reset(fn_imu *m)
+    void fn_imu_set_room(fn_imu *m)
+    int fn_imu_step_checked(fn_imu *m, const double *omega, const double *accel, double dt,
+                            double *omega_out, double *accel_out, size_t *where)
+    int fn_imu_apply_checked(fn_imu *m, size_t n, const double *omega, const double *accel,
+                             const double *dt, size_t dt_stride, double *omega_out,
+                             double *accel_out, size_t *where)

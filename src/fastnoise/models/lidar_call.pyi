@@ -1,0 +1,1 @@
+"""Type stubs for fastnoise.models.lidar_call: internal, nothing public."""
