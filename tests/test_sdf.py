@@ -76,6 +76,49 @@ def test_precision_applies_to_gaussian_and_gaussian_quantized():
     assert small.gyro.resolution == (0.000002,) * 3
 
 
+def _imu_axes(gyro_axes):
+    g = "".join(f'<{a}><noise type="gaussian">{b}</noise></{a}>' for a, b in gyro_axes.items())
+    return f"<imu><angular_velocity>{g}</angular_velocity></imu>"
+
+
+def test_precision_on_some_axes_rounds_as_gazebo():
+    # gz-sensors GaussianNoiseModel::ApplyImpl (9ba02f2): std::round(out / precision) *
+    # precision, a division with halves away from zero, per axis
+    m = from_sdf(
+        _imu_axes({"x": "<precision>0.5</precision>", "z": "<precision>0.25</precision>"}),
+        seed=1,
+    )
+    assert m.gyro.resolution == (0.5, 0.0, 0.25) and m.gyro.rounding == "gazebo"
+    for truth, expect in (
+        ([0.25, 0.3, 0.125], [0.5, 0.3, 0.25]),  # ties go away from zero (even: 0, 0)
+        ([-0.25, -0.3, -0.375], [-0.5, -0.3, -0.5]),
+        ([0.74, 1e-9, 0.1], [0.5, 1e-9, 0.0]),
+    ):
+        w, _ = m.step(truth, [0.0, 0.0, 0.0], 0.01)
+        assert w.tolist() == expect
+
+
+def test_dynamic_bias_on_some_axes():
+    body = (
+        "<dynamic_bias_stddev>0.05</dynamic_bias_stddev>"
+        "<dynamic_bias_correlation_time>0.5</dynamic_bias_correlation_time>"
+    )
+    sdf = _imu_axes({"x": body, "y": "<bias_mean>0.1</bias_mean>"})
+    gyro, _ = imu_noise_params_from_sdf(sdf)
+    assert gyro.bias_correlation_time == (0.5, 0.0, 0.0)
+    assert gyro.bias_stddev == (0.05 * math.sqrt(0.25), 0.0, 0.0)
+    assert gyro.turn_on_bias_decays
+    m = from_sdf(sdf, seed=4)
+    zeros = np.zeros((200_000, 3))
+    w, _ = m.apply(zeros, zeros, 0.01)
+    # x: Gauss-Markov with stationary std 0.05*sqrt(tau/2) (2000 s = 4000 tau: within
+    # ~2 %; allow 5 %); y: the turn-on bias +-0.1, constant (no dynamic bias there, so
+    # it does not decay); z: no noise at all
+    assert abs(w[:, 0].std() - 0.025) < 0.05 * 0.025
+    assert np.all(w[:, 1] == w[0, 1]) and abs(w[0, 1]) == 0.1
+    assert np.all(w[:, 2] == 0.0)
+
+
 def test_negative_or_zero_correlation_time_turns_the_dynamic_bias_off():
     for tau in ("-5", "0"):
         body = (

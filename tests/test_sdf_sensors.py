@@ -453,7 +453,7 @@ def test_cli_lists_every_sensor(tmp_path, capsys):
     assert cli.main(["sdf", str(path)]) == 0
     out = capsys.readouterr().out
     assert "robot::base::imu  [imu]  topic (no <topic>)" in out
-    assert 'imu: ImuNoise {"gyro": {"noise_stddev": [0.01, 0.0, 0.0]}' in out
+    assert 'imu: ImuNoise {"gyro": {"noise_stddev": [0.01, 0.0, 0.0], "rounding": "gazebo"}' in out
     assert "robot::base::mag  [magnetometer]" in out
     assert "unresolved include:" in out and "model://gone" in out
     assert cli.main(["sdf", str(path), "--json", "-I", str(tmp_path)]) == 0
@@ -478,5 +478,5 @@ def test_cli_on_the_suite_world(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "robot::base::imu_sensor  [imu]  topic imu" in out and "ImuNoise" in out
     assert "robot::base::cam  [camera]  topic camera" in out
-    assert 'image: ImageNoise {"stddev": 0.007, "variant": "ogre2"}' in out
+    assert 'image: ImageNoise {"stddev": 0.007, "variant": "ogre2"' in out
     assert "quiet" not in out  # no <noise>

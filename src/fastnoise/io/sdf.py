@@ -16,7 +16,11 @@ type) and means what gz-sensors ``GaussianNoiseModel`` does with it, per axis:
   sigma*sqrt(tau/2) whose initial state is the turn-on bias (it decays); a tau <= 0
   turns it off;
 - ``precision``: when > 1e-6, every output (``gaussian`` and ``gaussian_quantized``
-  alike) is rounded to a multiple of it.
+  alike) is rounded to a multiple of it, ``std::round(y / precision) * precision``
+  (halves away from zero: ``TriadNoise(rounding="gazebo")``).
+
+Dynamic bias and precision may be given on some axes only (``bias_correlation_time``
+and ``resolution`` are 0 on the others).
 
 IMU layouts: ``<imu><angular_velocity><x><noise type=...>...`` (SDF >= 1.5) and
 ``<imu><noise><type>gaussian</type><rate>...</rate><accel>...</accel></noise>`` (SDF 1.4,
@@ -62,27 +66,29 @@ _TRIADS = {"angular_velocity": "gyro", "linear_acceleration": "accel"}
 _OLD_TRIADS = {"rate": "gyro", "accel": "accel"}
 
 
-def _triad(axes: list[dict[str, Any] | None], where: Node) -> TriadNoise:
-    """TriadNoise from the parsed ``<noise>`` of axes x, y, z (None: no element)."""
+def _triad(axes: list[dict[str, Any] | None]) -> TriadNoise:
+    """TriadNoise from the parsed ``<noise>`` of axes x, y, z (None: no element).
+
+    Per axis, as gz-sensors: the dynamic bias where its stddev and correlation time are
+    both > 0 (``bias_correlation_time`` 0 elsewhere), ``precision`` > 1e-6 rounded as
+    ``std::round(y / precision) * precision`` (``rounding="gazebo"``; ``resolution`` 0
+    elsewhere)."""
     comps = [component(v) for v in axes]
     zero = dict.fromkeys(
-        ("mean", "stddev", "bias_mean", "bias_stddev", "dynamic_bias_stddev", "precision"),
+        (
+            "mean",
+            "stddev",
+            "bias_mean",
+            "bias_stddev",
+            "dynamic_bias_stddev",
+            "dynamic_bias_correlation_time",
+            "precision",
+        ),
         0.0,
     )
-    zero["dynamic_bias_correlation_time"] = 0.0
     cs = [zero if c is None else c for c in comps]
     decays = [c["dynamic_bias_stddev"] > 0.0 for c in cs]
     res = [c["precision"] for c in cs]
-    if any(decays) and not all(decays):
-        raise where.error(
-            "Gazebo dynamic bias on some axes of a triad only is not supported yet: give "
-            "dynamic_bias_stddev and dynamic_bias_correlation_time > 0 on all three"
-        )
-    if any(res) and not all(res):
-        raise where.error(
-            "precision on some axes of a triad only is not supported yet: give it on all three"
-        )
-    dyn = all(decays)
     return TriadNoise(
         bias=_vec3([c["mean"] for c in cs]),
         noise_stddev=_vec3([c["stddev"] for c in cs]),
@@ -93,16 +99,17 @@ def _triad(axes: list[dict[str, Any] | None], where: Node) -> TriadNoise:
                 gauss_markov_stddev_from_gazebo(
                     c["dynamic_bias_stddev"], c["dynamic_bias_correlation_time"]
                 )
-                if dyn
+                if d
                 else 0.0
-                for c in cs
+                for c, d in zip(cs, decays, strict=True)
             ]
         ),
         bias_correlation_time=_vec3([c["dynamic_bias_correlation_time"] for c in cs])
-        if dyn
+        if any(decays)
         else None,
-        turn_on_bias_decays=dyn,
-        resolution=_vec3(res) if all(res) else None,
+        turn_on_bias_decays=any(decays),
+        resolution=_vec3(res) if any(res) else None,
+        rounding="gazebo",
     )
 
 
@@ -147,7 +154,7 @@ def imu_triads(imu: Node, notes: list[str] | None = None) -> tuple[TriadNoise, T
                 v = parse_noise(sub, f"imu/noise/{sub.tag}", type_child=True)
                 v["type"] = ntype
                 axes[_OLD_TRIADS[sub.tag]] = [v, dict(v), dict(v)]
-    return _triad(axes["gyro"], imu), _triad(axes["accel"], imu)
+    return _triad(axes["gyro"]), _triad(axes["accel"])
 
 
 def _find_imu(root: Node, name: str | None) -> Node:
