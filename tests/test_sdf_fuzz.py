@@ -32,12 +32,34 @@ def _xml(draw, depth=0):
     return f"<{tag}{attr}>{''.join(kids)}</{tag}>"
 
 
+_KEYS = ["mean", "stddev", "bias_mean", "bias_stddev", "precision", "dynamic_bias_stddev"]
+_KEYS += ["dynamic_bias_correlation_time", "type", "bogus"]
+_VALUES = ["0", "0.1", "-0.5", "2e-6", "1e-7", "abc", "nan", "gaussian", "NONE", "1e300"]
+_SKELETONS = [
+    ("imu", "<imu><angular_velocity><x>{n}</x><z>{n}</z></angular_velocity></imu>"),
+    ("gpu_lidar", "<lidar><range><min>0.1</min><max>30</max></range>{n}</lidar>"),
+    ("ray", "<ray><range><min>{v}</min><max>{v}</max></range>{n}</ray>"),
+    ("depth", "<camera><clip><near>{v}</near><far>50</far></clip>{n}</camera>"),
+    ("rgbd_camera", "<camera>{n}</camera>"),
+    ("gps", "<gps><position_sensing><horizontal>{n}</horizontal></position_sensing></gps>"),
+    ("magnetometer", "<magnetometer><x>{n}</x><y>{n}</y></magnetometer>"),
+]
+_KINDS = ["imu", "gpu_lidar", "ray", "camera", "depth", "rgbd", "gps", "magnetometer", "sonar"]
+
+
+@st.composite
+def _structured(draw):
+    kids = draw(st.lists(st.tuples(st.sampled_from(_KEYS), st.sampled_from(_VALUES)), max_size=5))
+    attr = draw(st.sampled_from(["", ' type="gaussian"', ' type="Gaussian_Quantized"', ' type=""']))
+    noise = f"<noise{attr}>" + "".join(f"<{k}>{v}</{k}>" for k, v in kids) + "</noise>"
+    kind, skeleton = draw(st.sampled_from(_SKELETONS))
+    return kind, skeleton.format(n=noise, v=draw(st.sampled_from(_VALUES)))
+
+
 @settings(max_examples=300, deadline=None, derandomize=True)
-@given(
-    kind=st.sampled_from(["imu", "gpu_lidar", "ray", "camera", "depth", "rgbd", "gps", "sonar"]),
-    body=_xml(),
-)
-def test_fuzz_sensor_bodies_are_read_or_refused(kind, body):
+@given(case=st.one_of(st.tuples(st.sampled_from(_KINDS), _xml()), _structured()))
+def test_fuzz_sensor_bodies_are_read_or_refused(case):
+    kind, body = case
     try:
         found = load_sensors(_world(f'<sensor name="s" type="{kind}">{body}</sensor>'), seed=1)
     except SdfError:
