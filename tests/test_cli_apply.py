@@ -1,9 +1,8 @@
-"""`fastnoise apply` and `fastnoise sdf` from the command line: exit codes, the progress
-bar, --dry-run, --quiet, --overwrite, and refusals printed with the path or entry."""
+"""`fastnoise apply` from the command line: exit codes, the progress bar, --dry-run,
+--quiet, --overwrite, and refusals printed with the path or entry (`fastnoise sdf`:
+tests/test_sdf_sensors.py)."""
 
 from __future__ import annotations
-
-import json
 
 import pytest
 
@@ -11,7 +10,6 @@ from fastnoise import cli
 
 pytest.importorskip("rosbags")
 from test_ros_bags import read_bag, write_bag  # noqa: E402  (the bag builders)
-from test_suite import SDF  # noqa: E402
 
 SUITE = """seed = 5
 [topics."/cam"]
@@ -68,20 +66,3 @@ def test_seed_option_changes_the_noise(bag, capsys):
     cli.main(["apply", *cfg, str(src), str(tmp / "c"), "--seed", "6"])
     a, b, c = (read_bag(tmp / n)[0] for n in "abc")
     assert a == b != c
-
-
-def test_sdf_lists_noisy_sensors(tmp_path, capsys):
-    path = tmp_path / "w.sdf"
-    path.write_text(SDF)
-    assert cli.main(["sdf", str(path)]) == 0
-    out = capsys.readouterr().out
-    assert "imu_sensor  [imu]  topic imu" in out and "ImuNoise" in out
-    assert "cam  [camera]  topic camera" in out and "not imported" in out
-    assert "quiet" not in out
-    assert cli.main(["sdf", str(path), "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
-    assert [r["name"] for r in rows] == ["imu_sensor", "cam"]
-    assert rows[0]["params"]["gyro"]["noise_stddev"] == [0.0002] * 3
-    (tmp_path / "bad.sdf").write_text("<sdf")
-    assert cli.main(["sdf", str(tmp_path / "bad.sdf")]) == 1
-    assert "not well-formed" in capsys.readouterr().err

@@ -59,13 +59,96 @@ def test_dynamic_bias_stationary_std_is_sigma_sqrt_tau_over_2():
     assert np.allclose(w.std(axis=0), 0.05 * math.sqrt(0.25), rtol=0.05)
 
 
-def test_gaussian_quantized_precision_and_plain_gaussian_ignores_it():
+def test_precision_applies_to_gaussian_and_gaussian_quantized():
+    # gz-sensors GaussianNoiseModel::Load (gazebosim/gz-sensors 9ba02f2, src/
+    # GaussianNoiseModel.cc) quantizes whenever precision is not within 1e-6 of 0,
+    # whatever the type; sdformat Noise::Load reads precision for every type.
     body = "<stddev>0.01</stddev><precision>0.125</precision>"
-    q = from_sdf(_imu(body, ntype="gaussian_quantized"), seed=2)
-    w, _ = q.step([0.3, 0.0, -1.0], [0, 0, 0], 0.01)
-    assert np.all(w / 0.125 == np.rint(w / 0.125))
-    plain = from_sdf(_imu(body), seed=2)
-    assert plain.gyro.resolution is None
+    for ntype in ("gaussian_quantized", "gaussian", "Gaussian"):
+        q = from_sdf(_imu(body, ntype=ntype), seed=2)
+        assert q.gyro.resolution == (0.125,) * 3
+        w, _ = q.step([0.3, 0.0, -1.0], [0, 0, 0], 0.01)
+        assert np.all(w / 0.125 == np.rint(w / 0.125))
+    # |precision| <= 1e-6 is math::equal(precision, 0, 1e-6): no quantization
+    tiny = from_sdf(_imu("<stddev>0.01</stddev><precision>0.000001</precision>"), seed=2)
+    assert tiny.gyro.resolution is None
+    small = from_sdf(_imu("<stddev>0.01</stddev><precision>0.000002</precision>"), seed=2)
+    assert small.gyro.resolution == (0.000002,) * 3
+
+
+def _imu_axes(gyro_axes):
+    g = "".join(f'<{a}><noise type="gaussian">{b}</noise></{a}>' for a, b in gyro_axes.items())
+    return f"<imu><angular_velocity>{g}</angular_velocity></imu>"
+
+
+def test_precision_on_some_axes_rounds_as_gazebo():
+    # gz-sensors GaussianNoiseModel::ApplyImpl (9ba02f2): std::round(out / precision) *
+    # precision, a division with halves away from zero, per axis
+    m = from_sdf(
+        _imu_axes({"x": "<precision>0.5</precision>", "z": "<precision>0.25</precision>"}),
+        seed=1,
+    )
+    assert m.gyro.resolution == (0.5, 0.0, 0.25) and m.gyro.rounding == "gazebo"
+    for truth, expect in (
+        ([0.25, 0.3, 0.125], [0.5, 0.3, 0.25]),  # ties go away from zero (even: 0, 0)
+        ([-0.25, -0.3, -0.375], [-0.5, -0.3, -0.5]),
+        ([0.74, 1e-9, 0.1], [0.5, 1e-9, 0.0]),
+    ):
+        w, _ = m.step(truth, [0.0, 0.0, 0.0], 0.01)
+        assert w.tolist() == expect
+
+
+def test_dynamic_bias_on_some_axes():
+    body = (
+        "<dynamic_bias_stddev>0.05</dynamic_bias_stddev>"
+        "<dynamic_bias_correlation_time>0.5</dynamic_bias_correlation_time>"
+    )
+    sdf = _imu_axes({"x": body, "y": "<bias_mean>0.1</bias_mean>"})
+    gyro, _ = imu_noise_params_from_sdf(sdf)
+    assert gyro.bias_correlation_time == (0.5, 0.0, 0.0)
+    assert gyro.bias_stddev == (0.05 * math.sqrt(0.25), 0.0, 0.0)
+    assert gyro.turn_on_bias_decays
+    m = from_sdf(sdf, seed=4)
+    zeros = np.zeros((200_000, 3))
+    w, _ = m.apply(zeros, zeros, 0.01)
+    # x: Gauss-Markov with stationary std 0.05*sqrt(tau/2) (2000 s = 4000 tau: within
+    # ~2 %; allow 5 %); y: the turn-on bias +-0.1, constant (no dynamic bias there, so
+    # it does not decay); z: no noise at all
+    assert abs(w[:, 0].std() - 0.025) < 0.05 * 0.025
+    assert np.all(w[:, 1] == w[0, 1]) and abs(w[0, 1]) == 0.1
+    assert np.all(w[:, 2] == 0.0)
+
+
+def test_negative_or_zero_correlation_time_turns_the_dynamic_bias_off():
+    for tau in ("-5", "0"):
+        body = (
+            "<stddev>0.01</stddev><dynamic_bias_stddev>0.05</dynamic_bias_stddev>"
+            f"<dynamic_bias_correlation_time>{tau}</dynamic_bias_correlation_time>"
+        )
+        gyro, _ = imu_noise_params_from_sdf(_imu(body))
+        assert gyro.bias_correlation_time is None and gyro.bias_stddev == (0.0,) * 3
+        assert gyro.noise_stddev == (0.01,) * 3 and not gyro.turn_on_bias_decays
+
+
+def test_missing_type_is_none_and_type_is_lower_cased():
+    gyro, _ = imu_noise_params_from_sdf(
+        "<imu><angular_velocity><x><noise><stddev>1</stddev></noise></x></angular_velocity></imu>"
+    )
+    assert gyro.noise_stddev == (0.0,) * 3  # sdformat: a missing type is "none"
+    gyro, _ = imu_noise_params_from_sdf(_imu("<stddev>0.5</stddev>", ntype="GAUSSIAN"))
+    assert gyro.noise_stddev == (0.5,) * 3
+
+
+def test_a_type_child_is_ignored_with_a_warning_where_type_is_an_attribute():
+    # noise.sdf declares type as an attribute: sdformat's Element::Get returns the
+    # attribute (default "none") and copies a <type> child as an unknown element
+    sdf = (
+        "<imu><angular_velocity><x><noise><type>gaussian</type><stddev>1</stddev>"
+        "</noise></x></angular_velocity></imu>"
+    )
+    with pytest.warns(UserWarning, match=r"line 1: <imu/angular_velocity/x/noise/type> ignored"):
+        gyro, _ = imu_noise_params_from_sdf(sdf)
+    assert gyro.noise_stddev == (0.0,) * 3
 
 
 def test_type_none_and_sdf_1_4_layout():
@@ -81,6 +164,11 @@ def test_type_none_and_sdf_1_4_layout():
     gyro, accel = imu_noise_params_from_sdf(old)
     assert gyro.noise_stddev == (0.0002,) * 3 and accel.turn_on_bias_mean == (0.1,) * 3
     assert not accel.turn_on_bias_decays
+    # sdformat sdf/1.4/imu.sdf: <type> is a required child with default "gaussian"
+    gyro, _ = imu_noise_params_from_sdf(old.replace("<type>gaussian</type>", ""))
+    assert gyro.noise_stddev == (0.0002,) * 3
+    gyro, _ = imu_noise_params_from_sdf(old.replace("<type>gaussian</type>", "<type>NONE</type>"))
+    assert gyro.noise_stddev == (0.0,) * 3
 
 
 def test_file_path_and_sensor_name(tmp_path):
@@ -99,6 +187,8 @@ def test_file_path_and_sensor_name(tmp_path):
         ("<stddev>abc</stddev>", "malformed element <imu/angular_velocity/x/noise/stddev>"),
         ("<stddev>-1</stddev>", "stddev"),
         ("<stddev>nan</stddev>", "stddev"),
+        ("<precision>-0.1</precision>", "precision>: '-0.1' must be >= 0"),
+        ("<stddev>1</stddev><stddev>2</stddev>", "noise/stddev> appears twice"),
     ],
 )
 def test_unknown_and_malformed_elements_are_named(body, match):
@@ -113,7 +203,7 @@ def test_unknown_type_and_structure():
         from_sdf("<imu><angular_velocity><w/></angular_velocity></imu>")
     with pytest.raises(ValueError, match="imu/magnetic"):
         from_sdf("<imu><magnetic/></imu>")
-    with pytest.raises(ValueError, match="well-formed"):
+    with pytest.raises(ValueError, match="line 1: the SDF is not well-formed"):
         from_sdf("<imu><angular_velocity></imu>")
     with pytest.raises(ValueError, match="no <imu>"):
         from_sdf("<sdf version='1.9'><model name='m'/></sdf>")

@@ -169,21 +169,31 @@ def test_sdf_sensors_and_suites(tmp_path):
     path = tmp_path / "world.sdf"
     path.write_text(SDF)
     sensors = {s.name: s for s in sdf_sensors(path)}
-    assert set(sensors) == {"imu_sensor", "cam"}  # "quiet" has no <noise>
-    assert sensors["imu_sensor"].importable and sensors["imu_sensor"].topic == "imu"
-    assert not sensors["cam"].importable and sensors["cam"].reason
+    # scoped names; "quiet" has no <noise>
+    assert set(sensors) == {"robot::base::imu_sensor", "robot::base::cam"}
+    imu = sensors["robot::base::imu_sensor"]
+    assert imu.importable and imu.topic == "imu" and imu.sensor == "imu_sensor"
+    assert sensors["robot::base::cam"].importable  # camera noise is applied to images
     suite = load_suite(path, seed=3)
-    assert [e.pattern for e in suite.entries] == ["/imu"]
-    assert any("'cam'" in n for n in suite.notes)
+    assert [e.pattern for e in suite.entries] == ["/imu", "/camera"]
     model = suite.for_topic("/imu").build("/imu")
     ref = fastnoise.from_sdf(str(path), seed=name_seed_sequence(3, "/imu"), name="imu_sensor")
     assert model.key == ref.key and model.gyro == ref.gyro
+    cam = suite.for_topic("/camera").build("/camera")
+    cam_seed = name_seed_sequence(3, "/camera")
+    ref_cam = fastnoise.ImageNoise(0.0, 0.007, variant="ogre2", seed=cam_seed)
+    assert (cam.key, cam.stddev, cam.variant) == (ref_cam.key, 0.007, "ogre2")
     # a TOML suite with an [sdf] table mapping sensors to bag topics
     (tmp_path / "s.toml").write_text(
         'seed = 3\n[sdf]\nfile = "world.sdf"\ntopics = { imu_sensor = "/robot/imu" }\n'
     )
     suite = load_suite(tmp_path / "s.toml")
     assert suite.for_topic("/robot/imu").build("/robot/imu").gyro == ref.gyro
+    # the scoped name works as well
+    (tmp_path / "u.toml").write_text(
+        'seed = 3\n[sdf]\nfile = "world.sdf"\ntopics = { "robot::base::imu_sensor" = "/r/imu" }\n'
+    )
+    assert load_suite(tmp_path / "u.toml").for_topic("/r/imu").model == "imu"
     (tmp_path / "t.toml").write_text('seed = 3\n[sdf]\nfile = "world.sdf"\ntopics = { x = "/y" }')
     with pytest.raises(ValueError, match="names sensor 'x'"):
         load_suite(tmp_path / "t.toml")
@@ -197,6 +207,32 @@ def test_sdf_sensors_and_suites(tmp_path):
             {"seed": 3, "topics": {"/i": {"sdf": "world.sdf", "sensor": "imu_sensor", "a": 1}}},
             base=tmp_path,
         )
+
+
+def test_sdf_lidar_and_depth_sensors_become_range_and_depth_entries(tmp_path):
+    (tmp_path / "w.sdf").write_text(
+        '<sdf version="1.9"><model name="m"><link name="l">'
+        '<sensor name="scan" type="gpu_lidar"><topic>/scan</topic><lidar><range><min>0.2'
+        "</min><max>12</max></range><noise><type>gaussian</type><stddev>0.01</stddev>"
+        "</noise></lidar></sensor>"
+        '<sensor name="d" type="depth_camera"><topic>/depth</topic><camera><noise>'
+        "<type>gaussian</type><stddev>0.02</stddev></noise></camera></sensor>"
+        '<sensor name="mag" type="magnetometer"><topic>/mag</topic><magnetometer><x>'
+        '<noise type="gaussian"><stddev>1</stddev></noise></x></magnetometer></sensor>'
+        "</link></model></sdf>"
+    )
+    suite = load_suite(tmp_path / "w.sdf", seed=5)
+    assert [(e.pattern, e.model) for e in suite.entries] == [
+        ("/scan", "range"),
+        ("/depth", "depth"),
+    ]
+    assert any("'m::l::mag' (magnetometer): not imported" in n for n in suite.notes)
+    # LaserScan limits replace the SDF's; the noise and Gazebo's bias flip stay
+    r = suite.for_topic("/scan").build("/scan", min_range=0.1, max_range=30.0)
+    assert (r.stddev, r.min_range, r.max_range, r.flip_bias_sign) == (0.01, 0.1, 30.0, True)
+    assert r.key == fastnoise.RangeNoise(0, 1, 0, 1, seed=name_seed_sequence(5, "/scan")).key
+    d = suite.for_topic("/depth").build("/depth")
+    assert (d.stddev, d.near, d.far) == (0.02, 0.1, 100.0)
 
 
 def test_entry_models_are_built_per_name():

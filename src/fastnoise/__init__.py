@@ -14,7 +14,7 @@ from fastnoise.io.dvl_config import (
     load_config,
     save_config,
 )
-from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf
+from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf, load_sensors
 from fastnoise.models.camera import ImageNoise
 from fastnoise.models.carla_lidar import CarlaLidarNoise
 from fastnoise.models.dvl import AugmentedWhiteNoise, DvlMeasurement, DvlSimulator
@@ -64,6 +64,7 @@ __all__ = [
     "from_sdf",
     "gauss_markov_stddev_from_gazebo",
     "imu_noise_params_from_sdf",
+    "load_sensors",
     "odometry_covariances",
     "triad_covariance",
     "wt901c",

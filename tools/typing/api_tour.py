@@ -93,6 +93,10 @@ def imu() -> float:
     from_sdf = fn.from_sdf(sdf, seed=3)
     g2, a2 = fn.imu_noise_params_from_sdf(sdf)
     assert isinstance(from_sdf, ImuNoise) and isinstance(g2, TriadNoise)
+    found = fn.load_sensors(sdf, seed=3, search_path=["."], camera_variant="ogre2")
+    rec = found["m::l::imu"]
+    assert rec.type == "imu" and rec.noisy and isinstance(rec.models["imu"], ImuNoise)
+    assert found.by_type("imu") == [rec] and found.unresolved == () and rec.line == 1
     total = float(w[0] + a[0] + ws[0, 0] + acs[0, 0] + cov[0]) + sigma
     return total + len(odo) + float(np.sum(t.noise_stddev)) + float(np.sum(a2.bias))
 

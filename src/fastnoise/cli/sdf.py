@@ -1,5 +1,7 @@
-"""``fastnoise sdf FILE``: every noisy sensor of an SDFormat model or world file, and
-the model fastnoise builds for it (``fastnoise apply --config FILE`` uses them)."""
+"""``fastnoise sdf FILE``: every sensor of an SDFormat model or world file that has a
+``<noise>`` element: its type, scoped name, topic and noise (the fastnoise models
+:func:`fastnoise.io.sdf.load_sensors` builds, or why Gazebo adds none); includes not
+found and what sdformat would ignore are listed after them."""
 
 from __future__ import annotations
 
@@ -13,11 +15,28 @@ from fastnoise.cli import Command
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="an .sdf model or world file")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument(
+        "-I",
+        "--search-path",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder model:// includes are looked up in (repeatable)",
+    )
+    p.add_argument(
+        "--env",
+        action="store_true",
+        help="also search the folders of GZ_SIM_RESOURCE_PATH",
+    )
 
 
 def _plain(value: object) -> object:
+    import dataclasses
+
     import numpy as np
 
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _plain(dataclasses.asdict(value))
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -26,51 +45,85 @@ def _plain(value: object) -> object:
         return value.tolist()
     if isinstance(value, float) and value != value:
         return None
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return "inf" if value > 0 else "-inf"
     return value
 
 
 def run(args: argparse.Namespace) -> int:
-    from fastnoise.io.suite import _try_from_sdf, sdf_sensors
+    from fastnoise.io.sdf import load_sensors
 
     try:
-        sensors = sdf_sensors(args.file)
+        found = load_sensors(
+            args.file, search_path=args.search_path, seed=0, use_environment=args.env
+        )
     except (OSError, ValueError) as exc:
         print(f"fastnoise sdf: error: {exc}", file=sys.stderr)
         return 1
     rows = []
-    for s in sensors:
+    for s in found.values():
         row: dict[str, object] = {
             "name": s.name,
             "type": s.type,
+            "sdf_type": s.sdf_type,
             "topic": s.topic,
-            "imported": s.importable,
+            "line": s.line,
+            "source": s.source,
+            "noisy": s.noisy,
+            "models": {
+                k: {"model": type(m).__name__, "params": _plain(_params(m))}
+                for k, m in s.models.items()
+            },
+            "params": _plain(s.params),
+            "reason": s.reason,
         }
-        if s.importable:
-            model = _try_from_sdf(args.file, s.name, 0)
-            row["model"] = type(model).__name__
-            row["params"] = _plain(model.state["params"])
-        else:
-            row["reason"] = s.reason
         rows.append(row)
     if args.json:
-        print(json.dumps(rows, indent=2))
+        doc = {"sensors": rows, "unresolved": list(found.unresolved), "notes": list(found.notes)}
+        print(json.dumps(doc, indent=2))
         return 0
     if not rows:
         print(f"{args.file}: no sensor with a <noise> element")
-        return 0
     for row in rows:
         topic = row["topic"] or "(no <topic>)"
         print(f"{row['name']}  [{row['type']}]  topic {topic}")
-        if row["imported"]:
-            print(f"  {row['model']}: {json.dumps(row['params'])}")
-        else:
-            print(f"  not imported: {row['reason']}")
+        for key, m in row["models"].items():  # type: ignore[attr-defined]
+            print(f"  {key}: {m['model']} {json.dumps(_compact(m['params']))}")
+        if row["reason"]:
+            print(f"  note: {row['reason']}")
+    for u in found.unresolved:
+        print(f"unresolved include: {u}")
+    for n in found.notes:
+        print(f"note: {n}")
     return 0
+
+
+def _compact(value: object) -> object:
+    """``value`` without the entries that add nothing (zeros, None, False, inf), for
+    the text listing; an all-default mapping stays as ``{}``."""
+
+    def empty(v: object) -> bool:
+        if isinstance(v, dict):
+            return all(empty(x) for x in v.values())
+        if isinstance(v, list):
+            return all(empty(x) for x in v)
+        return v in (None, False, 0, 0.0, "inf")
+
+    if isinstance(value, dict):
+        return {k: _compact(v) for k, v in value.items() if not empty(v)}
+    return value
+
+
+def _params(model: object) -> object:
+    state = getattr(model, "state", None)
+    if isinstance(state, dict):
+        return state["params"]
+    return {k: v for k, v in vars(model).items() if k in ("mean", "stddev")}
 
 
 COMMAND = Command(
     name="sdf",
-    help="list every noisy sensor of an SDF file and the fastnoise model it yields",
+    help="list every sensor of an SDF file with its type, scoped name and noise",
     add_arguments=add_arguments,
     run=run,
 )

@@ -12,6 +12,7 @@ from fastnoise.core import validate as _validate
 from fastnoise.core.seeding import as_seed_sequence, model_key
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff")
+_CLIP_TOL = 1e-6  # gz-rendering depth_camera_final_fs.glsl: tolerance of its clip tests
 
 
 # ---------------------------------------------------------------------------------------
@@ -19,8 +20,8 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff")
 
 
 class DepthNoise:
-    """DepthNoise(mean=0.0, stddev=0.0, seed=None): Gaussian noise on depth images, in
-    metres.
+    """DepthNoise(mean=0.0, stddev=0.0, seed=None, *, near=None, far=None): Gaussian
+    noise on depth images, in metres.
 
     Every finite depth ``d`` of pixel ``j = y * W + x`` in frame ``f`` becomes
     ``d + mean + stddev * Z`` where ``Z`` is the very normal that
@@ -28,18 +29,42 @@ class DepthNoise:
     (float32 normal ``j`` of stream ``f`` under ``model_key(seed, "camera")``): depth is
     keyed like the camera. NaN and +-inf (no return) are kept; there is no clamp (depth
     is not an intensity in [0, 1]). Arithmetic in the image's dtype (float32 or float64).
+
+    ``near``, ``far`` (m, optional; Gazebo's ``<camera><clip>``): gz-rendering's Ogre 2
+    depth camera clips again after its noise pass (``depth_camera_final_fs.glsl``): a
+    noisy depth ``> far - 1e-6`` becomes +inf and one ``< near + 1e-6`` becomes -inf.
+    Gazebo tests the point's distance against ``far``; a depth image has only the depth
+    along the optical axis, which is tested here (the same on the axis, fewer clipped
+    off it).
     """
 
     model_name = "depth"
 
-    def __init__(self, mean: float = 0.0, stddev: float = 0.0, seed: object = None) -> None:
+    def __init__(
+        self,
+        mean: float = 0.0,
+        stddev: float = 0.0,
+        seed: object = None,
+        *,
+        near: float | None = None,
+        far: float | None = None,
+    ) -> None:
         self.mean = _validate.finite("mean", mean)
         self.stddev = _validate.nonnegative("stddev", stddev)
+        self.near = None if near is None else _validate.finite("near", near)
+        self.far = None if far is None else _validate.finite("far", far)
+        if self.near is not None and self.far is not None and not self.near < self.far:
+            raise ValueError(f"near={near!r}, far={far!r} are not allowed: near must be < far")
         self.seed = as_seed_sequence(seed)
         self.key = model_key(self.seed, "camera")
 
     def __repr__(self) -> str:
-        return f"DepthNoise(mean={self.mean!r}, stddev={self.stddev!r})"
+        clip = (
+            ""
+            if self.near is None and self.far is None
+            else f", near={self.near!r}, far={self.far!r}"
+        )
+        return f"DepthNoise(mean={self.mean!r}, stddev={self.stddev!r}{clip})"
 
     def apply(
         self, depth: np.ndarray, frame: int = 0, out: np.ndarray | None = None, threads: int = 1
@@ -59,7 +84,12 @@ class DepthNoise:
         noise = z.astype(depth.dtype, copy=False).reshape(depth.shape)
         noise *= depth.dtype.type(self.stddev)
         noise += depth.dtype.type(self.mean)
-        res = np.where(np.isfinite(depth), depth + noise, depth)
+        finite = np.isfinite(depth)
+        res = np.where(finite, depth + noise, depth)
+        if self.far is not None:
+            res[finite & (res > depth.dtype.type(self.far - _CLIP_TOL))] = np.inf
+        if self.near is not None:
+            res[finite & (res < depth.dtype.type(self.near + _CLIP_TOL))] = -np.inf
         if out is None:
             return res
         out[...] = res

@@ -1,15 +1,28 @@
-"""SDF sensor discovery (split out of
-:mod:`fastnoise.io.suite`, which re-exports it)."""
+"""SDF sensor discovery for suites (split out of :mod:`fastnoise.io.suite`, which
+re-exports it), on :func:`fastnoise.io.sdf.load_sensors`."""
 
 from __future__ import annotations
 
 import os
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any
 
-# model_name of what from_sdf returns -> suite model
-_SDF_MODELS = {"imu": "imu", "lidar": "lidar", "range": "range", "camera": "camera"}
+# SDF sensor type -> the suite model that applies its noise to a recorded topic
+_SDF_TYPES = {
+    "imu": "imu",
+    "lidar": "range",
+    "gpu_lidar": "range",
+    "camera": "camera",
+    "depth_camera": "depth",
+}
+# model_name of what _try_from_sdf returns -> suite model
+_SDF_MODELS = {
+    "imu": "imu",
+    "lidar": "lidar",
+    "range": "range",
+    "camera": "camera",
+    "depth": "depth",
+}
 
 
 # ---------------------------------------------------------------------------------------
@@ -20,45 +33,59 @@ _SDF_MODELS = {"imu": "imu", "lidar": "lidar", "range": "range", "camera": "came
 class SdfSensor:
     """One ``<sensor>`` of an SDF file that carries noise."""
 
-    name: str
-    type: str  #: the SDF sensor type (imu, gpu_lidar, camera, ...)
+    name: str  #: scoped name, ``model::link::sensor``
+    type: str  #: the SDF sensor type, canonical (imu, gpu_lidar, camera, navsat, ...)
     topic: str | None  #: its ``<topic>``, if given
-    noisy: bool  #: it has at least one ``<noise>`` element
-    importable: bool  #: :func:`fastnoise.from_sdf` builds a model for it
+    noisy: bool  #: Gazebo adds noise to it
+    importable: bool  #: a suite applies its noise to a topic
     reason: str = ""  #: why not, when it is not importable
+    sensor: str = ""  #: its ``name`` attribute
 
 
-def _sdf_root(path: str | os.PathLike[str]) -> ET.Element:
+def _load(path: str | os.PathLike[str]) -> Any:
+    from fastnoise.io.sdf import load_sensors
+
     try:
-        return ET.parse(path).getroot()
-    except ET.ParseError as exc:
-        raise ValueError(f"{os.fspath(path)}: not well-formed XML: {exc}") from None
+        return load_sensors(os.fspath(path), seed=0)
+    except OSError as exc:
+        raise ValueError(f"{os.fspath(path)}: cannot read the SDF: {exc.strerror}") from None
 
 
 def _try_from_sdf(path: str | os.PathLike[str], sensor: str, seed: object) -> Any:
-    import fastnoise
-
-    return fastnoise.from_sdf(os.fspath(path), seed=seed, name=sensor)
+    """The model a suite applies for ``sensor`` (scoped name, or a unique plain name) of
+    the SDF file, keyed by ``seed``; ValueError when there is none."""
+    found = _load(path)
+    try:
+        rec = found[sensor]
+    except KeyError as exc:
+        raise ValueError(f"{os.fspath(path)}: {exc.args[0]}") from None
+    model = _SDF_TYPES.get(rec.type)
+    if model is None:
+        raise ValueError(
+            f"SDF sensor {rec.name!r} ({rec.type}): no suite model applies it to a topic"
+        )
+    models = rec.build(seed)
+    if not models:
+        raise ValueError(f"SDF sensor {rec.name!r} ({rec.type}): {rec.reason or 'no noise'}")
+    return next(iter(models.values()))
 
 
 def sdf_sensors(path: str | os.PathLike[str]) -> list[SdfSensor]:
     """Every ``<sensor>`` of an SDF model or world file that has a ``<noise>`` element,
-    in file order, and whether :func:`fastnoise.from_sdf` builds a model for it."""
-    root = _sdf_root(path)
+    in file order, and whether a suite applies its noise to a topic (types imu, lidar,
+    gpu_lidar, camera and depth_camera, when Gazebo adds noise)."""
+    return _rows(_load(path))
+
+
+def _rows(found: Any) -> list[SdfSensor]:
     out = []
-    for sensor in root.iter("sensor"):
-        noisy = sensor.find(".//noise") is not None
-        if not noisy:
-            continue
-        name = sensor.get("name") or ""
-        stype = sensor.get("type") or ""
-        topic_el = sensor.find("topic")
-        topic = (topic_el.text or "").strip() if topic_el is not None else None
-        try:
-            model = _try_from_sdf(path, name, 0)
-            ok = getattr(type(model), "model_name", None) in _SDF_MODELS
-            reason = "" if ok else f"from_sdf returns {type(model).__name__}, not handled"
-        except (ValueError, TypeError) as exc:
-            ok, reason = False, str(exc)
-        out.append(SdfSensor(name, stype, topic or None, noisy, ok, reason))
+    for rec in found.values():
+        model = _SDF_TYPES.get(rec.type)
+        if model is None:
+            ok, reason = False, f"no suite model applies {rec.type} noise to a topic"
+        elif not rec.models:
+            ok, reason = False, rec.reason or "no noise"
+        else:
+            ok, reason = True, ""
+        out.append(SdfSensor(rec.name, rec.type, rec.topic, rec.noisy, ok, reason, rec.sensor))
     return out

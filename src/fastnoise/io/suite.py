@@ -21,7 +21,7 @@ A suite is TOML (``tomllib``) or JSON with the same structure::
 
     [sdf]                     # optional: sensors of an SDFormat model or world file
     file = "robot.sdf"        # relative to the suite file
-    topics = { imu_sensor = "/imu/data" }   # sensor name -> topic (default: its <topic>)
+    topics = { imu_sensor = "/imu/data" }   # sensor -> topic (default: its <topic>)
 
 Models (``model = ...``): ``imu`` (:class:`~fastnoise.models.imu.ImuNoise`), ``lidar``
 (:class:`~fastnoise.models.lidar.LidarNoise`), ``range``
@@ -32,7 +32,11 @@ each LaserScan message, ``mean`` defaults to 0), ``camera``
 document's covariance table, no noise) and ``copy`` (left byte-identical, to exclude a
 topic that a later pattern would match). An entry may give ``seed`` (its own
 suite seed) and, instead of parameters, ``sdf`` (a file) and ``sensor`` (a
-``<sensor name=...>``): the model is then what :func:`fastnoise.from_sdf` builds.
+``<sensor name=...>``, or its scoped name ``"model::link::sensor"``): the model is then
+what :func:`fastnoise.io.sdf.load_sensors` reads for it. SDF sensors of types ``imu``,
+``lidar``/``gpu_lidar`` (as ``range``), ``camera`` and ``depth_camera`` are applied;
+other types, and sensors to which Gazebo adds no noise, are listed in ``Suite.notes``
+(with includes that were not found: a suite does not search a model path).
 
 The first entry whose pattern matches a topic (in file order; ``[sdf]`` sensors after the
 ``[topics]`` entries) decides; an unmatched topic or file is copied unchanged.
@@ -87,7 +91,8 @@ from fastnoise.io._suite_names import (
 from fastnoise.io._suite_sdf import (
     _SDF_MODELS,  # noqa: F401
     SdfSensor,  # noqa: F401
-    _sdf_root,  # noqa: F401
+    _load,
+    _rows,
     _try_from_sdf,  # noqa: F401
     sdf_sensors,  # noqa: F401
 )
@@ -215,23 +220,30 @@ def _sdf_entries(
     mapping = table.get("topics", {})
     if not isinstance(mapping, Mapping):
         raise ValueError(f"{where}: topics must map sensor names to topic names")
-    sensors = {s.name: s for s in sdf_sensors(path)}
-    for name in mapping:
-        if name not in sensors:
+    found = _load(path)
+    notes.extend(f"SDF include not resolved: {u}" for u in found.unresolved)
+    notes.extend(found.notes)
+    sensors = {s.name: s for s in _rows(found)}
+    chosen: dict[str, str] = {}  # scoped name -> topic
+    for name, topic in mapping.items():
+        hits = [s for s in sensors.values() if name in (s.name, s.sensor)]
+        if len(hits) != 1:
+            what = "does not have with noise" if not hits else f"has {len(hits)} times"
             raise ValueError(
-                f"{where}: topics names sensor {name!r}, which {path} does not have with "
-                f"noise (it has {sorted(sensors)})"
+                f"{where}: topics names sensor {name!r}, which {path} {what} (it has "
+                f"{sorted(sensors)}; give the scoped name model::link::sensor)"
             )
+        chosen[hits[0].name] = topic
     entries = []
     for s in sensors.values():
-        topic = mapping.get(s.name, s.topic)
+        topic = chosen.get(s.name, s.topic)
         if not s.importable:
             notes.append(f"SDF sensor {s.name!r} ({s.type}): not imported: {s.reason}")
             continue
         if topic is None:
             notes.append(
                 f"SDF sensor {s.name!r} ({s.type}) has no <topic>: map it with "
-                f'topics = {{ {s.name} = "/its/topic" }}'
+                f'topics = {{ "{s.name}" = "/its/topic" }}'
             )
             continue
         entries.append(

@@ -1,0 +1,112 @@
+"""A small XML tree with line numbers for the SDF readers (``xml.parsers.expat``).
+
+ElementTree drops positions, and every SDF error message names the element's line, so
+the readers use this tree instead: a :class:`Node` has a tag, attributes, its stripped
+text, its children and the line its start tag is on.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from xml.parsers import expat
+
+__all__ = ["Node", "SdfError", "parse_text", "read_source"]
+
+
+class SdfError(ValueError):
+    """A malformed or unsupported SDF: the message names the file, line and element."""
+
+
+@dataclass(eq=False)
+class Node:
+    """One XML element: ``tag``, ``attrib``, stripped ``text``, ``children``, ``line``
+    (1-based line of its start tag) and ``source`` (the file, or ``"<string>"``)."""
+
+    tag: str
+    attrib: dict[str, str]
+    line: int
+    source: str
+    children: list[Node] = field(default_factory=list)
+    text: str = ""
+
+    def find(self, tag: str) -> Node | None:
+        """The first child named ``tag`` (sdformat's ``GetElement`` takes the first)."""
+        for c in self.children:
+            if c.tag == tag:
+                return c
+        return None
+
+    def findall(self, tag: str) -> list[Node]:
+        return [c for c in self.children if c.tag == tag]
+
+    def iter(self, tag: str | None = None) -> Iterator[Node]:
+        """This node and every descendant (document order), optionally only ``tag``."""
+        stack = [self]
+        while stack:
+            n = stack.pop()
+            if tag is None or n.tag == tag:
+                yield n
+            stack.extend(reversed(n.children))
+
+    def where(self) -> str:
+        """``"file, line N"`` (``"line N"`` for XML text)."""
+        if self.source == "<string>":
+            return f"line {self.line}"
+        return f"{self.source}, line {self.line}"
+
+    def error(self, message: str) -> SdfError:
+        """An :class:`SdfError` ``"<where>: <message>"``."""
+        return SdfError(f"{self.where()}: {message}")
+
+
+def parse_text(text: str | bytes, source: str = "<string>") -> Node:
+    """The root :class:`Node` of the XML ``text``; malformed XML raises :class:`SdfError`
+    with expat's line and column."""
+    parser = expat.ParserCreate()
+    root: list[Node] = []
+    stack: list[Node] = []
+    chunks: list[list[str]] = []
+
+    def start(tag: str, attrib: dict[str, str]) -> None:
+        node = Node(tag, dict(attrib), parser.CurrentLineNumber, source)
+        if stack:
+            stack[-1].children.append(node)
+        else:
+            root.append(node)
+        stack.append(node)
+        chunks.append([])
+
+    def end(tag: str) -> None:
+        node = stack.pop()
+        node.text = "".join(chunks.pop()).strip()
+
+    def data(s: str) -> None:
+        if chunks:
+            chunks[-1].append(s)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = data
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError as exc:
+        where = "" if source == "<string>" else f"{source}, "
+        raise SdfError(
+            f"{where}line {exc.lineno}: the SDF is not well-formed XML: "
+            f"{expat.ErrorString(exc.code)} (column {exc.offset + 1})"
+        ) from None
+    return root[0]
+
+
+def read_source(sdf: object) -> tuple[str, str]:
+    """(text, source name) of ``sdf``: XML text (a str containing ``<``) or a file path
+    (str or os.PathLike). A file that cannot be read raises OSError."""
+    if isinstance(sdf, os.PathLike) or (isinstance(sdf, str) and "<" not in sdf):
+        path = os.fspath(sdf)
+        with open(path, encoding="utf-8") as fh:
+            return fh.read(), str(path)
+    if isinstance(sdf, str):
+        return sdf, "<string>"
+    raise TypeError(f"sdf={sdf!r} is not allowed: give XML text (str) or a file path")
