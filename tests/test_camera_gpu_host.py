@@ -6,14 +6,11 @@ linear-light setting and layout. No GPU needed (tests/test_cuda.py runs it on on
 from __future__ import annotations
 
 import ctypes
-import shutil
-import subprocess
-import sysconfig
 
 import numpy as np
 import pytest
+from _host_shim import host_shim
 
-from fastnoise.cuda import source_dir
 from fastnoise.models.camera import ImageNoise
 
 u64, i32, i64, f64 = ctypes.c_uint64, ctypes.c_int32, ctypes.c_int64, ctypes.c_double
@@ -22,16 +19,7 @@ CODES = {np.uint8: 0, np.uint16: 1, np.float32: 2, np.float64: 3}
 
 @pytest.fixture(scope="module")
 def shim(tmp_path_factory):
-    cc = shutil.which(sysconfig.get_config_var("CC").split()[0] or "cc") or shutil.which("cc")
-    if cc is None:
-        pytest.skip("no C compiler to build the GPU sources as host C")
-    src = source_dir()
-    lib = tmp_path_factory.mktemp("shim") / "host_shim.so"
-    flags = ["-O2", "-std=c11", "-ffp-contract=off", "-fno-math-errno", "-fno-trapping-math"]
-    cmd = [cc, *flags, "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", f"-I{src}"]
-    cmd += [str(src / "device" / "host_shim.c"), "-o", str(lib), "-lm"]
-    subprocess.run(cmd, check=True, capture_output=True, text=True)
-    dll = ctypes.CDLL(str(lib))
+    dll = host_shim(tmp_path_factory.mktemp("shim"))
     dll.fn_host_camera.argtypes = [u64, u64, u64, u64, f64, f64, i32, i32, i32, i32]
     dll.fn_host_camera.argtypes += [u64, u64, u64, ctypes.c_void_p, i64, i64, i64]
     dll.fn_host_camera.argtypes += [ctypes.c_void_p, i64, i64, i64]

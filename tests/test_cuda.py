@@ -141,3 +141,50 @@ def test_image_noise_on_a_torch_tensor():
     r = fcuda.image_noise(m, t, frame=3)
     assert isinstance(r, torch.Tensor) and r.is_cuda
     assert r.cpu().numpy().tobytes() == m.apply(img, frame=3).tobytes()
+
+
+LIDAR_MODELS = [
+    {"hitpoint_angular_noise_mean": 0.01, "hitpoint_angular_noise_stddev": 0.02,
+     "distance_noise_mean": 0.05, "distance_noise_stddev_base": 0.02,
+     "distance_noise_stddev_rise_per_meter": 0.001},
+    {"hitpoint_angular_noise_mean": 2.0, "hitpoint_angular_noise_stddev": 0.5},
+]  # fmt: skip
+POSE = np.array([[0.0, -1.0, 0.0, 1.5], [1.0, 0.0, 0.0, -2.0], [0.0, 0.0, 1.0, 0.25]])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("kw", LIDAR_MODELS)
+@pytest.mark.parametrize("pose", [None, POSE])
+def test_lidar_noise_matches_cpu(dtype, kw, pose):
+    rng = np.random.default_rng(3)
+    n = 100_003
+    pts = rng.normal(0.0, 30.0, (n, 3)).astype(dtype)
+    pts[::29] = np.nan
+    dist = (np.linalg.norm(pts.astype(np.float64), axis=1) + 0.7).astype(dtype)
+    mask = rng.random(n) > 0.05
+    m = fn.LidarNoise(**kw, seed=21)
+    for given in (False, True):
+        extra = {"distances": dist, "hit_mask": mask} if given else {}
+        dev = {k: cp.asarray(v) for k, v in extra.items()}
+        cpu = m.apply(pts, lidar_pose=pose, frame=77, first_index=5, return_local=True, **extra)
+        gpu = fcuda.lidar_noise(m, cp.asarray(pts), lidar_pose=pose, frame=77, first_index=5,
+                                return_local=True, **dev)  # fmt: skip
+        for a, b in zip(gpu, cpu, strict=True):
+            assert cp.asnumpy(a).tobytes() == np.asarray(b).tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_range_noise_matches_cpu(dtype):
+    rng = np.random.default_rng(5)
+    r = rng.uniform(-1.0, 40.0, (64, 1801)).astype(dtype)
+    r[:, ::7] = np.nan
+    r[:, ::11] = np.inf
+    m = fn.RangeNoise(0.01, 0.02, 0.5, 30.0, bias_mean=0.1, bias_stddev=0.05,
+                      precision=0.01, seed=3)  # fmt: skip
+    for frame, first in ((0, 0), (2**62 - 2, 2**63 + 3)):
+        cpu = m.apply(r, frame=frame, first_index=first)
+        gpu = fcuda.range_noise(m, cp.asarray(r), frame=frame, first_index=first)
+        assert cp.asnumpy(gpu).tobytes() == cpu.tobytes()
+    dev = cp.asarray(r)
+    assert fcuda.range_noise(m, dev, frame=3, out=dev) is dev
+    assert cp.asnumpy(dev).tobytes() == m.apply(r, frame=3).tobytes()

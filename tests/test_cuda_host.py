@@ -13,14 +13,12 @@ from __future__ import annotations
 import ctypes
 import importlib.util
 import re
-import shutil
-import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import numpy as np
 import pytest
+from _host_shim import host_shim
 
 from fastnoise.core.generator import fill_normals
 from fastnoise.cuda import source_dir
@@ -31,31 +29,7 @@ u64, f32, f64 = ctypes.c_uint64, ctypes.c_float, ctypes.c_double
 
 @pytest.fixture(scope="module")
 def shim(tmp_path_factory):
-    cc = shutil.which(sysconfig.get_config_var("CC").split()[0] or "cc") or shutil.which("cc")
-    if cc is None:
-        pytest.skip("no C compiler to build the GPU sources as host C")
-    src = source_dir()
-    lib = tmp_path_factory.mktemp("shim") / "host_shim.so"
-    cmd = [
-        cc,
-        "-O2",
-        "-std=c11",
-        "-ffp-contract=off",
-        "-fno-math-errno",
-        "-fno-trapping-math",
-        "-Wall",
-        "-Wextra",
-        "-Werror",
-        "-shared",
-        "-fPIC",
-        f"-I{src}",
-        str(src / "device" / "host_shim.c"),
-        "-o",
-        str(lib),
-        "-lm",
-    ]
-    subprocess.run(cmd, check=True, capture_output=True, text=True)
-    dll = ctypes.CDLL(str(lib))
+    dll = host_shim(tmp_path_factory.mktemp("shim"))
     for suf, t in (("f64", f64), ("f32", f32)):
         fn = getattr(dll, f"fn_host_normal_{suf}")
         fn.argtypes = [u64, u64, u64, u64, t, t, ctypes.c_void_p]
@@ -120,13 +94,15 @@ def test_nvrtc_compiles_the_kernels():
     assert ok, log
     assert "warning" not in log.lower(), log
     # The options that make the GPU compute the C code's bits, as PTX shows them:
-    # every float add/sub/mul carries an explicit rounding mode (.rn), which ptxas
-    # never fuses into an fma (with --fmad=true they come out bare and may be fused),
-    # and division and sqrt are the correctly rounded .rn forms, not .approx.
+    # every float add/sub/mul carries an explicit rounding mode (.rn; .rz where CUDA's
+    # round() uses it), which ptxas never fuses into an fma (with --fmad=true they come
+    # out bare and may be fused), and division and sqrt are the correctly rounded .rn
+    # forms, never .approx.
     text = ptx.decode(errors="replace")
     ops = re.findall(r"\b((?:add|sub|mul|div|sqrt|fma)(?:\.[a-z0-9]+)*)\.f(?:32|64)\b", text)
     assert len(ops) > 50
-    bad = sorted({op for op in ops if ".rn" not in op})
+    bad = sorted({op for op in ops if not re.search(r"\.r[nzmp]\b", op) or "approx" in op})
+    assert not [op for op in ops if op.startswith(("div", "sqrt")) and ".rn" not in op]
     assert not bad, f"float operations without an explicit rounding mode: {bad}"
     for name in ("fn_cuda_normal_f64", "fn_cuda_normal_f32"):
         assert f".entry {name}(" in text

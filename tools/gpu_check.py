@@ -102,7 +102,39 @@ def check_camera() -> None:
           m.apply(full[::-1, ::-3], frame=4))  # fmt: skip
 
 
-CHECKS: list[Callable[[], None]] = [check_normals, check_camera]
+def check_lidar() -> None:
+    import cupy as cp
+
+    print("lidar and range noise")
+    rng = np.random.default_rng(11)
+    pose = np.array([[0.0, -1.0, 0.0, 1.5], [1.0, 0.0, 0.0, -2.0], [0.0, 0.0, 1.0, 0.25]])
+    for dtype in (np.float32, np.float64):
+        for n in (1, 17, 262_147):
+            pts = rng.normal(0.0, 30.0, (n, 3)).astype(dtype)
+            pts[::29] = np.nan
+            dist = (np.linalg.norm(pts.astype(np.float64), axis=1) + 0.7).astype(dtype)
+            m = fn.LidarNoise(
+                hitpoint_angular_noise_mean=0.01, hitpoint_angular_noise_stddev=0.02,
+                distance_noise_mean=0.05, distance_noise_stddev_base=0.02,
+                distance_noise_stddev_rise_per_meter=0.001, seed=21,
+            )  # fmt: skip
+            for pose_ in (None, pose):
+                cpu = m.apply(pts, distances=dist, lidar_pose=pose_, frame=9, first_index=3,
+                              return_local=True)  # fmt: skip
+                gpu = fcuda.lidar_noise(m, cp.asarray(pts), cp.asarray(dist), lidar_pose=pose_,
+                                        frame=9, first_index=3, return_local=True)  # fmt: skip
+                for name, a, b in zip(gpu._fields, gpu, cpu, strict=True):
+                    check(f"lidar {np.dtype(dtype).name} n={n} pose={pose_ is not None} {name}",
+                          a, np.asarray(b))  # fmt: skip
+            r = rng.uniform(-1.0, 40.0, n).astype(dtype)
+            r[::7] = np.nan
+            rm = fn.RangeNoise(0.01, 0.02, 0.5, 30.0, bias_mean=0.1, precision=0.01, seed=3)
+            check(f"range {np.dtype(dtype).name} n={n}",
+                  fcuda.range_noise(rm, cp.asarray(r), frame=4, first_index=2**40),
+                  rm.apply(r, frame=4, first_index=2**40))  # fmt: skip
+
+
+CHECKS: list[Callable[[], None]] = [check_normals, check_camera, check_lidar]
 
 
 def timed(fn_: Callable[[], Any], repeat: int = 20) -> float:
@@ -181,9 +213,38 @@ def table_camera() -> list[tuple[str, float, int]]:
     return rows
 
 
+def table_lidar() -> list[tuple[str, float, int]]:
+    import cupy as cp
+
+    n = 1 << 20
+    pts = cp.asarray(np.random.default_rng(0).normal(0.0, 30.0, (n, 3)).astype(np.float32))
+    out = cp.empty_like(pts)
+    m = fn.LidarNoise(hitpoint_angular_noise_stddev=0.01, distance_noise_stddev_base=0.02,
+                      seed=1)  # fmt: skip
+    rows = [
+        (
+            "lidar_noise 1M points f32 (hitpoint + distance)",
+            timed(lambda: fcuda.lidar_noise(m, pts, frame=1, out=out)),
+            pts.nbytes,
+        )
+    ]
+    r = cp.asarray(np.random.default_rng(1).uniform(0.0, 40.0, 1 << 22).astype(np.float32))
+    ro = cp.empty_like(r)
+    rm = fn.RangeNoise(0.0, 0.02, 0.1, 30.0, seed=2)
+    rows.append(
+        (
+            "range_noise 4M beams f32",
+            timed(lambda: fcuda.range_noise(rm, r, frame=1, out=ro)),
+            r.nbytes,
+        )
+    )
+    return rows
+
+
 TABLES: list[Callable[[bool], list[tuple[str, float, int]]]] = [
     lambda quick: table_normals(1 << (24 if quick else 28)),
     lambda quick: table_camera(),
+    lambda quick: table_lidar(),
 ]
 
 

@@ -2,6 +2,7 @@
  * with the system C compiler, contraction off, and compares with the CPU kernels): a
  * loop over thread indices stands in for the grid. */
 #include "camera_dev.h"
+#include "lidar_dev.h"
 #include "normal_dev.h"
 
 #define FN_HOST_NORMAL(T, SUF)                                                             \
@@ -41,3 +42,27 @@ void fn_host_camera(uint64_t key, uint64_t frame, uint64_t pixel0, uint64_t pitc
                 fn_dev_cam_value(&p, fn_dev_cam_term_of(&p, z), s, d);
             }
 }
+
+/* Lidar points and ranges, thread by thread. */
+#define FN_HOST_LIDAR(T, SUF)                                                              \
+    void fn_host_lidar_points_##SUF(uint64_t key, uint64_t frame, uint64_t first,          \
+                                    uint64_t n, const double *prm, int32_t angular,        \
+                                    int32_t distance, const T *points, const T *dist_in,   \
+                                    const uint8_t *mask_in, T *points_out, T *dist_out,    \
+                                    uint8_t *mask_out, T *local_out) {                     \
+        uint64_t nt = fn_dev_normal_threads(first, n);                                     \
+        for (uint64_t t = 0; t < nt; t++)                                                  \
+            fn_dev_lidar_points_##SUF(t, key, frame, first, n, prm, angular, distance,     \
+                                      points, dist_in, mask_in, points_out, dist_out,      \
+                                      mask_out, local_out);                                \
+    }                                                                                      \
+    void fn_host_range_##SUF(uint64_t key, uint64_t frame, uint64_t first, uint64_t n,     \
+                             const double *prm, int32_t noise, int32_t inf_outside,        \
+                             const T *in, T *out) {                                        \
+        uint64_t nt = fn_dev_normal_threads(first, n);                                     \
+        for (uint64_t t = 0; t < nt; t++)                                                  \
+            fn_dev_range_##SUF(t, key, frame, first, n, prm, noise, inf_outside, in, out); \
+    }
+
+FN_HOST_LIDAR(double, f64)
+FN_HOST_LIDAR(float, f32)

@@ -3,6 +3,7 @@
  * Compiled at run time by NVRTC through CuPy (fastnoise.cuda) and, in CI, by nvcc,
  * always with --fmad=false --prec-sqrt=true --prec-div=true. */
 #include "camera_dev.h"
+#include "lidar_dev.h"
 #include "normal_dev.h"
 
 #define FN_TID() ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x)
@@ -120,3 +121,28 @@ extern "C" __global__ void __launch_bounds__(256)
         }
     }
 }
+
+/* Lidar points (hitpoint angular and distance noise) and Gazebo range noise: a thread
+ * per Philox block, up to four points or beams each (csrc/device/lidar_dev.h). */
+#define FN_CUDA_LIDAR(T, SUF)                                                              \
+    extern "C" __global__ void __launch_bounds__(256) fn_cuda_lidar_points_##SUF(          \
+        uint64_t key, uint64_t frame, uint64_t first, uint64_t n, uint64_t nthreads,       \
+        const double *prm, int32_t angular, int32_t distance, const T *points,             \
+        const T *dist_in, const uint8_t *mask_in, T *points_out, T *dist_out,              \
+        uint8_t *mask_out, T *local_out) {                                                 \
+        uint64_t t = FN_TID();                                                             \
+        if (t < nthreads)                                                                  \
+            fn_dev_lidar_points_##SUF(t, key, frame, first, n, prm, angular, distance,     \
+                                      points, dist_in, mask_in, points_out, dist_out,      \
+                                      mask_out, local_out);                                \
+    }                                                                                      \
+    extern "C" __global__ void __launch_bounds__(256) fn_cuda_range_##SUF(                 \
+        uint64_t key, uint64_t frame, uint64_t first, uint64_t n, uint64_t nthreads,       \
+        const double *prm, int32_t noise, int32_t inf_outside, const T *in, T *out) {      \
+        uint64_t t = FN_TID();                                                             \
+        if (t < nthreads)                                                                  \
+            fn_dev_range_##SUF(t, key, frame, first, n, prm, noise, inf_outside, in, out); \
+    }
+
+FN_CUDA_LIDAR(double, f64)
+FN_CUDA_LIDAR(float, f32)

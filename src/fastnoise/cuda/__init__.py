@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from fastnoise.cuda._camera import image_noise
 from fastnoise.cuda._compile import COMPILE_OPTIONS, kernel_source, source_dir
+from fastnoise.cuda._lidar import GpuNoisyPoints, lidar_noise, range_noise
 from fastnoise.cuda._normal import fill_normals, normal, standard_normal
 
 
@@ -32,11 +33,14 @@ def is_available() -> bool:
 
 __all__ = [
     "COMPILE_OPTIONS",
+    "GpuNoisyPoints",
     "fill_normals",
     "image_noise",
     "is_available",
     "kernel_source",
+    "lidar_noise",
     "normal",
+    "range_noise",
     "source_dir",
     "standard_normal",
 ]
