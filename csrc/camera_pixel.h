@@ -107,17 +107,20 @@ FN_INLINE int32_t fn_cam_clamp_level(int32_t v, int32_t full) {
 /* ---- float images, noise added to the stored values -----------------------------------
  */
 
-/* y = clamp(x + n, 0, 1); a NaN x fails both comparisons and stays NaN. */
+/* y = clamp(x + n, 0, 1); a NaN x is returned as it is (its own bits: arithmetic on a
+ * NaN gives the operand's payload on x86 but a canonical NaN on a GPU). */
 FN_INLINE float fn_cam_add_f32(float x, float n) {
     float v = x + n;
     v = v < 0.0f ? 0.0f : v;
-    return v > 1.0f ? 1.0f : v;
+    v = v > 1.0f ? 1.0f : v;
+    return x != x ? x : v; /* the pixel's own NaN, bit for bit on every target */
 }
 
 FN_INLINE double fn_cam_add_f64(double x, double n) {
     double v = x + n;
     v = v < 0.0 ? 0.0 : v;
-    return v > 1.0 ? 1.0 : v;
+    v = v > 1.0 ? 1.0 : v;
+    return x != x ? x : v;
 }
 
 /* ---- sRGB transfer functions (IEC 61966-2-1) -------------------------------------------
@@ -167,13 +170,15 @@ FN_INLINE double fn_linear_to_srgb_f64(double l) {
 /* Float images: y = clamp(enc(clamp(dec(x) + n, 0, 1)), 0, 1); NaN stays NaN (the
  * outer clamp only guards the last rounding of enc near 1). */
 FN_INLINE float fn_cam_linear_add_f32(float x, float n) {
-    return fn_cam_add_f32(
+    float y = fn_cam_add_f32(
         fn_linear_to_srgb_f32(fn_cam_add_f32(fn_srgb_to_linear_f32(x), n)), 0.0f);
+    return x != x ? x : y;
 }
 
 FN_INLINE double fn_cam_linear_add_f64(double x, double n) {
-    return fn_cam_add_f64(
+    double y = fn_cam_add_f64(
         fn_linear_to_srgb_f64(fn_cam_add_f64(fn_srgb_to_linear_f64(x), n)), 0.0);
+    return x != x ? x : y;
 }
 
 /* Integer images, from the level's linear value lin = dec(x / S) (a caller may take

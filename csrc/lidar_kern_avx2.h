@@ -35,7 +35,8 @@ static inline __attribute__((always_inline)) size_t VNAME(lidar_vec_body)(
     const VT rmax = VOP(set1)((VS)FN_LIDAR_MAX_RANGE); /* hits: d, r <= max range */
     const VT inf = VOP(set1)((VS)INFINITY);
     const VT sign = VOP(set1)((VS)-0.0);
-    const double *mt = p->to_local; /* the caller's doubles */
+    const VT qnan = VOP(set1)((VS)NAN); /* the canonical quiet NaN, as fn_lidar_point's */
+    const double *mt = p->to_local;     /* the caller's doubles */
     const VT vam = VOP(set1)((VS)p->angular_mean);
     const VT vas = VOP(set1)((VS)p->angular_stddev);
     const VT vturns = VOP(set1)((VS)0.15915494309189533577); /* 1 / (2 pi) */
@@ -51,6 +52,7 @@ static inline __attribute__((always_inline)) size_t VNAME(lidar_vec_body)(
         if (!dist_in) { /* squares that overflowed: the true |q| (a far non-hit's) */
             int far = VOP(movemask)(VOP(cmp)(r, inf, _CMP_EQ_OQ));
             if (far) d = VNAME(far_norms)(qx, qy, qz, r, far);
+            d = VOP(blendv)(d, qnan, VOP(cmp)(d, d, _CMP_UNORD_Q)); /* as fn_lidar_point */
         }
         VT h = VOP (and)(VOP(cmp)(VOP(andnot)(sign, d), rmax, _CMP_LE_OQ),
                          VOP(cmp)(r, rmax, _CMP_LE_OQ));
@@ -114,6 +116,8 @@ static inline __attribute__((always_inline)) size_t VNAME(lidar_vec_body)(
                 l[row] = VOP(add)(VOP(add)(VOP(mul)(VOP(set1)((VS)mt[3 * row]), ax),
                                            VOP(mul)(VOP(set1)((VS)mt[3 * row + 1]), ay)),
                                   VOP(mul)(VOP(set1)((VS)mt[3 * row + 2]), az));
+            for (int row = 0; row < 3; row++)
+                l[row] = VOP(blendv)(l[row], qnan, VOP(cmp)(l[row], l[row], _CMP_UNORD_Q));
             VNAME(aos_store)(local_out + 3 * i, l[0], l[1], l[2]);
         }
     }

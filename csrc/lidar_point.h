@@ -104,8 +104,11 @@ FN_DEFINE_LIDAR_ANGLE(float, f32)
  * q = p - t; r = |q|; d = the given distance, or r (fn_lidar_far_norm where r
  * overflows); a hit is flagged with |d| and r at most rmax; fn_lidar_hit moves it; the
  * world output is p + (v - q) for a hit and p otherwise, the distance the new one or
- * d, and, when `local`, the noised offset in the lidar frame (m, row-major). */
-#define FN_DEFINE_LIDAR_POINT(T, SUF, SQRT_, FABS_, TMAX)                                  \
+ * d, and, when `local`, the noised offset in the lidar frame (m, row-major). A NaN the
+ * arithmetic makes (the distance of a point with a NaN coordinate, a local coordinate
+ * of a non-finite non-hit) is the one quiet NaN QNAN, not whatever payload the
+ * hardware propagates (x86 keeps an operand's, a GPU makes its own). */
+#define FN_DEFINE_LIDAR_POINT(T, SUF, SQRT_, FABS_, TMAX, QNAN)                            \
     typedef struct {                                                                       \
         T t0, t1, t2; /* lidar origin, caller's frame (m) */                               \
         T k0, k1, k2; /* unit rotation axis, caller's frame */                             \
@@ -119,6 +122,7 @@ FN_DEFINE_LIDAR_ANGLE(float, f32)
         T qx = x - p->t0, qy = y - p->t1, qz = z - p->t2;                                  \
         T r = SQRT_(qx * qx + qy * qy + qz * qz);                                          \
         T d = has_dist ? dist : r <= TMAX ? r : fn_lidar_far_norm_##SUF(qx, qy, qz, r);    \
+        d = !has_dist && d != d ? QNAN : d; /* computed NaNs: one canonical NaN */         \
         int h = flag & (FABS_(d) <= p->rmax) & (r <= p->rmax);                             \
         T vx, vy, vz;                                                                      \
         T dn = fn_lidar_hit_##SUF(p->angular, p->distance, p->k0, p->k1, p->k2,            \
@@ -133,13 +137,15 @@ FN_DEFINE_LIDAR_ANGLE(float, f32)
         *mout = (uint8_t)h;                                                                \
         if (p->local) {                                                                    \
             T ax = h ? vx : qx, ay = h ? vy : qy, az = h ? vz : qz;                        \
-            lout[0] = p->m[0] * ax + p->m[1] * ay + p->m[2] * az;                          \
-            lout[1] = p->m[3] * ax + p->m[4] * ay + p->m[5] * az;                          \
-            lout[2] = p->m[6] * ax + p->m[7] * ay + p->m[8] * az;                          \
+            for (int j = 0; j < 3; j++) {                                                  \
+                T l = p->m[3 * j] * ax + p->m[3 * j + 1] * ay + p->m[3 * j + 2] * az;      \
+                lout[j] = l != l ? QNAN : l;                                               \
+            }                                                                              \
         }                                                                                  \
     }
-FN_DEFINE_LIDAR_POINT(double, f64, sqrt, fabs, 0x1.fffffffffffffp+1023)
-FN_DEFINE_LIDAR_POINT(float, f32, sqrtf, fabsf, 0x1.fffffep+127f)
+FN_DEFINE_LIDAR_POINT(double, f64, sqrt, fabs, 0x1.fffffffffffffp+1023,
+                      fn_f64(UINT64_C(0x7FF8000000000000)))
+FN_DEFINE_LIDAR_POINT(float, f32, sqrtf, fabsf, 0x1.fffffep+127f, fn_f32(0x7FC00000u))
 
 /* Gazebo's range noise for one beam x (m), z its standard normal (gz-sensors
  * Lidar::ApplyNoise, GaussianNoiseModel::ApplyImpl with dt = 0, Lidar::Clamp):

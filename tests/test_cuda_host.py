@@ -106,3 +106,16 @@ def test_nvrtc_compiles_the_kernels():
     assert not bad, f"float operations without an explicit rounding mode: {bad}"
     for name in ("fn_cuda_normal_f64", "fn_cuda_normal_f32"):
         assert f".entry {name}(" in text
+
+
+def test_small_integer_conversions_by_bit_pattern():
+    # csrc/fnmath.h converts small integers to float on the GPU as (2^23 + u) - 2^23
+    # and (1.5 * 2^23 + k) - 1.5 * 2^23 from bit patterns; over the ranges it is used
+    # for (the 16-bit halves of a Philox word plus one, a binary exponent) and far
+    # beyond, that equals the conversion the CPU uses, exactly.
+    u = np.arange(0, 1 << 22, dtype=np.uint32)
+    magic = (np.uint32(0x4B000000) | u).view(np.float32) - np.float32(2.0**23)
+    assert np.array_equal(magic, u.astype(np.float32))
+    k = np.arange(-(1 << 21), 1 << 21, dtype=np.int32)
+    bits = (np.uint32(0x4B400000) + k.view(np.uint32)).view(np.float32)
+    assert np.array_equal(bits - np.float32(1.5 * 2.0**23), k.astype(np.float32))

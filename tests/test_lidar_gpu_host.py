@@ -111,3 +111,29 @@ def test_ranges_match_cpu(shim, dtype, kw):
         m.inf_outside_limits, _ptr(r), _ptr(out),
     )  # fmt: skip
     assert out.tobytes() == cpu.tobytes()
+
+
+def test_nan_bits_are_defined(shim):
+    # Arithmetic on a NaN keeps an operand's payload on x86 and makes a canonical NaN
+    # on a GPU, so the CPU and GPU paths agree only where fastnoise fixes the bits:
+    # a NaN pixel comes back as itself; a distance or local coordinate computed from a
+    # NaN is the one quiet NaN (0x7fc00000 / 0x7ff8000000000000).
+    odd32 = np.array([0x7FC12345], np.uint32).view(np.float32)[0]
+    odd64 = np.array([0x7FF8000012345678], np.uint64).view(np.float64)[0]
+    for dt, odd, quiet in ((np.float32, odd32, 0x7FC00000), (np.float64, odd64, 0x7FF8 << 48)):
+        img = np.full((2, 3), 0.5, dt)
+        img[1, 2] = odd
+        for kw in ({}, {"variant": "ogre2"}):
+            out = fn.ImageNoise(stddev=0.1, seed=1, **kw).apply(img, frame=0)
+            assert out[1, 2].tobytes() == img[1, 2].tobytes()
+        pts = np.array([[1.0, 2.0, 3.0], [odd, 1.0, 1.0], [np.inf, 0.0, 1.0]], dt)
+        m = fn.LidarNoise(distance_noise_stddev_base=0.1, seed=2)
+        pose = np.array([[0.0, -1.0, 0.0, 1.5], [1.0, 0.0, 0.0, -2.0], [0.0, 0.0, 1.0, 0.0]])
+        for simd_pts in (pts, np.repeat(pts, 11, axis=0)):  # scalar tail and vector loop
+            res = m.apply(simd_pts, lidar_pose=pose, frame=1, return_local=True)
+            bits = res.distances.view(np.uint32 if dt == np.float32 else np.uint64)
+            nan_rows = np.isnan(res.distances)
+            assert nan_rows.any() and np.all(bits[nan_rows] == quiet)
+            lbits = res.local_points.view(bits.dtype)
+            assert np.all(lbits[np.isnan(res.local_points)] == quiet)
+            assert res.points[nan_rows].tobytes() == simd_pts[nan_rows].tobytes()

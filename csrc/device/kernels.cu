@@ -77,8 +77,44 @@ extern "C" __global__ void __launch_bounds__(256)
  * frame's float32 stream (per pixel, or per colour channel); the threads compute them
  * a Philox block each into shared memory as noise terms (fn_dev_cam_term_of), then
  * walk the run's stored values in memory order, so neighbouring threads read and
- * write neighbouring bytes. Alpha (a fourth channel) is copied. */
+ * write neighbouring bytes. The value loop is compiled per channel count and dtype
+ * (the element -> pixel division becomes a multiply, the dtype switch disappears).
+ * Alpha (a fourth channel) is copied. */
 #define FN_CAM_TILE 1024
+
+template <int C, int DT>
+static __device__ __forceinline__ void
+fn_cuda_camera_values(fn_dev_camera p, const fn_dev_cam_term *terms, int per_channel,
+                      uint32_t npix, const char *irow, int64_t in_pix, int64_t in_ch,
+                      char *orow, int64_t out_pix, int64_t out_ch) {
+    p.dtype = DT; /* a constant the compiler folds into fn_dev_cam_value's switch */
+    const uint32_t nc = C == 4 ? 3 : C;
+    for (uint32_t e = threadIdx.x; e < npix * C; e += blockDim.x) {
+        const uint32_t i = e / C, c = e - i * C;
+        const char *s = irow + (int64_t)i * in_pix + (int64_t)c * in_ch;
+        char *d = orow + (int64_t)i * out_pix + (int64_t)c * out_ch;
+        if (C == 4 && c == 3)
+            fn_dev_cam_copy(DT, s, d);
+        else
+            fn_dev_cam_value(&p, terms[per_channel ? i * nc + c : i], s, d);
+    }
+}
+
+#define FN_CAM_DTYPES(C)                                                                   \
+    switch (dtype) {                                                                       \
+    case FN_DEV_CAM_U8:                                                                    \
+        fn_cuda_camera_values<C, FN_DEV_CAM_U8>(FN_CAM_ARGS);                              \
+        break;                                                                             \
+    case FN_DEV_CAM_U16:                                                                   \
+        fn_cuda_camera_values<C, FN_DEV_CAM_U16>(FN_CAM_ARGS);                             \
+        break;                                                                             \
+    case FN_DEV_CAM_F32:                                                                   \
+        fn_cuda_camera_values<C, FN_DEV_CAM_F32>(FN_CAM_ARGS);                             \
+        break;                                                                             \
+    default:                                                                               \
+        fn_cuda_camera_values<C, FN_DEV_CAM_F64>(FN_CAM_ARGS);                             \
+        break;                                                                             \
+    }
 
 extern "C" __global__ void __launch_bounds__(256)
     fn_cuda_camera(uint64_t key, uint64_t frame, uint64_t pixel0, uint64_t pitch,
@@ -108,18 +144,18 @@ extern "C" __global__ void __launch_bounds__(256)
     }
     __syncthreads();
 
-    const char *irow = in + (int64_t)row * in_row;
-    char *orow = out + (int64_t)row * out_row;
-    for (uint64_t e = threadIdx.x; e < npix * C; e += blockDim.x) {
-        uint64_t i = e / C, c = e - i * C;
-        const char *s = irow + (int64_t)(x0 + i) * in_pix + (int64_t)c * in_ch;
-        char *d = orow + (int64_t)(x0 + i) * out_pix + (int64_t)c * out_ch;
-        if (c == 3) {
-            fn_dev_cam_copy(dtype, s, d);
-        } else {
-            fn_dev_cam_value(&p, terms[per_channel ? i * nc + c : i], s, d);
-        }
+    const char *irow = in + (int64_t)row * in_row + (int64_t)x0 * in_pix;
+    char *orow = out + (int64_t)row * out_row + (int64_t)x0 * out_pix;
+#define FN_CAM_ARGS                                                                        \
+    p, terms, per_channel, (uint32_t)npix, irow, in_pix, in_ch, orow, out_pix, out_ch
+    if (C == 1) {
+        FN_CAM_DTYPES(1)
+    } else if (C == 3) {
+        FN_CAM_DTYPES(3)
+    } else {
+        FN_CAM_DTYPES(4)
     }
+#undef FN_CAM_ARGS
 }
 
 /* Lidar points (hitpoint angular and distance noise) and Gazebo range noise: a thread
