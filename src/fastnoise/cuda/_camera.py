@@ -10,10 +10,15 @@ import numpy as np
 from fastnoise.core import validate as _validate
 from fastnoise.cuda._arrays import as_device, launch_grid, like_input
 from fastnoise.cuda._compile import cupy_module, kernel
-from fastnoise.models.camera import ImageNoise, _tile_offsets
+from fastnoise.models.camera import ImageNoise
+from fastnoise.models.camera_checks import tile_offsets
 
-_DTYPES = {np.dtype(np.uint8): 0, np.dtype(np.uint16): 1, np.dtype(np.float32): 2,
-           np.dtype(np.float64): 3}
+_DTYPES = {
+    np.dtype(np.uint8): 0,
+    np.dtype(np.uint16): 1,
+    np.dtype(np.float32): 2,
+    np.dtype(np.float64): 3,
+}
 _TILE = 1024  # pixels of a row per thread block (FN_CAM_TILE in csrc/device/kernels.cu)
 _frame_lock = threading.Lock()
 
@@ -84,7 +89,7 @@ def image_noise(
     per_channel = bool(model.per_channel)
     if frame is not None:
         f = _validate.integer("frame", frame, 0, 2**64)
-    row, col, pitch = _tile_offsets(row_offset, col_offset, full_width, img, per_channel)
+    row, col, pitch = tile_offsets(row_offset, col_offset, full_width, img, per_channel)
     if out is None:
         dst = cupy_module().empty(img.shape, dtype=img.dtype)
     else:
@@ -98,8 +103,7 @@ def image_noise(
         (a0, a1), (b0, b1) = _span(img), _span(dst)
         if not same and a0 < b1 and b0 < a1:
             raise ValueError(
-                "out shares memory with image: it must be image itself (in place) or "
-                "not overlap it"
+                "out shares memory with image: it must be image itself (in place) or not overlap it"
             )
     if frame is None:
         with _frame_lock:
