@@ -147,8 +147,8 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         example uses 0.007 (about 1.8 levels of an 8-bit image). The bounds keep the
         noise finite (no pixel becomes inf or NaN).
     per_channel : bool
-        Draw an independent normal for each colour channel (the seed document's prose)
-        instead of one per pixel shared by all channels (Gazebo's shader).
+        An independent normal per colour channel (the Gazebo sensor noise tutorial's
+        prose), not one per pixel shared by all channels (Gazebo's shader).
     variant : {"gazebo", "ogre2"}
         ``"gazebo"``: the noise is ``n = mean + stddev * Z`` (gz-rendering's Ogre 1
         shader). ``"ogre2"``: the scaled sample ``z = mean + stddev * Z`` is shaped,

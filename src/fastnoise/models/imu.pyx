@@ -286,14 +286,14 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         """Current random-walk bias state, (2, 3): gyro (rad/s), accel (m/s^2)."""
         return np.array(self._position()["random_walk"])
 
-    def angular_velocity_covariance(self, dt, convention="seed002"):
+    def angular_velocity_covariance(self, dt, convention="white_and_bias"):
         """Row-major 3x3 (9 floats), (rad/s)^2, for step ``dt`` (s): ``convention``
-        "seed002" (default) sigma_white^2 + sigma_bias^2, "gazebo" sigma_white^2 only
-        (``fastnoise.models.imu_config.triad_covariance``)."""
+        "white_and_bias" (default) sigma_white^2 + sigma_bias^2, "gazebo" sigma_white^2
+        only (``fastnoise.models.imu_config.triad_covariance``)."""
         self._params()  # (refuses an ImuNoise made with __new__ alone)
         return triad_covariance(self._gyro, dt, convention)
 
-    def linear_acceleration_covariance(self, dt, convention="seed002"):
+    def linear_acceleration_covariance(self, dt, convention="white_and_bias"):
         """Row-major 3x3 (9 floats), (m/s^2)^2, for step ``dt`` (s); ``convention`` as
         for ``angular_velocity_covariance``."""
         self._params()

@@ -5,6 +5,7 @@ source given to the constructor and the ``position`` part of the state."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,7 @@ def built(source: object) -> None:
         raise RuntimeError(_UNBUILT)
 
 
-def source_value(source: object, name: str) -> object:
+def source_value(source: object, name: str) -> Any:
     """``source.<name>``: an attribute, a property or a zero-argument method."""
     value = getattr(source, name)
     if callable(value):
