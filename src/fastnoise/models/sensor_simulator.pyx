@@ -28,18 +28,9 @@ from fastnoise.models.sensor_simulator_checks import VALUE_MAX  # (rad/s or rad)
 cdef double _VALUE_MAX = VALUE_MAX
 
 
-cdef double _real(str name, object value) except? -1.0:
-    """One finite real number; bools, complex numbers, strings, datetimes and
-    timedeltas (numpy's too) are refused by name (fastnoise.core.validate)."""
-    if type(value) is float and isfinite(<double>value):  # the common case, no call
-        return <double>value
-    return _validate.finite(name, value)
-
-
 def _vector3(name, value, nonneg=False):
-    """A scalar or length-3 vector of finite reals, each within +/-VALUE_MAX (and
-    ``>= 0`` with ``nonneg``), as a float64 array (through the intake path: bools,
-    complex numbers, strings and objects are refused by name)."""
+    """A scalar or length-3 vector of finite reals within +/-VALUE_MAX (and ``>= 0`` with
+    ``nonneg``) as a float64 array; bools, strings and objects refused by name."""
     cdef double v[3]
     cdef int i
     read3(name, value, v)
@@ -54,9 +45,8 @@ def _vector3(name, value, nonneg=False):
 
 
 cdef int _out3(object out, double **dst) except -1:
-    """``out`` of a read: an exact native-endian, aligned, C-contiguous, writeable
-    float64 ndarray of shape (3,) on the fast path, else checked by
-    ``fastnoise.core.arrays.output`` (big-endian, unaligned, read-only refused)."""
+    """``out`` of a read: a behaved, writeable float64 (3,) ndarray (``behaved_f64``),
+    else checked by ``fastnoise.core.arrays.output``, which refuses it by name."""
     if not behaved_f64(out, 1, 3, True):
         _arrays.output("out", out, (3,), _F64)
     dst[0] = <double *>cnp.PyArray_DATA(<cnp.ndarray>out)
@@ -79,8 +69,12 @@ cdef int _source_omega(object source, double w[3]) except -1:
     """The source's angular velocity (rad/s) into ``w``; ValueError if not finite."""
     cdef RigidBodySimulator body
     if type(source) is not RigidBodySimulator:
-        _checks.built(source)
-        return read3("source.omega", _checks.source_value(source, "omega"), w)
+        if source is None:
+            _checks.built(source)  # (raises)
+        value = getattr(source, "omega")
+        if callable(value):
+            value = value()
+        return read3("source.omega", value, w)
     body = <RigidBodySimulator>source
     w[0] = body.omega_[0]
     w[1] = body.omega_[1]
@@ -93,14 +87,21 @@ cdef int _source_omega(object source, double w[3]) except -1:
 cdef int _source_angles(object source, double a[3]) except -1:
     """The source's (pitch, yaw, roll) in rad into ``a``; ValueError if not finite."""
     cdef RigidBodySimulator body
+    cdef int i
     if type(source) is RigidBodySimulator:
         body = <RigidBodySimulator>source
         a[0] = body.angles_[1]
         a[1] = body.angles_[2]
         a[2] = body.angles_[0]
     else:
-        _checks.built(source)
-        a[0], a[1], a[2] = _checks.source_angles(source)
+        if source is None:
+            _checks.built(source)  # (raises)
+        for i, name in enumerate(("pitch", "yaw", "roll")):
+            value = getattr(source, name)
+            if callable(value):
+                value = value()
+            # a float (numpy's too) as it is; anything else checked and converted
+            a[i] = value if isinstance(value, float) else _checks.source_real(name, value)
     if not (isfinite(a[0]) and isfinite(a[1]) and isfinite(a[2])):
         raise _checks.source_not_finite("source (pitch, yaw, roll)", a[0], a[1], a[2])
     return 0
@@ -161,10 +162,8 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         ss = as_seed_sequence(seed)
         sigma = _vector3("noise_stddev", noise_stddev, nonneg=True)
         rate = _vector3("drift_rate", drift_rate)
-        if angle_drift_rate is None:
-            rate_a = rate
-        else:
-            rate_a = _vector3("angle_drift_rate", angle_drift_rate)
+        rate_a = (rate if angle_drift_rate is None
+                  else _vector3("angle_drift_rate", angle_drift_rate))
         gen = GaussianNoiseGenerator(model_seed_sequence(ss, "sensor_simulator"))
         # the old source and generator are dropped once the new state is whole (a
         # source's __del__ may call back into this object)
@@ -208,7 +207,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         cdef double new_a[3]
         cdef int i
         cdef bint ok = True
-        h = dt if type(dt) is float else _real("dt", dt)  # a float without a call
+        h = dt if type(dt) is float else _validate.finite("dt", dt)  # a float: no call
         if not (h > 0.0 and isfinite(h)):
             raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 (s)")
         for i in range(3):
@@ -264,8 +263,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
 
     def check_numerics(self):
         """True when the drifts, rates, stddevs and the generator are finite and the
-        source passes its own check (its ``check_numerics()`` if it has one, else
-        finite omega and angles)."""
+        source passes its ``check_numerics()`` (if none: finite omega and angles)."""
         cdef double v[3]
         cdef int i
         for i in range(3):

@@ -29,14 +29,6 @@ def built(source: object) -> None:
         raise RuntimeError(_UNBUILT)
 
 
-def source_value(source: object, name: str) -> Any:
-    """``source.<name>``: an attribute, a property or a zero-argument method."""
-    value = getattr(source, name)
-    if callable(value):
-        value = value()
-    return value
-
-
 def source_not_finite(label: str, x: float, y: float, z: float) -> ValueError:
     """The refusal of a read whose source values are not all finite."""
     return ValueError(
@@ -78,31 +70,23 @@ def check_source(source: object) -> None:
         )
 
 
-def source_angles(source: object) -> tuple[float, float, float]:
-    """(pitch, yaw, roll) of a source other than a RigidBodySimulator, in rad: each an
-    attribute, property or zero-argument method giving a real number (bools, complex
-    numbers and other numpy scalars refused by name)."""
-    out = []
-    for name in ("pitch", "yaw", "roll"):
-        value = source_value(source, name)
-        if type(value) is float:
-            out.append(value)
-            continue
-        if isinstance(value, bool | np.bool_) or (
-            isinstance(value, np.generic) and value.dtype.kind not in "iuf"
-        ):
-            raise TypeError(f"source.{name}={value!r} is not allowed: it must be a real number")
-        # converted as C code reads a double (__float__, else __index__): no strings
-        kind = type(value)
-        try:
-            if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
-                raise TypeError(kind.__name__)
-            out.append(float(value))
-        except (TypeError, ValueError, OverflowError) as exc:
-            raise TypeError(
-                f"source.{name}={value!r:.80} is not allowed: it must be a real number"
-            ) from exc
-    return out[0], out[1], out[2]
+def source_real(name: str, value: Any) -> float:
+    """``source.<name>`` (an angle, rad) that is not a float, as a float: converted as
+    C code reads a double (``__float__``, else ``__index__``; no strings), bools,
+    complex numbers and other numpy scalars refused by name (TypeError)."""
+    if isinstance(value, bool | np.bool_) or (
+        isinstance(value, np.generic) and value.dtype.kind not in "iuf"
+    ):
+        raise TypeError(f"source.{name}={value!r} is not allowed: it must be a real number")
+    kind = type(value)
+    try:
+        if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+            raise TypeError(kind.__name__)
+        return float(value)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise TypeError(
+            f"source.{name}={value!r:.80} is not allowed: it must be a real number"
+        ) from exc
 
 
 def state_vector3(name: str, value: object, vector3: Callable[..., np.ndarray]) -> np.ndarray:
