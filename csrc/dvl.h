@@ -1,5 +1,5 @@
-/* DVL sensor suite (seed 000): augmented white noise per sensor and the vN/vE/vU
- * composite.
+/* DVL sensor suite (the Metron DVL simulator document): augmented white noise per sensor
+ * and the vN/vE/vU composite.
  *
  * Augmented white noise for sample n of one sensor (key k):
  *   z_n = normal n of the canonical float32 stream (k, FN_AWN_NOISE_STREAM),

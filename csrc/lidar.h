@@ -1,4 +1,5 @@
-/* Lidar noise (seed 001, RGL; seed 003, Gazebo ray noise) on point clouds and scans.
+/* Lidar noise (the GPU lidar (RGL) Gaussian noise document; the Gazebo sensor noise
+ * tutorial's ray noise) on point clouds and scans.
  *
  * Geometry is done in the caller's frame. With the lidar pose T = (R_T, t) (lidar ->
  * caller), a rotation by e about the lidar axis k through the lidar origin is, in the

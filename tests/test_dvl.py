@@ -1,5 +1,6 @@
-"""DVL sensor suite (seed 000): augmented white noise, anchors, the vN/vE/vU composite,
-per-sample == batch, configuration and range checks."""
+"""DVL sensor suite of the Metron DVL simulator document (seeds/000_7cf09528fd13b2c6.txt):
+augmented white noise, anchors, the vN/vE/vU composite, per-sample == batch,
+configuration and range checks."""
 
 from __future__ import annotations
 

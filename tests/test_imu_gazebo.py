@@ -234,14 +234,14 @@ def test_covariance_conventions_exact():
         turn_on_bias_mean=0.125,
         turn_on_bias_stddev=0.0625,
     )
-    seed002 = 0.390625 + 0.0625 + 0.015625 + 0.00390625
+    white_and_bias = 0.390625 + 0.0625 + 0.015625 + 0.00390625
     diag = [0, 4, 8]
-    for conv, want in (("seed002", seed002), ("gazebo", 0.390625)):
+    for conv, want in (("white_and_bias", white_and_bias), ("gazebo", 0.390625)):
         c = triad_covariance(t, 1.0, conv)
         assert c.shape == (9,)
         assert c[diag].tolist() == [want] * 3
         assert np.count_nonzero(c) == 3
-    assert triad_covariance(t, 1.0).tolist() == triad_covariance(t, 1.0, "seed002").tolist()
+    assert triad_covariance(t, 1.0).tolist() == triad_covariance(t, 1.0, "white_and_bias").tolist()
     m = ImuNoise(gyro=t, accel=dict(noise_stddev=0.5, bias_stddev=1.0, bias_correlation_time=3.0))
     assert m.angular_velocity_covariance(1.0, "gazebo")[diag].tolist() == [0.390625] * 3
     assert m.linear_acceleration_covariance(1.0, "gazebo")[diag].tolist() == [0.25] * 3

@@ -1,4 +1,5 @@
-"""RigidBodySimulator: seed 004's reference numbers, closed forms, invariants, state."""
+"""RigidBodySimulator: the reference numbers of the SensorSimulator API document
+(seeds/004_83609f334612b53c.txt), closed forms, invariants, state."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from fastnoise.models.rigid_body import RigidBodySimulator
 SEED_INERTIA = (10.0, 8.0, 12.0)
 SEED_TORQUE = (0.1, -0.05, 0.02)
 SEED_DT = 0.01
-# Seed 004's example table: row "step" is printed after step + 1 updates.
+# The example table of seeds/004_83609f334612b53c.txt (SensorSimulator API document):
+# row "step" is printed after step + 1 updates.
 SEED_TRUE_OMEGA = {
     0: (0.000100, -0.000063, 0.000017),
     1000: (0.101303, -0.061336, 0.013223),

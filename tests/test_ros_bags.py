@@ -432,7 +432,7 @@ def test_imu_topic_is_imu_noise_from_the_first_message(noised):
     # (its relative standard error is 1/sqrt(2 * 900) = 2.4%)
     assert abs(np.std(wo - w) / 0.01 - 1) < 0.10
     assert abs(np.std(ao - a) / 0.1 - 1) < 0.10
-    # covariances: seed002 convention (white + bias variance), orientation untouched
+    # covariances: the white_and_bias convention (white + bias variance), orientation untouched
     np.testing.assert_allclose(out[0].angular_velocity_covariance[[0, 4, 8]], 1e-4)
     np.testing.assert_allclose(out[0].linear_acceleration_covariance[[0, 4, 8]], 1e-2)
     assert np.all(out[0].orientation_covariance == 0.5)

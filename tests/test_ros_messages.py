@@ -322,7 +322,7 @@ def test_imu_covariance_conventions_and_first_dt():
     gyro = {"noise_stddev": 0.01, "bias_stddev": 0.002, "bias_correlation_time": 100.0}
     model = ImuNoise(gyro=gyro, accel={"noise_stddev": 0.1}, seed=1)
     m = imu(0)
-    fill_imu_covariance(m, model, 0.01, "seed002")
+    fill_imu_covariance(m, model, 0.01, "white_and_bias")
     np.testing.assert_allclose(m.angular_velocity_covariance[[0, 4, 8]], 0.01**2 + 0.002**2)
     fill_imu_covariance(m, model, 0.01, "gazebo")
     np.testing.assert_allclose(m.angular_velocity_covariance[[0, 4, 8]], 0.01**2)

@@ -39,7 +39,7 @@ GENERATED = DOCS / "_generated"
 #: What each source document is, for readers (the files in the design's seeds/ folder).
 SOURCE_DOCUMENTS = {
     "000": "the Metron DVL simulator document",
-    "001": "the RGL GPU lidar noise notes",
+    "001": "the GPU lidar (RGL) Gaussian noise document",
     "002": "the ROS 2 sensor pipeline document",
     "003": "the Gazebo sensor noise tutorial",
     "004": "the SensorSimulator API document",

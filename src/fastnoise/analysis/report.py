@@ -9,7 +9,7 @@ Model configuration (``fastnoise report MODEL --config FILE``): a JSON object, o
 - ``{"params": {...}, "seed": 7, "report": {...}}``: ``params`` are the model's
   constructor keywords (the same layout as ``model.state["params"]``), ``seed`` an
   optional int, ``report`` optional picture settings (below);
-- for ``dvl`` only: a DVL configuration in the seed-000 layout (``{"seed": 7,
+- for ``dvl`` only: a DVL configuration in the Metron DVL simulator document's layout (``{"seed": 7,
   "dvl_roll": {"bias": 0.2, "noiseDev": 0.5, ...}, ...}``, see
   ``fastnoise.io.dvl_config``), optionally with ``"report"``.
 

@@ -3,7 +3,7 @@ spacecraft and its noisy, drifting IMU.
 
 Prints, every ``report_every`` steps, the true angular velocity, the measured angular
 velocity and the measured orientation (pitch, yaw, roll), and resets the sensor halfway
-through, as the seed's ``main.cpp`` does.
+through, as the document's ``main.cpp`` does.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ COLUMNS = ("t.ω_x", "t.ω_y", "t.ω_z", "m.ω_x", "m.ω_y", "m.ω_z", "m.pitch"
 
 
 def _header(stream: TextIO) -> str:
-    """The seed's column header; plain "w" where the stream cannot encode "ω"."""
+    """The SensorSimulator API document's column header; plain "w" where the stream
+    cannot encode "ω"."""
     names: tuple[str, ...] = COLUMNS
     try:
         "ω".encode(getattr(stream, "encoding", None) or "utf-8")
@@ -64,7 +65,7 @@ def run_demo(
     ``dt`` in s, ``noise`` the per-axis stddev (rad/s for rates, rad for angles),
     ``drift`` the per-axis drift rate (rad/s^2 for the rate bias, rad/s for the angle
     bias), ``inertia`` in kg m^2, ``torque`` in N m. Returns 0, or 1 if the numeric
-    check failed (the run then stops early, as in the seed).
+    check failed (the run then stops early, as in the document's example).
     """
     import numpy as np
 

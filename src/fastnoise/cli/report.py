@@ -7,10 +7,11 @@ an HTML page gathering them.
 
 MODEL is one of imu, lidar, range, camera, dvl. The configuration is a JSON object: a
 model's saved ``state``, or ``{"params": {...}, "seed": ..., "report": {...}}`` with the
-model's constructor keywords, or (dvl) a seed-000 DVL configuration; the layouts and
-the picture settings are in ``fastnoise.analysis.report``. Writes ``<MODEL>.png`` and
-``index.html`` into ``--out`` (default ``<MODEL>_report``). Exit status: 0, 1 when the
-configuration cannot be used, 2 for a usage error.
+model's constructor keywords, or (dvl) a DVL configuration in the Metron DVL simulator
+document's layout; the layouts and the picture settings are in
+``fastnoise.analysis.report``. Writes ``<MODEL>.png`` and ``index.html`` into ``--out``
+(default ``<MODEL>_report``). Exit status: 0, 1 when the configuration cannot be used, 2
+for a usage error.
 """
 
 from __future__ import annotations

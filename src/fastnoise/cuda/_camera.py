@@ -10,7 +10,8 @@ import numpy as np
 from fastnoise.core import validate as _validate
 from fastnoise.cuda._arrays import as_device, launch_grid, like_input
 from fastnoise.cuda._compile import cupy_module, kernel
-from fastnoise.models.camera import ImageNoise, _tile_offsets
+from fastnoise.models.camera import ImageNoise
+from fastnoise.models.camera_checks import tile_offsets
 
 _DTYPES = {
     np.dtype(np.uint8): 0,
@@ -88,7 +89,7 @@ def image_noise(
     per_channel = bool(model.per_channel)
     if frame is not None:
         f = _validate.integer("frame", frame, 0, 2**64)
-    row, col, pitch = _tile_offsets(row_offset, col_offset, full_width, img, per_channel)
+    row, col, pitch = tile_offsets(row_offset, col_offset, full_width, img, per_channel)
     if out is None:
         dst = cupy_module().empty(img.shape, dtype=img.dtype)
     else:

@@ -21,10 +21,11 @@ MODELS = ("imu", "lidar", "range", "camera", "depth", "odometry", "copy")
 #: Options of each model that are not constructor parameters: name -> allowed values
 #: (a tuple of choices, or a checking function).
 OPTIONS: dict[str, dict[str, Any]] = {
-    # covariance: "seed002" fills sigma_white^2 + sigma_bias^2 (the source document),
-    # "gazebo" sigma_white^2 only (what gz-sensors publishes), "keep" leaves them.
+    # covariance: "white_and_bias" fills sigma_white^2 + sigma_bias^2 (the ROS 2 sensor
+    # pipeline document's rule), "gazebo" sigma_white^2 only (what gz-sensors
+    # publishes), "keep" leaves them.
     # stamps: "header" takes dt from header.stamp, "log" from the bag's record times.
-    "imu": {"covariance": ("seed002", "gazebo", "keep"), "stamps": ("header", "log")},
+    "imu": {"covariance": ("white_and_bias", "gazebo", "keep"), "stamps": ("header", "log")},
     # pose: the lidar's pose in the cloud's frame (4x4 or 3x4); default: the cloud's
     # header frame is the sensor frame. frames: a .npy/.npz holds (N, M, >=3).
     "lidar": {"pose": "pose", "frames": "bool"},

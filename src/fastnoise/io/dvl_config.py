@@ -1,10 +1,12 @@
-"""The DVL sensor table of seed 000 and its JSON configuration.
+"""The DVL sensor table of the Metron DVL simulator document and its JSON configuration.
 
 The table (sensor names, the quantity each measures, units, reasonable parameter ranges)
 is package data (``fastnoise/data/dvl_sensors.json``). Angles are in degrees, depth and
-altitude in m, velocities in m/s and the propeller speed in rev/min, as the seed fixes.
+altitude in m, velocities in m/s and the propeller speed in rev/min, as the Metron DVL
+simulator document fixes.
 
-A configuration file uses the seed's field names per sensor, plus a top-level seed::
+A configuration file uses that document's field names per sensor, plus a top-level
+``seed`` (the random seed)::
 
     {"seed": 7,
      "dvl_roll": {"bias": 0.2, "noiseDev": 0.5, "anchor": 0.0, "anchorProbability": 0.0},
@@ -41,7 +43,8 @@ SEED_LIMIT = 2**128
 
 
 class DvlRangeWarning(UserWarning):
-    """A DVL noise parameter lies outside the seed's reasonable range."""
+    """A DVL noise parameter lies outside the Metron DVL simulator document's reasonable
+    range."""
 
 
 @dataclass(frozen=True)
@@ -49,8 +52,8 @@ class SensorSpec:
     """One row of the sensor table.
 
     ``field`` is the truth/message field the sensor measures, ``unit`` the unit of the
-    field and of every parameter (bias, noise_dev, anchor); the ranges are the seed's
-    reasonable values, in that unit.
+    field and of every parameter (bias, noise_dev, anchor); the ranges are the Metron
+    DVL simulator document's reasonable values, in that unit.
     """
 
     name: str
@@ -111,8 +114,8 @@ def check_noise_params(
     outside [0, 1], an unknown ``sensor``. With a ``sensor`` name, a bias or noise_dev
     outside the table's reasonable range warns (:class:`DvlRangeWarning`), or raises
     ``ValueError`` when ``strict``. ``prefix`` is put before parameter names in
-    messages (e.g. ``"dvl_roll."``); ``json_names`` names the parameters as the seed's
-    JSON fields (noiseDev, anchorProbability).
+    messages (e.g. ``"dvl_roll."``); ``json_names`` names the parameters as the Metron
+    DVL simulator document's JSON fields (noiseDev, anchorProbability).
     """
     nm = {v: (k if json_names else v) for k, v in JSON_FIELDS.items()}
     b = _bounded(prefix + nm["bias"], bias, -VALUE_MAX, VALUE_MAX)
@@ -211,7 +214,8 @@ class DvlConfig:
         return cfg
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON layout: ``seed`` then one object per sensor with the seed's names."""
+        """The JSON layout: ``seed`` then one object per sensor with the Metron DVL
+        simulator document's names."""
         out: dict[str, Any] = {"seed": self.seed}
         for name in SENSOR_NAMES:
             s = self.sensors.get(name, SensorNoise())

@@ -9,7 +9,7 @@ A suite is TOML (``tomllib``) or JSON with the same structure::
     model = "imu"             # ImuNoise: every other key is a constructor parameter ...
     gyro = { noise_stddev = 0.002, bias_stddev = 0.0003, bias_correlation_time = 400.0 }
     accel = { noise_stddev = 0.02 }
-    covariance = "seed002"    # ... except the handler's options (see OPTIONS)
+    covariance = "white_and_bias"  # ... except the handler's options (see OPTIONS)
 
     [topics."/points"]
     model = "lidar"           # LidarNoise on sensor_msgs/PointCloud2

@@ -20,6 +20,7 @@ from fastnoise.core import threads as _threads
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.models import camera_checks as _checks
 
 cnp.import_array()
 
@@ -99,26 +100,19 @@ cdef class _Job:
                 f"rows {row0}..{row0}+{count} are not allowed: the image has "
                 f"{self.height} rows")
         if _run_rows(&self.job, row0, row0 + count) != 0:
-            # checked by _row_offset before: the C guard against wrapping indices
+            # checked by camera_checks.row_offset before: the C guard against wrapping indices
             raise OverflowError("row_offset: the pixel indices would pass 2**64 - 1")
 
 
 cdef object _image_input(image):
     """The image as the kernel reads it: uint8, uint16, float32 or float64, native and
     aligned (any strides, negative ones too); a big-endian or unaligned image is
-    copied (native result), anything else refused by name."""
-    if not isinstance(image, np.ndarray):
-        raise TypeError(f"image must be a numpy.ndarray, got {type(image).__name__}")
-    dt = image.dtype
-    if dt in _DTYPE_CODES and cnp.PyArray_ISALIGNED(<cnp.ndarray>image):
+    copied (native result), anything else refused by name (camera_checks.image_input)."""
+    if (isinstance(image, np.ndarray) and image.dtype in _DTYPE_CODES
+            and cnp.PyArray_ISALIGNED(<cnp.ndarray>image)):
         _check_image_shape(image)
         return image  # the common case, read as it is
-    native = dt.newbyteorder("=") if dt.kind in "uf" else dt
-    if native not in _DTYPE_CODES:
-        raise TypeError(
-            f"image has dtype {dt}: it must be uint8, uint16, float32 or float64")
-    _check_image_shape(image)
-    return _arrays.intake("image", image, native)
+    return _checks.image_input(image, _DTYPE_CODES)
 
 
 cdef int _check_image_shape(object image) except -1:
@@ -126,15 +120,7 @@ cdef int _check_image_shape(object image) except -1:
     cdef cnp.npy_intp c = cnp.PyArray_DIMS(<cnp.ndarray>image)[2] if ndim == 3 else 0
     if ndim == 2 or (ndim == 3 and (c == 1 or c == 3 or c == 4)):
         return 0  # the common case, without Python attribute lookups
-    if ndim == 3:
-        if image.shape[2] not in (1, 3, 4):
-            raise ValueError(
-                f"image has shape {image.shape}: the channel axis must have 1, 3 or 4 "
-                "entries (grey, RGB, RGBA)")
-    elif image.ndim != 2:
-        raise ValueError(
-            f"image has shape {image.shape}: it must be H x W, H x W x 1, H x W x 3 or "
-            "H x W x 4")
+    _checks.image_shape(image)
     return 0
 
 
@@ -161,8 +147,8 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         example uses 0.007 (about 1.8 levels of an 8-bit image). The bounds keep the
         noise finite (no pixel becomes inf or NaN).
     per_channel : bool
-        Draw an independent normal for each colour channel (the seed document's prose)
-        instead of one per pixel shared by all channels (Gazebo's shader).
+        An independent normal per colour channel (the Gazebo sensor noise tutorial's
+        prose), not one per pixel shared by all channels (Gazebo's shader).
     variant : {"gazebo", "ogre2"}
         ``"gazebo"``: the noise is ``n = mean + stddev * Z`` (gz-rendering's Ogre 1
         shader). ``"ogre2"``: the scaled sample ``z = mean + stddev * Z`` is shaped,
@@ -172,51 +158,26 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     seed : int, numpy.random.SeedSequence or None
         ``None`` draws fresh entropy, kept in ``seed`` so the run can be reproduced.
     linear_light : bool or None (keyword only)
-        Add the noise in linear light: the stored value is taken as sRGB-encoded,
-        decoded to linear light (IEC 61966-2-1), the noise added there and clamped to
-        [0, 1], and the result encoded back; this is what an sRGB render target does
-        with a shader's output, as Gazebo's Ogre 2 cameras use
-        (``PFG_RGBA8_UNORM_SRGB``). ``None`` (default) follows the variant: on for
-        ``"ogre2"`` (so that variant matches Gazebo's Ogre 2 output), off for
-        ``"gazebo"`` (Ogre 1 renders to a plain ``PF_R8G8B8`` target, the noise is added
-        to the stored values). ``True``/``False`` force it either way.
+        Add the noise in linear light (the stored value taken as sRGB-encoded, IEC
+        61966-2-1, decoded, noised, clamped to [0, 1] and encoded back), as an sRGB
+        render target does with a shader's output. ``None`` (default) follows the
+        variant: on for ``"ogre2"`` (Gazebo's Ogre 2 cameras render to
+        ``PFG_RGBA8_UNORM_SRGB``), off for ``"gazebo"`` (Ogre 1 renders to a plain
+        ``PF_R8G8B8`` target). ``True``/``False`` force it either way.
 
     Notes
     -----
-    Which normal a pixel gets: pixel ``j = y * W + x`` (row-major over the H x W
-    grid, whatever the array's strides; ``y`` counts from ``row_offset``) of frame
-    ``f`` uses normal ``j`` of the canonical float32 stream ``f`` under the camera's
-    key (``fastnoise.core.seeding.model_key(seed, "camera")``: other models given the same
-    seed draw other noise); with
-    ``per_channel`` colour channel ``c`` uses normal ``j * nc + c`` (``nc`` = 1 for
-    grey, 3 for RGB and RGBA). Both outputs of every Box-Muller pair are used (for
-    pixels a few indices apart; see csrc/normal.h for the stream's layout and the
-    bound on ``|Z|``). The same ``Z`` serves every image dtype.
-
-    Arithmetic, per element ``x`` with noise ``n`` (gazebo ``mean + stddev * Z``;
-    ogre2 ``sign(z) * |z|**2.1`` of ``z = mean + stddev * Z``, with fastnoise's own
-    exp/log; float32, or float64 for float64 images):
-
-    * uint8/uint16 (full scale ``S`` = 255/65535): the noise in levels ``d`` (gazebo
-      ``a + b * Z`` with ``a = S * mean``, ``b = S * stddev``; ogre2 ``S * n``) and
-      ``k = floor(d + 0.5)``, all in float32 (mean, stddev rounded to float32), then
-      ``y = clamp(x + k, 0, S)`` in integers. In exact arithmetic that is
-      ``S * clamp(x / S + n, 0, 1)`` rounded half up (an exact half level goes up,
-      towards white, never to even); without noise (``stddev = mean = 0``) the image
-      comes back unchanged.
-    * float32: ``clamp(x + n, 0, 1)`` in float32 (mean and stddev rounded to float32).
-    * float64: the same in float64.
-    * linear light: ``y = enc(clamp(dec(x) + n, 0, 1))`` with the sRGB transfer
-      functions ``dec(s) = s / 12.92`` for ``s <= 0.04045``, else
-      ``((s + 0.055) / 1.055)**2.4``, and ``enc(l) = 12.92 * l`` for
-      ``l <= 0.0031308``, else ``1.055 * l**(1 / 2.4) - 0.055`` (powers with
-      fastnoise's own exp/log), in float32 (float64 for float64 images); integer
-      images use ``x / S`` and round ``S * enc(...)`` half up. Without noise every
-      uint8 and uint16 level comes back unchanged.
-
-    A fourth channel is alpha and is copied unchanged. NaN pixels stay NaN. The result
-    does not depend on the SIMD path, on ``threads``, or on how the image is split into
-    row bands.
+    Pixel ``j = y * W + x`` of frame ``f`` (row-major, ``y`` counted from
+    ``row_offset``) uses normal ``j`` (with ``per_channel``, ``j * nc + c``) of the
+    float32 stream ``f`` under ``model_key(seed, "camera")``; so the result does not
+    depend on the SIMD path, on ``threads`` or on how the image is split into row bands.
+    Integer images are noised in whole levels rounded half up; without noise every level
+    comes back unchanged. A fourth channel is alpha, copied unchanged; NaN pixels stay
+    NaN. ``state['position']`` is the frame counter, ``{"frame": n}``: it stops at
+    2**64 - 1 (``apply`` without ``frame`` then raises OverflowError naming ``frame``).
+    One ImageNoise may be shared by threads: each ``apply`` without ``frame`` takes its
+    own frame under the object's lock. The arithmetic per dtype, the stream layout, the
+    limits and the thread rules are on the model's page, :doc:`/models/camera`.
 
     Examples
     --------
@@ -227,23 +188,6 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     >>> first = noise.apply(rgb)  # frame 0; the next call uses frame 1
     >>> bool(np.array_equal(noise.apply(rgb, frame=0), first))  # random access
     True
-
-    ``state['position']`` is the frame counter, ``{"frame": n}``.
-
-    Limits: explicit frames lie in [0, 2**64 - 1]; the counter stops at 2**64 - 1
-    (``apply`` without ``frame`` refuses to take it: OverflowError naming ``frame``),
-    so it never wraps to frame 0. The normal indices of a call, below
-    ``(row_offset + H) * W * k`` (``k`` normals per pixel: 1, or 3 with
-    ``per_channel`` on RGB/RGBA, 1 on grey), must stay below 2**64: a larger
-    ``row_offset`` is refused by name.
-
-    Threads: one ImageNoise may be shared by threads. ``apply`` without ``frame``
-    reserves its frame (reads and advances the counter) under the object's lock, then
-    adds the noise with the GIL released; so concurrent calls get distinct
-    consecutive frames, each exactly once, in the order they took the lock (which is
-    not necessarily the order they return). Calls with an explicit ``frame`` do not
-    touch the counter. The counter's setter, ``reset()`` and setting ``state`` take
-    the same lock.
     """
 
     cdef readonly double mean
@@ -361,14 +305,14 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
             if type(row_offset) is int and row_offset == 0:
                 offset = 0  # the common case, without the checks
             else:
-                offset = _row_offset(row_offset, img, self.per_channel)
+                offset = _checks.row_offset(row_offset, img, self.per_channel)
         else:
-            offset, col, pitch = _tile_offsets(row_offset, col_offset, full_width, img,
-                                               self.per_channel)
+            offset, col, pitch = _checks.tile_offsets(row_offset, col_offset, full_width,
+                                                      img, self.per_channel)
         if out is None:
             dst = np.empty(img.shape, dtype=img.dtype)
         else:
-            dst = _check_out(out, img)
+            dst = _checks.check_out(out, img)
             _arrays.no_partial_overlap({"out": dst}, {"image": img})
         src = img
         if frame is None:
@@ -454,71 +398,3 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
 
 
 register_model(ImageNoise)
-
-
-def _row_offset(value, image, per_channel):
-    value = _validate.integer("row_offset", value, 0, 2**64)
-    h, w = image.shape[0], image.shape[1]
-    channels = image.shape[2] if image.ndim == 3 else 1
-    per = min(channels, 3) if per_channel else 1
-    # every normal index, below (row_offset + H) * W * per, must stay below 2**64
-    if (value + h) * w * per > 2**64 - 1:
-        top = (2**64 - 1) // (w * per) - h
-        raise ValueError(
-            f"row_offset={value!r} is not allowed: the normal indices (row_offset + {h}) * "
-            f"{w} * {per} must stay below 2**64, so row_offset <= {max(top, 0)} here")
-    return value
-
-
-def _tile_offsets(row_offset, col_offset, full_width, image, per_channel):
-    """(row_offset, col_offset, pitch) of a tile of a wider frame, checked by name."""
-    h, w = image.shape[0], image.shape[1]
-    row = _validate.integer("row_offset", row_offset, 0, 2**64)
-    col = _validate.integer("col_offset", col_offset, 0, 2**64)
-    if full_width is None:
-        pitch = w
-    else:
-        pitch = _validate.integer("full_width", full_width, 1, 2**64)
-    if col + w > pitch:
-        raise ValueError(
-            f"col_offset={col!r} is not allowed: the tile's {w} columns must end within "
-            f"full_width={pitch!r}, so col_offset <= {max(pitch - w, 0)} here")
-    channels = image.shape[2] if image.ndim == 3 else 1
-    per = min(channels, 3) if per_channel else 1
-    # every normal index, below ((row_offset + H) * pitch + col_offset) * per, < 2**64
-    if ((row + h) * pitch + col) * per > 2**64 - 1:
-        raise ValueError(
-            f"row_offset={row!r} is not allowed: the normal indices ((row_offset + {h}) * "
-            f"{pitch} + {col}) * {per} must stay below 2**64")
-    return row, col, (0 if pitch == w else pitch)
-
-
-def _overlaps_itself(a):
-    """True when two elements of ``a`` may share memory (a zero or interleaved
-    stride): sorted by |stride|, each axis must step past the span of the ones below."""
-    if a.size == 0:
-        return False
-    extent = a.itemsize
-    for st, n in sorted((abs(st), n) for st, n in zip(a.strides, a.shape) if n > 1):
-        if st < extent:
-            return True
-        extent += st * (n - 1)
-    return False
-
-
-def _check_out(out, image):
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
-    if out.dtype != image.dtype:
-        raise TypeError(f"out has dtype {out.dtype.str}: it must be {image.dtype} (the "
-                        "image's, native byte order)")
-    if out.shape != image.shape:
-        raise ValueError(f"out has shape {out.shape}: it must be {image.shape} (the image's)")
-    if not out.flags.writeable:
-        raise ValueError("out must be writeable")
-    if not out.flags.aligned:
-        raise ValueError("out must be aligned")
-    if _overlaps_itself(out):
-        raise ValueError(f"out has strides {out.strides} under which elements share "
-                         "memory: every element needs its own")
-    return out

@@ -1,5 +1,5 @@
-"""Type stubs for fastnoise.models.dvl (DVL sensor suite, seed 000). Units: angles deg, depth and
-altitude m, velocities m/s, propeller speed rev/min."""
+"""Type stubs for fastnoise.models.dvl (DVL sensor suite of the Metron DVL simulator
+document). Units: angles deg, depth and altitude m, velocities m/s, propeller speed rev/min."""
 
 from collections.abc import Iterator, Mapping, Sequence
 from os import PathLike

@@ -1,30 +1,18 @@
-"""DVL sensor suite (seed 000): augmented white noise and the vN/vE/vU composite.
+"""DVL sensor suite of the Metron DVL simulator document: augmented white noise and
+the vN/vE/vU composite (angles in deg, depth and altitude in m, velocities in m/s,
+propeller speed in rev/min).
 
-Each sensor reports, per sample, its ``anchor`` value with probability
-``anchor_probability``, else ``truth + bias + noise_dev * N(0, 1)``. The normal is
-drawn on every sample, anchored or not. Sample ``n`` of a sensor with key ``k`` uses
-normal ``n`` of Philox stream ``(k, 0)``, drawn in float32 (the float64 normal to
-float32 accuracy, about 1e-7 relative, at half the cost; the arithmetic stays
-float64); it is anchored iff ``h < F``, or ``h == F``
-and ``v < R``, where ``P = anchor_probability * 2**16``, ``F = floor(P)``, ``R = P - F``,
-``h`` = 16-bit half ``n % 8`` of Philox block ``n // 8`` of stream ``(k, 1)`` (the
-block's four words split low half first) and ``v`` = word 0 of block ``n`` of stream
-``(k, 2)`` times ``2**-32`` (so the anchor rate is p to within 2**-48, p = 0 never
-anchors and p = 1 always does). Everything about sample ``n`` is a function of
-``(k, n)``, so ``measure_many`` over a batch equals the same number of ``measure``
-calls bit for bit, on every SIMD path.
-
-Units are those of the seed: angles in degrees, depth and altitude in m, velocities in
-m/s, propeller speed in rev/min. The composite uses R = Rz(yaw) Ry(pitch) Rx(roll)
-(body -> NED) built from the measured angles: (vN, vE, vD) = R (surge, sway, heave),
-vU = -vD, all in m/s.
+Each sensor reports its ``anchor`` value with probability ``anchor_probability``, else
+``truth + bias + noise_dev * N(0, 1)``; everything about sample ``n`` of a sensor is a
+function of its key and ``n``, so ``measure_many`` over a batch equals the same number
+of ``measure`` calls bit for bit, on every SIMD path. The streams each sample draws and
+the composite's rotation are on the model's page (docs/models/dvl.rst).
 
 The module is split by concern: ``dvl_sensor`` (AugmentedWhiteNoise),
 ``dvl_measurement`` (DvlMeasurement and the per-sample truth), ``dvl_dtypes`` (record
 layouts) and this module (DvlSimulator and its batches); every public name is
 importable from here.
 """
-
 import warnings
 
 import numpy as np
@@ -102,7 +90,7 @@ cdef class DvlSimulator(Model):
     """DvlSimulator(sensors=None, *, seed=None, strict=False)
 --
 
-The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
+The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU composite.
 
     Parameters
     ----------
@@ -129,24 +117,11 @@ The DVL of seed 000: ten noisy sensors and the vN/vE/vU composite.
     ``state['position']`` is ``{"sensors": {name: {"position": n}}}``, each sensor's
     own position (they move apart when a sensor is measured on its own).
 
-    Limits: a sensor's last position is 2**64 - 1 (a call that would pass it raises
-    OverflowError naming the sensor and its position, and changes nothing); ``|bias|``,
-    ``noise_dev``, ``|anchor|`` and finite truth values are at most 1e300 in magnitude,
-    so finite inputs never give an inf (NaN and +-inf truth pass through as data).
-
-    Threads: one simulator (and its sensors) may be shared; no sample is handed out
-    twice or skipped. ``measure_many`` takes the simulator's lock and reserves the same
-    span of every sensor at once (reads and advances the ten positions, and copies the
-    parameters), lets the lock go and computes from the copies with the GIL released.
-    A sensor's own ``measure_many`` and parameter setters take that sensor's lock.
-    Every reservation, the simulator's or a sensor's, locked or not (``measure``
-    reserves without the lock, which would double its cost), is one C step with the
-    GIL held and no Python code inside, so no two of them can interleave; the
-    simulator never calls a sensor's locked method while it holds a lock, and takes
-    no sensor's lock at all (ten lock pairs would add about 0.4 us, 10-20%, to a small
-    batch, for nothing the GIL does not already give). Concurrent calls get
-    consecutive spans in the order they run; the messages of a span depend only on its
-    positions, parameters and truth. (Free-threaded CPython is not supported.)
+    A sensor's position stops at 2**64 - 1 (OverflowError naming the sensor), and
+    ``|bias|``, ``noise_dev``, ``|anchor|`` and finite truth values are at most 1e300,
+    so finite inputs never give an inf. One simulator (and its sensors) may be shared
+    by threads; no sample is handed out twice or skipped. The limits and the thread
+    rules are on the model's page, :doc:`/models/dvl`.
     """
 
     cdef fn_awn *ps[FN_DVL_NSENSORS]

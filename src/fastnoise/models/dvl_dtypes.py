@@ -1,5 +1,6 @@
-"""Record layouts of the DVL (seed 000): ground truth in, messages out, and the names
-of one sensor's noise parameters. Plain Python: nothing here is on a hot path."""
+"""Record layouts of the DVL (the Metron DVL simulator document): ground truth in,
+messages out, and the names of one sensor's noise parameters. Plain Python: nothing
+here is on a hot path."""
 
 from __future__ import annotations
 

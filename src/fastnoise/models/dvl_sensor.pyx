@@ -1,4 +1,5 @@
-"""AugmentedWhiteNoise: the augmented white noise of one DVL sensor (seed 000).
+"""AugmentedWhiteNoise: the augmented white noise of one DVL sensor, after the Metron
+DVL simulator document.
 
 Each sample reports the sensor's ``anchor`` value with probability
 ``anchor_probability``, else ``truth + bias + noise_dev * N(0, 1)``; the draws of
@@ -101,7 +102,7 @@ cdef class AugmentedWhiteNoise(Model):
                        *, seed=None, sensor=None, strict=False)
 --
 
-Augmented white noise of one sensor (seed 000).
+Augmented white noise of one sensor (the Metron DVL simulator document).
 
     Parameters
     ----------

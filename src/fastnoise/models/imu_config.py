@@ -1,6 +1,7 @@
 """Parameters of the IMU error model: one :class:`TriadNoise` per sensor triad (gyroscope
-in rad/s, accelerometer in m/s^2), the WT901C preset of seed 002, and the covariance
-helpers a ROS ``sensor_msgs/Imu`` or ``nav_msgs/Odometry`` message needs.
+in rad/s, accelerometer in m/s^2), the WT901C preset of the ROS 2 sensor pipeline
+document, and the covariance helpers a ROS ``sensor_msgs/Imu`` or ``nav_msgs/Odometry``
+message needs.
 
 Conventions
 -----------
@@ -56,7 +57,8 @@ __all__ = [
     "wt901c",
 ]
 
-#: The value of g that seed 002 uses for the WT901C figures (m/s^2).
+#: The value of g that the ROS 2 sensor pipeline document uses for the WT901C figures
+#: (m/s^2).
 STANDARD_GRAVITY_WT901C = 9.81
 
 #: A per-axis field: one value for all three axes, or (x, y, z). Stored as a 3-tuple.
@@ -83,7 +85,7 @@ class TriadNoise:
     turn_on_bias_mean, turn_on_bias_stddev : Gazebo's turn-on bias, U: drawn once per
         axis from N(mean, stddev) and negated with probability 1/2.
     bias_stddev : stationary standard deviation sigma_b of the first-order Gauss-Markov
-        bias, U (seed 002); scalar or per axis (x, y, z).
+        bias, U (the ROS 2 sensor pipeline document); scalar or per axis (x, y, z).
     bias_correlation_time : its correlation time tau, s: a scalar (every axis) or per
         axis (x, y, z), each finite and > 0, or 0 for no Gauss-Markov term on that axis
         (whose ``bias_stddev`` must then be 0: Gazebo's dynamic bias on some axes
@@ -272,23 +274,25 @@ def _triad_from_dict(d: object) -> TriadNoise:
 
 
 #: Values of ``convention`` in :func:`triad_covariance`.
-COVARIANCE_CONVENTIONS = ("seed002", "gazebo")
+COVARIANCE_CONVENTIONS = ("white_and_bias", "gazebo")
 
 
-def triad_covariance(params: TriadNoise, dt: float, convention: str = "seed002") -> np.ndarray:
+def triad_covariance(
+    params: TriadNoise, dt: float, convention: str = "white_and_bias"
+) -> np.ndarray:
     """Row-major 3x3 covariance (9 floats, U^2) for a ROS ``sensor_msgs/Imu`` field at
     step ``dt`` (s), zero off the diagonal; ``angular_velocity_covariance`` (gyro,
     (rad/s)^2) and ``linear_acceleration_covariance`` (accel, (m/s^2)^2).
 
-    ``convention``: ``"seed002"`` (the default) sigma_white^2 + sigma_bias^2 (see
-    :meth:`TriadNoise.variance`), the rule of the source document (seed 002), kept as
-    the default because an estimator that trusts the covariance then also allows for
+    ``convention``: ``"white_and_bias"`` (the default) sigma_white^2 + sigma_bias^2 (see
+    :meth:`TriadNoise.variance`), the rule of the ROS 2 sensor pipeline document, kept
+    as the default because an estimator that trusts the covariance then also allows for
     the turn-on and Gauss-Markov bias, which one sample cannot show; ``"gazebo"``
     sigma_white^2 only, what gz-sensors' ``ImuSensor`` publishes (its noise
     ``stddev`` squared; Gazebo sends it as a float32)."""
     if not isinstance(params, TriadNoise):
         params = TriadNoise.from_value("params", params)
-    if convention == "seed002":
+    if convention == "white_and_bias":
         var = params.variance(dt)
     elif convention == "gazebo":
         var = np.square(params.white_stddev(dt))
@@ -302,11 +306,11 @@ def triad_covariance(params: TriadNoise, dt: float, convention: str = "seed002")
 
 
 def odometry_covariances() -> tuple[np.ndarray, np.ndarray]:
-    """Seed 002's ``nav_msgs/Odometry`` covariances for a planar differential-drive
-    robot: ``(pose.covariance, twist.covariance)``, each 36 floats, row-major 6x6 over
-    (x, y, z, roll, pitch, yaw). Units m^2 and rad^2 (pose), (m/s)^2 and (rad/s)^2
-    (twist). Unmeasured pose axes (z, roll, pitch) carry 1e6; the yaw variance 0.08 is
-    high so an EKF trusts the IMU for heading."""
+    """The ROS 2 sensor pipeline document's ``nav_msgs/Odometry`` covariances for a
+    planar differential-drive robot: ``(pose.covariance, twist.covariance)``, each 36
+    floats, row-major 6x6 over (x, y, z, roll, pitch, yaw). Units m^2 and rad^2
+    (pose), (m/s)^2 and (rad/s)^2 (twist). Unmeasured pose axes (z, roll, pitch) carry
+    1e6; the yaw variance 0.08 is high so an EKF trusts the IMU for heading."""
     pose = np.zeros(36)
     pose[[0, 7]] = 0.005
     pose[[14, 21, 28]] = 1e6
@@ -348,10 +352,10 @@ def wt901c(
 ) -> tuple[TriadNoise, TriadNoise]:
     """(gyro, accel) parameters of the WitMotion WT901C (MPU-9250 inside).
 
-    From seed 002: gyro Gauss-Markov bias with tau = 400 s; G-sensitivity
+    From the ROS 2 sensor pipeline document: gyro Gauss-Markov bias with tau = 400 s; G-sensitivity
     0.00175/9.81 (rad/s)/(m/s^2); 16-bit ADCs over +/-2000 deg/s and +/-16 g (g = 9.81),
     so lsb = 2*2000*pi/180/65536 rad/s and 2*16*9.81/65536 m/s^2.
-    The noise levels are not in the seed: the defaults are the per-sample figures of the
+    The noise levels are not in that document: the defaults are the per-sample figures of the
     public WT901C noise nodes behind it (at 100 Hz): white 0.00175 rad/s and 0.020 m/s^2,
     Gauss-Markov sigma_b 0.0003 rad/s and 0.010 m/s^2 (accel tau 300 s). Override them
     with your own Allan-variance figures.

@@ -1,5 +1,6 @@
-"""Lidar noise: RGL's angular and distance noise (seed 001) and Gazebo's range noise
-(seed 003) for point clouds and scans, keyed per point. ``RangeNoise`` lives in
+"""Lidar noise: RGL's angular and distance noise (the GPU lidar (RGL) Gaussian noise
+document) and Gazebo's range noise (the Gazebo sensor noise tutorial) for point clouds
+and scans, keyed per point. ``RangeNoise`` lives in
 ``fastnoise.models.range_noise`` and is re-exported here.
 
 Randomness rule: with the lidar's key (``fastnoise.core.seeding.model_key(seed, "lidar")``,

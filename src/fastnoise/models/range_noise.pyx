@@ -1,4 +1,5 @@
-"""Gazebo's Gaussian range noise for scans (seed 003, gz-sensors' rules), keyed per beam.
+"""Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial, gz-sensors'
+rules), keyed per beam.
 
 Randomness rule: with the lidar's key (``fastnoise.core.seeding.model_key(seed,
 "lidar")``; ``LidarNoise`` and ``RangeNoise`` share it and use different streams), the

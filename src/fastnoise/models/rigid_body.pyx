@@ -1,4 +1,5 @@
-"""RigidBodySimulator: rotational dynamics of a rigid body with diagonal inertia (seed 004).
+"""RigidBodySimulator: rotational dynamics of a rigid body with diagonal inertia, after
+the SensorSimulator API document.
 
 Units: inertia in kg m^2, torque in N m, time in s, angular velocity in rad/s, angles in rad.
 """
@@ -160,56 +161,23 @@ Rotation of a rigid body about its principal axes, driven by a body-frame torque
     roll, pitch, yaw : float
         Initial angles in rad (default 0); wrapped to [-pi, pi).
     kinematics : {"axis", "zyx"}
-        How the angles follow the body rates (see Notes). "axis" (default) is the seed's
-        model; "zyx" uses the exact ZYX Euler-angle kinematics.
+        How the angles follow the body rates (see Notes). "axis" (default) is the
+        SensorSimulator API document's model; "zyx" the exact ZYX Euler-angle kinematics.
 
     Notes
     -----
-    Dynamics: Euler's rotational equations with the gyroscopic term,
-    ``I dw/dt = tau - w x (I w)``, integrated by the explicit (forward) Euler method,
-    ``w[n+1] = w[n] + dt * I^-1 (tau - w[n] x (I w[n]))``, in float64. This is the scheme
-    that reproduces the true angular velocities printed in seed 004's usage example
-    (I = (10, 8, 12) kg m^2, tau = (0.1, -0.05, 0.02) N m, dt = 0.01 s) to their 6
-    decimals over 9001 steps; RK4 or a sequential (Gauss-Seidel) update differ from them
-    by up to 1e-3 rad/s. Like every explicit Euler scheme it is first order: with zero
-    torque the kinetic energy and |L| grow by a relative O(dt |w|^2) per unit time
-    (both are exactly conserved only as dt -> 0). Choose dt with dt |w| << 1.
-
-    Angles, after the rates are updated, using the new rates ``(p, q, r)``:
-
-    - "axis" (seed 004): ``roll += p dt``, ``pitch += q dt``, ``yaw += r dt``. Each angle
-      integrates its own body rate; this is exact for rotation about one principal axis
-      and a small-angle approximation otherwise. It is the model behind the measured
-      angles in the seed's example (they agree with it to within the example's noise,
-      while ZYX kinematics differs from them by radians).
-    - "zyx" (yaw-pitch-roll, body to world ``R = Rz(yaw) Ry(pitch) Rx(roll)``):
-      ``roll' = p + (q sin(roll) + r cos(roll)) tan(pitch)``,
-      ``pitch' = q cos(roll) - r sin(roll)``,
-      ``yaw' = (q sin(roll) + r cos(roll)) / cos(pitch)``, integrated by explicit
-      Euler; singular at pitch = +-pi/2 (gimbal lock).
-
-    All three angles are wrapped to [-pi, pi) after every step (exactly, by the
-    remainder of the division by 2 pi, for angles beyond 2**20 rad).
-
-    Range: inertia components in (0, 1e100] kg m^2 (``INERTIA_MAX``), body rates within
-    +/-1e100 rad/s (``OMEGA_MAX``), in the constructor, in states and after every
-    update: an update that would take a rate past it, or an angle increment past the
-    doubles, is refused (ValueError) and changes nothing. So the state, the angular
-    momentum and the kinetic energy are always finite. (Such rates are far outside
-    the scheme's validity anyway: it needs dt |w| << 1.)
-
-    Threads: one body may be shared. ``update`` (a recurrence), ``reset``, a state
-    assignment and every read of the state are C code that runs whole under the GIL,
-    which none of them releases, so the GIL serializes them: updates run one after
-    another, in the order they get the GIL, and a read sees the state between two
-    updates. (The object lock of ``fastnoise.core.model`` is not taken: it would cost
-    more than an update, and nothing here runs without the GIL. Free-threaded CPython
-    is not supported.)
-
-    The body draws no random numbers (``stochastic = False``): its ``seed`` is None and
-    it has no ``key``. ``state['params']`` is the initial state given to the
-    constructor (what ``reset()`` returns to); ``state['position']`` is the current
-    ``omega`` (rad/s) and ``angles`` (roll, pitch, yaw in rad, each in [-pi, pi)).
+    Euler's rotational equations with the gyroscopic term, ``I dw/dt = tau - w x (I w)``,
+    integrated by the explicit (forward) Euler method in float64 (first order: choose
+    dt with dt |w| << 1); then the angles from the new rates: "axis" ``roll += p dt``,
+    ``pitch += q dt``, ``yaw += r dt``; "zyx" the yaw-pitch-roll kinematics of
+    ``R = Rz(yaw) Ry(pitch) Rx(roll)`` (singular at pitch = +-pi/2). All three angles
+    are wrapped to [-pi, pi) after every step. Inertia lies in (0, 1e100] kg m^2
+    (``INERTIA_MAX``) and body rates within +/-1e100 rad/s (``OMEGA_MAX``): an update
+    that would leave them is refused with nothing changed. The body draws no random
+    numbers (``stochastic = False``: no ``seed``, no ``key``); ``state['params']`` is
+    the constructor's initial state (what ``reset()`` returns to), ``state['position']``
+    the current ``omega`` (rad/s) and ``angles`` (roll, pitch, yaw, rad). The scheme's
+    choice, the range and the thread rules: :doc:`/models/sensor-simulator`.
     """
 
     def __init__(self, inertia, omega=None, roll=0.0, pitch=0.0, yaw=0.0,

@@ -5,6 +5,7 @@ source given to the constructor and the ``position`` part of the state."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +15,42 @@ from fastnoise.models.rigid_body import RigidBodySimulator
 #: What a source other than a RigidBodySimulator must have (attributes, properties or
 #: zero-argument methods).
 SOURCE_ATTRS = ("omega", "roll", "pitch", "yaw")
+#: Largest magnitude of a noise stddev, a drift accumulator and a source value (rad/s
+#: or rad) the sensor works with: a reading x + drift + stddev * z (|z| <= 6.67) then
+#: stays finite.
+VALUE_MAX = 1e300
 _P = "state['position']"
+_UNBUILT = "this SensorSimulator was never initialised (call __init__): it has no source"
+
+
+def built(source: object) -> None:
+    """Refuse a read of a SensorSimulator whose ``__init__`` never ran (no source)."""
+    if source is None:
+        raise RuntimeError(_UNBUILT)
+
+
+def source_not_finite(label: str, x: float, y: float, z: float) -> ValueError:
+    """The refusal of a read whose source values are not all finite."""
+    return ValueError(
+        f"{label}=({x!r}, {y!r}, {z!r}) is not finite: the source failed its numeric check"
+    )
+
+
+def source_out_of_range(label: str, x: float, y: float, z: float) -> ValueError:
+    """The refusal of a read whose finite source values pass +/-VALUE_MAX."""
+    return ValueError(
+        f"{label}=({x!r}, {y!r}, {z!r}) is not allowed: finite source "
+        f"values must lie within +/-{VALUE_MAX:g} (no noise was drawn)"
+    )
+
+
+def stream_end(position: int) -> OverflowError:
+    """The refusal of a read at the end of the noise stream."""
+    return OverflowError(
+        f"the noise generator is at position {position} "
+        "(state['position']['generator']['position']): the 3 normals of a read "
+        "would run past the end of the stream (2**64 - 1)"
+    )
 
 
 def check_source(source: object) -> None:
@@ -32,6 +68,25 @@ def check_source(source: object) -> None:
             f"source={source!r} is not allowed: it lacks {', '.join(missing)} (a source "
             "needs omega, roll, pitch and yaw)"
         )
+
+
+def source_real(name: str, value: Any) -> float:
+    """``source.<name>`` (an angle, rad) that is not a float, as a float: converted as
+    C code reads a double (``__float__``, else ``__index__``; no strings), bools,
+    complex numbers and other numpy scalars refused by name (TypeError)."""
+    if isinstance(value, bool | np.bool_) or (
+        isinstance(value, np.generic) and value.dtype.kind not in "iuf"
+    ):
+        raise TypeError(f"source.{name}={value!r} is not allowed: it must be a real number")
+    kind = type(value)
+    try:
+        if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+            raise TypeError(kind.__name__)
+        return float(value)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise TypeError(
+            f"source.{name}={value!r:.80} is not allowed: it must be a real number"
+        ) from exc
 
 
 def state_vector3(name: str, value: object, vector3: Callable[..., np.ndarray]) -> np.ndarray:

@@ -319,17 +319,20 @@ def encode_compressed_image(
 # covariances
 
 
-def fill_imu_covariance(msg: Any, model: Any, dt: float, convention: str = "seed002") -> None:
+def fill_imu_covariance(
+    msg: Any, model: Any, dt: float, convention: str = "white_and_bias"
+) -> None:
     """Set ``msg.angular_velocity_covariance`` and ``msg.linear_acceleration_covariance``
     (row-major 3 x 3, diagonal) from an ``ImuNoise`` at step ``dt`` (s):
-    ``"seed002"`` sigma_white^2 + sigma_bias^2 (the source document's table),
-    ``"gazebo"`` sigma_white^2 only (what gz-sensors publishes), ``"keep"`` nothing.
+    ``"white_and_bias"`` sigma_white^2 + sigma_bias^2 (the ROS 2 sensor pipeline
+    document's rule), ``"gazebo"`` sigma_white^2 only (what gz-sensors publishes),
+    ``"keep"`` nothing.
     ``orientation_covariance`` is never touched."""
     if convention == "keep":
         return
-    if convention not in ("seed002", "gazebo"):
+    if convention not in ("white_and_bias", "gazebo"):
         raise ValueError(
-            f"convention={convention!r} is not allowed: use 'seed002', 'gazebo' or 'keep'"
+            f"convention={convention!r} is not allowed: use 'white_and_bias', 'gazebo' or 'keep'"
         )
     gyro = model.angular_velocity_covariance(dt, convention)
     accel = model.linear_acceleration_covariance(dt, convention)

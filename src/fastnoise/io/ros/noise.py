@@ -60,7 +60,7 @@ class TopicNoise:
       ``ImuNoise.step`` with ``dt`` = (stamp_k - stamp_{k-1}) in integer ns / 1e9
       (``header.stamp``, or the bag's log time with ``stamps = "log"``); the first
       message takes ``first_dt`` (s). Covariances by the entry's ``covariance``
-      (default ``"seed002"``); orientation untouched.
+      (default ``"white_and_bias"``); orientation untouched.
     - ``sensor_msgs/LaserScan`` (``range``): ``ranges`` through ``RangeNoise`` with the
       message's own ``range_min``/``range_max`` (Gazebo's clamp); intensities kept.
     - ``sensor_msgs/PointCloud2`` (``lidar``): x, y, z (float32 or float64, any offsets,
@@ -185,7 +185,7 @@ class TopicNoise:
         wo, ao = self.model.step(w, a, dt)
         av.x, av.y, av.z = wo.tolist()
         la.x, la.y, la.z = ao.tolist()
-        convention = self.entry.options.get("covariance", "seed002")
+        convention = self.entry.options.get("covariance", "white_and_bias")
         if convention != "keep":
             # the covariances depend on dt only: a recording's few distinct steps are
             # computed once (they cost ~30 us each, the noise itself ~1 us)
