@@ -426,7 +426,7 @@ def main() -> int:
         text=True,
         cwd=Path(__file__).resolve().parent,
     ).stdout.strip()
-    doc = {"pinned_at_commit": commit, "stream_version": 1, "digests": digests}
+    doc = {"pinned_at_commit": commit, "stream_version": 2, "digests": digests}
     text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
     if args.write:
         DATA.parent.mkdir(parents=True, exist_ok=True)

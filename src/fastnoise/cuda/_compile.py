@@ -8,7 +8,6 @@ CPU's bits.
 
 from __future__ import annotations
 
-import functools
 import threading
 from pathlib import Path
 from typing import Any
@@ -62,13 +61,18 @@ def cupy_module() -> Any:
     return cupy
 
 
-@functools.cache
+_modules: dict[int, Any] = {}  # compiled module per device id
+
+
 def _module_for_device(device_id: int) -> Any:
+    if device_id in _modules:
+        return _modules[device_id]
     cp = cupy_module()
     src = source_dir()
     options = (*COMPILE_OPTIONS, f"-I{src / 'device'}", f"-I{src}")
     mod = cp.RawModule(code=kernel_source(), options=options, backend="nvrtc")
     mod.compile()
+    _modules[device_id] = mod
     return mod
 
 
