@@ -56,32 +56,21 @@ FN_INLINE uint64_t fn_block_first_index(uint64_t block) {
     return (block >> 2) * 16u + (block & 3u) * 2u;
 }
 
-FN_INLINE void fn_block_normals_f64(uint64_t key, uint64_t stream, uint64_t block,
-                                    double z[4]) {
-    uint32_t w[4];
-    fn_philox_block(key, stream, block, w);
-    double r0 = fn_bm_radius_f64(w[0]), r1 = fn_bm_radius_f64(w[2]);
-    double c0, s0, c1, s1;
-    fn_bm_angle_f64(w[1], &c0, &s0);
-    fn_bm_angle_f64(w[3], &c1, &s1);
-    z[0] = r0 * c0;
-    z[1] = r1 * c1;
-    z[2] = r0 * s0;
-    z[3] = r1 * s1;
-}
-
-FN_INLINE void fn_block_normals_f32(uint64_t key, uint64_t stream, uint64_t block,
-                                    float z[4]) {
-    uint32_t w[4];
-    fn_philox_block(key, stream, block, w);
-    float r0 = fn_bm_radius_f32(w[0]), r1 = fn_bm_radius_f32(w[2]);
-    float c0, s0, c1, s1;
-    fn_bm_angle_f32(w[1], &c0, &s0);
-    fn_bm_angle_f32(w[3], &c1, &s1);
-    z[0] = r0 * c0;
-    z[1] = r1 * c1;
-    z[2] = r0 * s0;
-    z[3] = r1 * s1;
-}
+#define FN_DEFINE_BLOCK_NORMALS(T, SUF)                                                    \
+    FN_INLINE void fn_block_normals_##SUF(uint64_t key, uint64_t stream, uint64_t block,   \
+                                          T z[4]) {                                        \
+        uint32_t w[4];                                                                     \
+        fn_philox_block(key, stream, block, w);                                            \
+        T r0 = fn_bm_radius_##SUF(w[0]), r1 = fn_bm_radius_##SUF(w[2]);                    \
+        T c0, s0, c1, s1;                                                                  \
+        fn_bm_angle_##SUF(w[1], &c0, &s0);                                                 \
+        fn_bm_angle_##SUF(w[3], &c1, &s1);                                                 \
+        z[0] = r0 * c0;                                                                    \
+        z[1] = r1 * c1;                                                                    \
+        z[2] = r0 * s0;                                                                    \
+        z[3] = r1 * s1;                                                                    \
+    }
+FN_DEFINE_BLOCK_NORMALS(double, f64)
+FN_DEFINE_BLOCK_NORMALS(float, f32)
 
 #endif
