@@ -32,6 +32,7 @@ __all__ = [
     "image_array",
     "message_bytes",
     "pointcloud2_array",
+    "pointcloud2_intensity_field",
     "pointcloud2_xyz",
     "rgb_view",
     "set_image_array",
