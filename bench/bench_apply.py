@@ -27,6 +27,7 @@ SUITE = Suite.from_dict(
         "topics": {
             "/image": {"model": "camera", "stddev": STDDEV},
             "/points": {"model": "lidar", "distance_noise_stddev_base": 0.02},
+            "/carla": {"model": "carla_lidar", "noise_stddev": 0.02},
             "/imu": {
                 "model": "imu",
                 "gyro": {"noise_stddev": 0.01},
@@ -154,6 +155,45 @@ def test_numpy_cloud_message(benchmark):
         xyz[ok] *= (1 + eps[ok] / d[ok])[:, None]
         pts[:, :3] = xyz
         msg.data = data
+
+    benchmark(run)
+
+
+# ---- PointCloud2, carla_lidar (CARLA's defaults, noise_stddev 0.02 m) ---------------------
+@pytest.mark.benchmark(group="apply-carla-cloud-128k-msg")
+def test_fastnoise_carla_cloud_message(benchmark):
+    msg, noise = cloud_msg(), TopicNoise.from_suite(SUITE, "/carla")
+    src = msg.data
+
+    def run():
+        msg.data, msg.height, msg.width, msg.row_step = src, 1, POINTS, 32 * POINTS
+        noise(msg)
+
+    benchmark(run)
+    assert 0 < msg.width < POINTS
+
+
+@pytest.mark.benchmark(group="apply-carla-cloud-128k-msg")
+def test_numpy_carla_cloud_message(benchmark):
+    msg, rng = cloud_msg(), np.random.default_rng(1)
+    src = msg.data
+
+    def run():
+        rows = src.reshape(-1, 32)
+        pts = rows.view(np.float32)
+        xyz = pts[:, :3].astype(np.float64)
+        d = np.linalg.norm(xyz, axis=1)
+        keep = np.isfinite(d) & (rng.random(d.shape) >= 0.45)
+        inten = np.exp(-0.004 * d)
+        xyz *= (1 + rng.normal(0.0, 0.02, d.shape) / d)[:, None]
+        low = inten <= 0.8
+        keep[low] &= rng.random(int(low.sum())) < 1 - 0.4 + (0.4 / 0.8) * inten[low]
+        out = rows[keep].copy()
+        o = out.view(np.float32)
+        o[:, :3] = xyz[keep]
+        o[:, 3] = inten[keep]
+        msg.data, msg.height, msg.width = out.reshape(-1), 1, int(keep.sum())
+        msg.row_step = 32 * msg.width
 
     benchmark(run)
 

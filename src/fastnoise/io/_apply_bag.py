@@ -85,10 +85,11 @@ def _noise_in_record(
     ``raw`` (noise changes only the bytes of ``data``, so the record is ``raw`` with
     them replaced: no second serialization, one pass over the pixels or points). The
     buffer is reused for the topic's next message (the writers copy what they get).
-    None when the message does not view ``raw`` (the caller serializes it)."""
+    None when the message does not view ``raw``, or when the noise changes its size
+    (``carla_lidar`` removing points): the caller serializes it."""
     from fastnoise.io.ros.bags import data_span
 
-    if noise.msgtype not in _DATA_ONLY or noise.entry.model == "copy":
+    if noise.msgtype not in _DATA_ONLY or noise.entry.model == "copy" or noise.resizes:
         return None
     span = data_span(msg, raw)
     if span is None:

@@ -16,7 +16,7 @@ from fastnoise.io._suite_names import name_seed_sequence, normalize_topic
 from fastnoise.io._suite_sdf import _SDF_MODELS, _try_from_sdf
 
 #: The models a suite entry may name.
-MODELS = ("imu", "lidar", "range", "camera", "depth", "odometry", "copy")
+MODELS = ("imu", "lidar", "carla_lidar", "range", "camera", "depth", "odometry", "copy")
 
 #: Options of each model that are not constructor parameters: name -> allowed values
 #: (a tuple of choices, or a checking function).
@@ -29,6 +29,10 @@ OPTIONS: dict[str, dict[str, Any]] = {
     # pose: the lidar's pose in the cloud's frame (4x4 or 3x4); default: the cloud's
     # header frame is the sensor frame. frames: a .npy/.npz holds (N, M, >=3).
     "lidar": {"pose": "pose", "frames": "bool"},
+    # keep_layout: dropped points stay in place with x, y, z = NaN (the cloud keeps its
+    # size, height, width, row_step) instead of being removed. frames: a .npy/.npz holds
+    # (N, M, >=4) (needs keep_layout: the frames' kept counts differ).
+    "carla_lidar": {"keep_layout": "bool", "frames": "bool"},
     "range": {},
     # quality: JPEG quality of re-encoded CompressedImage/JPEG files (0..100, default 95);
     # png_compression: PNG compression level (0..9, default 3); frames: a .npy/.npz
@@ -120,6 +124,10 @@ def _construct(entry: Entry, ss: np.random.SeedSequence, extra: dict[str, Any]) 
         from fastnoise.models.lidar import LidarNoise
 
         return LidarNoise(**params, seed=ss)
+    if m == "carla_lidar":
+        from fastnoise.models.carla_lidar import CarlaLidarNoise
+
+        return CarlaLidarNoise(**params, seed=ss)
     if m == "range":
         from fastnoise.models.range_noise import RangeNoise
 
@@ -195,6 +203,11 @@ def _entry(
         raise ValueError(
             f"{where}: min_range and max_range come from each LaserScan message "
             "(its range_min, range_max): leave them out"
+        )
+    if model == "carla_lidar" and options.get("frames") and not options.get("keep_layout"):
+        raise ValueError(
+            f"{where}: frames = true needs keep_layout = true (each frame keeps a different "
+            "number of points, so dropped points must stay as NaN rows)"
         )
     if model == "range" and kind == "file":
         raise ValueError(f"{where}: model 'range' is for LaserScan topics, not files")

@@ -6,7 +6,8 @@ File formats (the ``fastnoise[files]`` extra brings OpenCV for the images):
   RGBA (16-bit RGB PNG included), read and written with OpenCV; JPEG is re-encoded at the
   suite's ``quality`` (default 95), PNG at ``png_compression`` (default 3); metadata
   (EXIF, ICC) is not carried over. A float32 TIFF is a depth image for ``depth``.
-- KITTI ``.bin``: float32 (N, 4) x, y, z, intensity; intensity kept.
+- KITTI ``.bin``: float32 (N, 4) x, y, z, intensity; intensity kept (``lidar``), or
+  written with dropped rows removed (``carla_lidar``, see :mod:`fastnoise.io.suite`).
 - ``.pcd`` (DATA ascii or binary; binary_compressed refused) and ``.ply`` (ascii,
   binary little or big endian; the vertex element's x, y, z): every other field and
   element is kept.

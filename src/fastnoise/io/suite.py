@@ -15,6 +15,10 @@ A suite is TOML (``tomllib``) or JSON with the same structure::
     model = "lidar"           # LidarNoise on sensor_msgs/PointCloud2
     distance_noise_stddev_base = 0.02
 
+    [topics."/carla/lidar"]
+    model = "carla_lidar"     # CarlaLidarNoise: CARLA's drop-off, intensity, range noise
+    noise_stddev = 0.02       # m; the other parameters keep CARLA's defaults
+
     [files."images/*.png"]    # a pattern over POSIX paths relative to the input folder
     model = "camera"          # ImageNoise
     stddev = 0.007
@@ -24,7 +28,9 @@ A suite is TOML (``tomllib``) or JSON with the same structure::
     topics = { imu_sensor = "/imu/data" }   # sensor -> topic (default: its <topic>)
 
 Models (``model = ...``): ``imu`` (:class:`~fastnoise.models.imu.ImuNoise`), ``lidar``
-(:class:`~fastnoise.models.lidar.LidarNoise`), ``range``
+(:class:`~fastnoise.models.lidar.LidarNoise`), ``carla_lidar``
+(:class:`~fastnoise.models.carla_lidar.CarlaLidarNoise` on PointCloud2 topics and cloud
+files, see "CARLA drop-off" below), ``range``
 (:class:`~fastnoise.models.range_noise.RangeNoise`; ``min_range``/``max_range`` come from
 each LaserScan message, ``mean`` defaults to 0), ``camera``
 (:class:`~fastnoise.models.camera.ImageNoise`), ``depth``
@@ -49,6 +55,25 @@ bytes (little-endian) of its SHA-256. The model then takes its own tag below tha
 with any seed (``fastnoise.core.streams`` lists the row). So a topic's noise depends only
 on the suite seed, its name and its messages: any subset of the topics or files, in any
 order, gets the same noise as in the whole recording.
+
+CARLA drop-off (``model = "carla_lidar"``): the parameters are CarlaLidarNoise's
+(``atmosphere_attenuation_rate`` 1/m, ``dropoff_general_rate``,
+``dropoff_intensity_limit``, ``dropoff_zero_intensity``, ``noise_stddev`` m; CARLA's
+defaults where left out), applied to the points in the cloud's own frame (the sensor
+frame: there is no ``pose`` option). The intensity e^(-a d) is written to the field
+(PCD field, PLY vertex property) named ``intensity``, which must then be a float32 or
+float64 (an integer one is refused), or to column 3 of a KITTI ``.bin`` and of an
+``.npy``/``.npz`` (N, >=4) array; a PointCloud2, PCD or PLY without an ``intensity``
+field still gets the drop-off that the intensity drives, and nothing is stored for it.
+Dropped points (and points with a NaN or infinite coordinate, which CARLA's rules drop)
+are removed: a PointCloud2 becomes ``height = 1``, ``width`` = the kept count,
+``row_step = width * point_step`` (an organized cloud becomes unorganized, row padding
+goes), a PCD gets ``WIDTH`` = ``POINTS`` = the kept count and ``HEIGHT 1``, a PLY the
+kept vertex count (a PLY with faces is refused: they index the vertices); every other
+byte of a kept point is unchanged. With ``keep_layout = true`` nothing is removed: a
+dropped point stays where it was with x, y, z = NaN and its other values (intensity
+included) unchanged, and a PointCloud2 with a dropped point gets ``is_dense = false``;
+``frames = true`` (an ``.npy``/``.npz`` stack (F, N, >=4), entry k frame k) needs it.
 
 Frames. Message ``k`` of a topic (its index within the topic, counted from the topic's
 first message in the file) is frame ``k`` of its model. The IMU, a recurrence, always

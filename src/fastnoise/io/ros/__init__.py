@@ -15,7 +15,8 @@ OUT``, or :func:`fastnoise.io.apply.apply` in Python. The suite file is describe
 
 Helpers (:mod:`fastnoise.io.ros.messages`), for any message object with the ROS field
 names (``rosbags`` or ``rclpy``): PointCloud2 <-> structured array views with write-back
-(:func:`pointcloud2_array`, :func:`pointcloud2_xyz`, :func:`set_pointcloud2_xyz`), Image
+(:func:`pointcloud2_array`, :func:`pointcloud2_xyz`, :func:`set_pointcloud2_xyz`; for
+CarlaLidarNoise's result :func:`set_pointcloud2_carla`), Image
 <-> ndarray by encoding (:func:`image_array`, :func:`set_image_array`), CompressedImage
 decode and encode (:func:`decode_compressed_image`, :func:`encode_compressed_image`), and
 covariances (:func:`fill_imu_covariance`, :func:`fill_odometry_covariance`).
@@ -32,9 +33,11 @@ from fastnoise.io.ros.messages import (
     fill_odometry_covariance,
     image_array,
     pointcloud2_array,
+    pointcloud2_intensity_field,
     pointcloud2_xyz,
     rgb_view,
     set_image_array,
+    set_pointcloud2_carla,
     set_pointcloud2_xyz,
     stamp_ns,
 )
@@ -51,9 +54,11 @@ __all__ = [
     "image_array",
     "message_type",
     "pointcloud2_array",
+    "pointcloud2_intensity_field",
     "pointcloud2_xyz",
     "rgb_view",
     "set_image_array",
+    "set_pointcloud2_carla",
     "set_pointcloud2_xyz",
     "stamp_ns",
 ]

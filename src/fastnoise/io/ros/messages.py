@@ -6,7 +6,8 @@ deserializes to, and ``rclpy`` messages in a node. Byte fields (``data``) may be
 write put a numpy ``uint8`` array back into ``msg.data``.
 
 - PointCloud2: :func:`pointcloud2_array` (a structured view of every field, row padding
-  and byte order honoured), :func:`pointcloud2_xyz` / :func:`set_pointcloud2_xyz`.
+  and byte order honoured), :func:`pointcloud2_xyz` / :func:`set_pointcloud2_xyz`,
+  :func:`set_pointcloud2_carla` (CarlaLidarNoise's result: points removed or NaN'd).
 - Image: :func:`image_array` / :func:`set_image_array` (encodings in ``IMAGE_ENCODINGS``,
   ``step`` padding and ``is_bigendian`` honoured).
 - CompressedImage: :func:`decode_compressed_image` / :func:`encode_compressed_image`
@@ -31,9 +32,11 @@ __all__ = [
     "image_array",
     "message_bytes",
     "pointcloud2_array",
+    "pointcloud2_intensity_field",
     "pointcloud2_xyz",
     "rgb_view",
     "set_image_array",
+    "set_pointcloud2_carla",
     "set_pointcloud2_xyz",
     "stamp_ns",
 ]
@@ -189,6 +192,90 @@ def set_pointcloud2_xyz(msg: Any, xyz: np.ndarray) -> None:
         for i, n in enumerate(names):
             arr[n] = pts[..., i]
     msg.data = data
+
+
+def pointcloud2_intensity_field(msg: Any) -> str | None:
+    """``"intensity"`` when ``msg`` has a field of that name that can hold CARLA's
+    intensity e^(-a d) (FLOAT32 or FLOAT64, count 1), None when it has none; any other
+    ``intensity`` field is refused (an integer field would truncate (0, 1] to 0 or 1)."""
+    for f in msg.fields:
+        if f.name == "intensity":
+            if int(f.datatype) not in (7, 8) or (f.count and int(f.count) != 1):
+                raise ValueError(
+                    f"PointCloud2 field 'intensity' has datatype {f.datatype} count {f.count}: "
+                    "carla_lidar writes the intensity e^(-a d) in (0, 1] there, so it must be "
+                    "FLOAT32 (7) or FLOAT64 (8), count 1"
+                )
+            return "intensity"
+    return None
+
+
+def set_pointcloud2_carla(
+    msg: Any,
+    points: np.ndarray,
+    mask: np.ndarray,
+    *,
+    keep_layout: bool = False,
+    out: np.ndarray | None = None,
+) -> None:
+    """Write ``CarlaLidarNoise.apply(..., drop=False)``'s result into ``msg``.
+
+    ``points`` (height * width, 4): x, y, z (m) and the intensity; ``mask``
+    (height * width,) True where the point is kept. By default the dropped points are
+    removed: ``data`` holds the kept points in their order, each with its
+    ``point_step`` bytes as they were except x, y, z and (if the cloud has one) the
+    ``intensity`` field; ``height`` becomes 1, ``width`` the kept count, ``row_step``
+    ``width * point_step`` (an organized cloud becomes unorganized; row padding is
+    dropped). With ``keep_layout`` the cloud keeps its size and layout: kept points as
+    above, dropped points get x, y, z = NaN with every other byte unchanged, and
+    ``is_dense`` becomes False when a point was dropped; ``out`` (a uint8 array of
+    ``data``'s size) then receives the bytes. Header and fields are never changed."""
+    names = _xyz_names(msg)
+    inten = pointcloud2_intensity_field(msg)
+    data = message_bytes(msg.data)
+    arr = pointcloud2_array(msg, data)
+    h, w = arr.shape
+    pts = np.asarray(points).reshape(h, w, 4)
+    keep = np.asarray(mask, dtype=bool).reshape(h, w)
+    if keep_layout:
+        if out is None:
+            target = _writable_copy(data)
+        else:
+            if out.shape != data.shape or out.dtype != np.uint8:
+                raise ValueError(f"out must be a uint8 array of shape {data.shape}")
+            out[...] = data
+            target = out
+        tarr = pointcloud2_array(msg, target)
+        for i, n in enumerate(names):
+            tarr[n] = np.where(keep, pts[..., i], np.nan)
+        if inten is not None:
+            tarr[inten] = np.where(keep, pts[..., 3], tarr[inten])
+        if not keep.all():
+            msg.is_dense = False
+        msg.data = target
+        return
+    if out is not None:
+        raise ValueError("out is not taken when dropped points are removed (the cloud shrinks)")
+    step = int(msg.point_step)
+    if h == 0 or w == 0:
+        rows = np.zeros((0, step), dtype=np.uint8)
+    else:
+        raw = np.ndarray(
+            (h, w, step), dtype=np.uint8, buffer=data, strides=(int(msg.row_step), step, 1)
+        )
+        rows = raw[keep]  # (M, point_step): every byte of each kept point
+    m = rows.shape[0]
+    kept = np.ndarray((1, m), dtype=arr.dtype, buffer=rows) if m else None
+    if kept is not None:
+        sel = pts[keep]
+        for i, n in enumerate(names):
+            kept[n] = sel[:, i]
+        if inten is not None:
+            kept[inten] = sel[:, 3]
+    msg.height = 1
+    msg.width = m
+    msg.row_step = m * step
+    msg.data = rows.reshape(-1)
 
 
 # ---------------------------------------------------------------------------------------

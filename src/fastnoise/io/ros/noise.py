@@ -16,7 +16,9 @@ from fastnoise.io.ros.messages import (
     fill_odometry_covariance,
     image_array,
     message_bytes,
+    pointcloud2_intensity_field,
     pointcloud2_xyz,
+    set_pointcloud2_carla,
     set_pointcloud2_xyz,
     stamp_ns,
 )
@@ -28,7 +30,7 @@ __all__ = ["MESSAGE_MODELS", "TopicNoise", "message_type"]
 MESSAGE_MODELS = {
     "sensor_msgs/Imu": ("imu",),
     "sensor_msgs/LaserScan": ("range",),
-    "sensor_msgs/PointCloud2": ("lidar",),
+    "sensor_msgs/PointCloud2": ("lidar", "carla_lidar"),
     "sensor_msgs/Image": ("camera", "depth"),
     "sensor_msgs/CompressedImage": ("camera",),
     "nav_msgs/Odometry": ("odometry",),
@@ -66,6 +68,14 @@ class TopicNoise:
     - ``sensor_msgs/PointCloud2`` (``lidar``): x, y, z (float32 or float64, any offsets,
       ``point_step``, ``row_step``, byte order) through ``LidarNoise`` in the header's
       frame (or the entry's ``pose``); NaN points and every other field kept.
+    - ``sensor_msgs/PointCloud2`` (``carla_lidar``): ``CarlaLidarNoise`` on the points
+      in the header's frame (the sensor frame): x, y, z read as for ``lidar``, the
+      ``intensity`` field (FLOAT32/FLOAT64; another type is refused) receives
+      e^(-a d); a cloud without one gets the drop-off that intensity drives but no
+      field for it. Dropped points (NaN points among them) are removed: ``height`` 1,
+      ``width`` the kept count, ``row_step`` and ``data`` rebuilt, every other byte of
+      a kept point unchanged; with ``keep_layout = true`` they stay, with x, y, z =
+      NaN (see :func:`~fastnoise.io.ros.messages.set_pointcloud2_carla`).
     - ``sensor_msgs/Image`` (``camera``: mono8, mono16, rgb8, bgr8, rgba8, bgra8, colours
       noised in R, G, B order; ``depth``: 32FC1 in metres, no clamp, NaN/inf kept).
     - ``sensor_msgs/CompressedImage`` (``camera``): decoded, noised, re-encoded (JPEG at
@@ -146,6 +156,8 @@ class TopicNoise:
             self._imu(msg, log_time_ns)
         elif msgtype == "sensor_msgs/LaserScan":
             self._scan(msg, frame)
+        elif msgtype == "sensor_msgs/PointCloud2" and self.entry.model == "carla_lidar":
+            self._carla_cloud(msg, frame, out)
         elif msgtype == "sensor_msgs/PointCloud2":
             self._cloud(msg, frame, out)
         elif msgtype == "sensor_msgs/Image":
@@ -228,6 +240,32 @@ class TopicNoise:
                 threads=self.threads,
             )
         set_pointcloud2_xyz(msg, xyz)
+
+    @property
+    def resizes(self) -> bool:
+        """True when this topic's messages change size (``carla_lidar`` removing points):
+        ``out`` is then not taken."""
+        return self.entry.model == "carla_lidar" and not self.entry.options.get(
+            "keep_layout", False
+        )
+
+    def _carla_cloud(self, msg: Any, frame: int, out: np.ndarray | None) -> None:
+        keep_layout = bool(self.entry.options.get("keep_layout", False))
+        if out is not None and not keep_layout:
+            raise ValueError(
+                "out is not taken by carla_lidar without keep_layout = true (dropped points "
+                "are removed, so the data shrinks)"
+            )
+        xyz = pointcloud2_xyz(msg)
+        pointcloud2_intensity_field(msg)  # refuse an integer intensity before any work
+        n = xyz.shape[0]
+        cloud = np.zeros((n, 4), dtype=xyz.dtype)
+        cloud[:, :3] = xyz
+        if n:
+            pts, mask = self.model.apply(cloud, frame=frame, drop=False, threads=self.threads)
+        else:
+            pts, mask = cloud, np.zeros(0, dtype=bool)
+        set_pointcloud2_carla(msg, pts, mask, keep_layout=keep_layout, out=out)
 
     def _image(self, msg: Any, frame: int, into: np.ndarray | None) -> None:
         enc = msg.encoding
