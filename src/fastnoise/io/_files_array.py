@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from fastnoise.io._files_cloud import _is_carla, carla_noise_rows, lidar_noise_columns
+from fastnoise.io._files_cloud import lidar_noise_columns
+from fastnoise.io._files_cloud_carla import carla_noise_rows, is_carla
 from fastnoise.io._files_image import DepthNoise, image_noise_batch
 
 ARRAY_SUFFIXES = (".npy", ".npz")
@@ -26,7 +27,7 @@ def _noise_array(model: Any, arr: np.ndarray, options: dict, threads: int) -> np
             want = "N x M x >=3 (frames = true)" if frames else "M x >=3"
             raise ValueError(f"array of shape {arr.shape}: a cloud is {want}")
         return lidar_noise_columns(model, arr, 0, options.get("pose"), threads)
-    if _is_carla(model):
+    if is_carla(model):
         if frames and arr.ndim != 3 or not frames and arr.ndim != 2:
             want = "N x M x >=4 (frames = true)" if frames else "M x >=4"
             raise ValueError(f"array of shape {arr.shape}: a cloud is {want}")
