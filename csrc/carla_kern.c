@@ -7,31 +7,16 @@
 #include "philox_simd.h"
 
 /* Raw Philox words of blocks block0 .. block0 + nblocks - 1, in block order (word j of
- * block k at out[4 k + j]): eight blocks at a time on AVX2 builds (the lane shuffles of
- * dvl_kern.c's fn_awn_philox_halves), the rest with fn_philox_block. */
+ * block k at out[4 k + j]): eight blocks at a time on AVX2 builds
+ * (fn_philox_avx2_blocks8, shared with dvl_kern.c), the rest with fn_philox_block. */
 void FN_KERNEL(fn_carla_blocks)(uint64_t key, uint64_t stream, uint64_t block0,
                                 size_t nblocks, uint32_t *out) {
     size_t i = 0;
 #if defined(__AVX2__)
     fn_philox_avx2 P;
     fn_philox_avx2_init(&P, key, stream);
-    for (; i + 8 <= nblocks; i += 8) {
-        __m256i w[8];
-        fn_philox_avx2_8(&P, block0 + i, w);
-        uint32_t *o = out + 4 * i;
-        __m256i a01 = fn_philox_avx2_pair(w[0], w[1]);
-        __m256i a23 = fn_philox_avx2_pair(w[2], w[3]);
-        __m256i c01 = fn_philox_avx2_pair(w[4], w[5]);
-        __m256i c23 = fn_philox_avx2_pair(w[6], w[7]);
-        __m256i alo = _mm256_unpacklo_epi64(a01, a23); /* blocks 0 | 2 */
-        __m256i ahi = _mm256_unpackhi_epi64(a01, a23); /* blocks 1 | 3 */
-        __m256i clo = _mm256_unpacklo_epi64(c01, c23);
-        __m256i chi = _mm256_unpackhi_epi64(c01, c23);
-        _mm256_storeu_si256((__m256i *)(o + 0), _mm256_permute2x128_si256(alo, ahi, 0x20));
-        _mm256_storeu_si256((__m256i *)(o + 8), _mm256_permute2x128_si256(alo, ahi, 0x31));
-        _mm256_storeu_si256((__m256i *)(o + 16), _mm256_permute2x128_si256(clo, chi, 0x20));
-        _mm256_storeu_si256((__m256i *)(o + 24), _mm256_permute2x128_si256(clo, chi, 0x31));
-    }
+    for (; i + 8 <= nblocks; i += 8)
+        fn_philox_avx2_blocks8(&P, block0 + i, out + 4 * i);
 #endif
     for (; i < nblocks; i++)
         fn_philox_block(key, stream, block0 + i, out + 4 * i);

@@ -21,24 +21,9 @@ void FN_KERNEL(fn_awn_philox_halves)(uint64_t key, uint64_t stream, uint64_t blo
 #if defined(__AVX2__)
     fn_philox_avx2 P;
     fn_philox_avx2_init(&P, key, stream);
-    for (; i + 8 <= nblocks; i += 8) {
-        __m256i w[8];
-        fn_philox_avx2_8(&P, block0 + i, w);
-        /* lanes -> block order: (w0 w1) and (w2 w3) as 64-bit pairs, then interleave */
-        uint16_t *o = out + 8 * i;
-        __m256i a01 = fn_philox_avx2_pair(w[0], w[1]);
-        __m256i a23 = fn_philox_avx2_pair(w[2], w[3]);
-        __m256i c01 = fn_philox_avx2_pair(w[4], w[5]);
-        __m256i c23 = fn_philox_avx2_pair(w[6], w[7]);
-        __m256i alo = _mm256_unpacklo_epi64(a01, a23); /* blocks 0 | 2 */
-        __m256i ahi = _mm256_unpackhi_epi64(a01, a23); /* blocks 1 | 3 */
-        __m256i clo = _mm256_unpacklo_epi64(c01, c23);
-        __m256i chi = _mm256_unpackhi_epi64(c01, c23);
-        _mm256_storeu_si256((__m256i *)(o + 0), _mm256_permute2x128_si256(alo, ahi, 0x20));
-        _mm256_storeu_si256((__m256i *)(o + 16), _mm256_permute2x128_si256(alo, ahi, 0x31));
-        _mm256_storeu_si256((__m256i *)(o + 32), _mm256_permute2x128_si256(clo, chi, 0x20));
-        _mm256_storeu_si256((__m256i *)(o + 48), _mm256_permute2x128_si256(clo, chi, 0x31));
-    }
+    /* the words in block order, little-endian: their 16-bit halves in the order above */
+    for (; i + 8 <= nblocks; i += 8)
+        fn_philox_avx2_blocks8(&P, block0 + i, out + 8 * i);
 #endif
     for (; i < nblocks; i++) {
         uint32_t w[4];

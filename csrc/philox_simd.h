@@ -60,6 +60,27 @@ static inline void fn_philox_avx2_8(const fn_philox_avx2 *p, uint64_t b, __m256i
 static inline __m256i fn_philox_avx2_pair(__m256i x, __m256i y) {
     return _mm256_blend_epi32(x, _mm256_slli_epi64(y, 32), 0xAA);
 }
+
+/* Blocks b .. b + 7 as 32 words in block order (word j of block k at word 4 k + j of
+ * the 128 bytes at out, little-endian; unaligned): the lanes' (w0 w1) and (w2 w3)
+ * paired as 64-bit values, then interleaved. */
+static inline void fn_philox_avx2_blocks8(const fn_philox_avx2 *p, uint64_t b, void *out) {
+    __m256i w[8];
+    fn_philox_avx2_8(p, b, w);
+    __m256i *o = (__m256i *)out;
+    __m256i a01 = fn_philox_avx2_pair(w[0], w[1]);
+    __m256i a23 = fn_philox_avx2_pair(w[2], w[3]);
+    __m256i c01 = fn_philox_avx2_pair(w[4], w[5]);
+    __m256i c23 = fn_philox_avx2_pair(w[6], w[7]);
+    __m256i alo = _mm256_unpacklo_epi64(a01, a23); /* blocks 0 | 2 */
+    __m256i ahi = _mm256_unpackhi_epi64(a01, a23); /* blocks 1 | 3 */
+    __m256i clo = _mm256_unpacklo_epi64(c01, c23);
+    __m256i chi = _mm256_unpackhi_epi64(c01, c23);
+    _mm256_storeu_si256(o + 0, _mm256_permute2x128_si256(alo, ahi, 0x20));
+    _mm256_storeu_si256(o + 1, _mm256_permute2x128_si256(alo, ahi, 0x31));
+    _mm256_storeu_si256(o + 2, _mm256_permute2x128_si256(clo, chi, 0x20));
+    _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(clo, chi, 0x31));
+}
 #endif
 
 #if defined(__AVX512F__) && defined(__AVX512BW__)

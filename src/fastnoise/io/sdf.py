@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastnoise.io._sdf_load import SdfSensorNoise, SdfSensors, load_sensors, sensor_seed_sequence
-from fastnoise.io._sdf_noise import component, parse_noise
+from fastnoise.io._sdf_noise import NOISE_KEYS, component, parse_noise
 from fastnoise.io._sdf_xml import Node, SdfError, parse_text, read_source
 from fastnoise.models.imu_config import TriadNoise, gauss_markov_stddev_from_gazebo
 
@@ -74,18 +74,7 @@ def _triad(axes: list[dict[str, Any] | None]) -> TriadNoise:
     ``std::round(y / precision) * precision`` (``rounding="gazebo"``; ``resolution`` 0
     elsewhere)."""
     comps = [component(v) for v in axes]
-    zero = dict.fromkeys(
-        (
-            "mean",
-            "stddev",
-            "bias_mean",
-            "bias_stddev",
-            "dynamic_bias_stddev",
-            "dynamic_bias_correlation_time",
-            "precision",
-        ),
-        0.0,
-    )
+    zero = dict.fromkeys(NOISE_KEYS, 0.0)
     cs = [zero if c is None else c for c in comps]
     decays = [c["dynamic_bias_stddev"] > 0.0 for c in cs]
     res = [c["precision"] for c in cs]

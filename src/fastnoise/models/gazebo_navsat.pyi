@@ -2,25 +2,13 @@
 
 from typing import ClassVar
 
-import numpy as np
-import numpy.typing as npt
-from typing_extensions import disjoint_base
-
-from fastnoise.core.model import Model
 from fastnoise.models.gazebo_noise import _Noise, _Seed
+from fastnoise.models.gazebo_sensors import _GazeboSensor
 
-@disjoint_base
-class NavSatNoise(Model):
+class NavSatNoise(_GazeboSensor):
     model_name: ClassVar[str]
-    n_columns: ClassVar[int]
     @property
-    def key(self) -> int: ...
-    def bias(self, component: str) -> float: ...
-    def reset(self) -> None: ...
-    def apply(
-        self, data: npt.ArrayLike, dt: npt.ArrayLike = 0.0, out: np.ndarray | None = None
-    ) -> np.ndarray: ...
-    horizontal_units: str
+    def horizontal_units(self) -> str: ...
     def __init__(
         self,
         horizontal_position: _Noise = None,

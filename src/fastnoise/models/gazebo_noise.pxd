@@ -1,4 +1,4 @@
-# The channel set shared by GazeboNoise and the Gazebo sensor models (gazebo_sensors.pyx).
+# The channel set shared by GazeboNoise and the Gazebo sensor models (gazebo_sensors.pxd).
 
 from fastnoise.models.gazebo_capi cimport fn_gz_channel
 

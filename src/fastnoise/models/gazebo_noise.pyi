@@ -1,7 +1,7 @@
 """Type stubs for fastnoise.models.gazebo_noise (gz-sensors' GaussianNoiseModel)."""
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -17,16 +17,6 @@ MAX_PARAM: float
 
 def noise_params(name: str, value: _Noise) -> dict[str, float] | None: ...
 def dt_array(dt: npt.ArrayLike, n: int) -> tuple[np.ndarray, int]: ...
-def build_channels(cls: type, comps: Sequence[_Noise], seed: _Seed) -> tuple[Any, Any]: ...
-def run_batch(
-    model: Model,
-    ch: Any,
-    data: npt.ArrayLike,
-    dt: npt.ArrayLike,
-    out: np.ndarray | None,
-    runs: Sequence[tuple[int, int, int]],
-    extra: Callable[[np.ndarray, np.ndarray, int], None] | None = None,
-) -> np.ndarray: ...
 
 @disjoint_base
 class GazeboNoise(Model):

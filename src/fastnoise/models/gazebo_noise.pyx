@@ -90,49 +90,6 @@ cdef double real_one(str name, object v) except? -1.5:
     return _validate.finite(name, v)
 
 
-def build_channels(cls, comps, seed):
-    """(seed sequence, channels) of a sensor model ``cls`` (its ``model_name`` and
-    ``_components``) from the component arguments ``comps``, every one checked first."""
-    params = [noise_params(name, value) for name, value in zip(cls._components, comps)]
-    ss = as_seed_sequence(seed)
-    return ss, _Channels(model_key(ss, cls.model_name), cls._components, params)
-
-
-def run_batch(Model model, _Channels ch, data, dt, out, runs, extra=None):
-    """Noise the rows of ``data`` (n × ``model.n_columns``; 1-D when that is 1) in a
-    copy or in ``out``. ``runs``: (channel, first column, samples per row) of the
-    channels to run; ``extra(grid, dts, stride)`` runs after them under the lock
-    (NavSat's position). Every channel's room is checked before anything is done."""
-    ncol = model.n_columns
-    if ncol == 1:
-        arr = _arrays.intake("data", data, np.float64, ndim=1)
-    else:
-        arr = _arrays.intake("data", data, np.float64, ndim=2, last_dim=ncol)
-    n = arr.shape[0]
-    dts, stride = dt_array(dt, n)
-    covered = extra is None and sum(m for i, _c, m in runs if ch.on[i]) == ncol
-    if out is None:
-        res = np.empty_like(arr) if covered else arr.copy()
-    else:
-        res = _arrays.output("out", out, arr.shape, np.float64)
-        _arrays.no_partial_overlap({"out": res}, {"data": arr})
-        if res is not arr and not covered:
-            res[...] = arr
-    for i, _col, m in runs:
-        ch.check_room(i, n * m)
-    src = (arr if covered else res).reshape(n, ncol)
-    grid = res.reshape(n, ncol)
-    lock_model(model)
-    try:
-        for i, col, m in runs:
-            ch.run(i, src, grid, col, m, dts, stride)
-        if extra is not None:
-            extra(grid, dts, stride)
-    finally:
-        unlock_model(model)
-    return res
-
-
 cdef class _Channels:
     """The noise channels of one model (internal)."""
 

@@ -13,8 +13,7 @@ from fastnoise.models.gazebo_noise import _Noise, _Seed
 _F6 = tuple[float, float, float, float, float, float]
 
 @disjoint_base
-class MagnetometerNoise(Model):
-    model_name: ClassVar[str]
+class _GazeboSensor(Model):
     n_columns: ClassVar[int]
     @property
     def key(self) -> int: ...
@@ -23,6 +22,9 @@ class MagnetometerNoise(Model):
     def apply(
         self, data: npt.ArrayLike, dt: npt.ArrayLike = 0.0, out: np.ndarray | None = None
     ) -> np.ndarray: ...
+
+class MagnetometerNoise(_GazeboSensor):
+    model_name: ClassVar[str]
     def __init__(
         self, x: _Noise = None, y: _Noise = None, z: _Noise = None, *, seed: _Seed = None
     ) -> None: ...
@@ -30,17 +32,8 @@ class MagnetometerNoise(Model):
         self, x: float, y: float, z: float, dt: float = 0.0
     ) -> tuple[float, float, float]: ...  # T
 
-@disjoint_base
-class AltimeterNoise(Model):
+class AltimeterNoise(_GazeboSensor):
     model_name: ClassVar[str]
-    n_columns: ClassVar[int]
-    @property
-    def key(self) -> int: ...
-    def bias(self, component: str) -> float: ...
-    def reset(self) -> None: ...
-    def apply(
-        self, data: npt.ArrayLike, dt: npt.ArrayLike = 0.0, out: np.ndarray | None = None
-    ) -> np.ndarray: ...
     def __init__(
         self,
         vertical_position: _Noise = None,
@@ -52,17 +45,8 @@ class AltimeterNoise(Model):
         self, vertical_position: float, vertical_velocity: float, dt: float = 0.0
     ) -> tuple[float, float]: ...  # m, m/s
 
-@disjoint_base
-class ForceTorqueNoise(Model):
+class ForceTorqueNoise(_GazeboSensor):
     model_name: ClassVar[str]
-    n_columns: ClassVar[int]
-    @property
-    def key(self) -> int: ...
-    def bias(self, component: str) -> float: ...
-    def reset(self) -> None: ...
-    def apply(
-        self, data: npt.ArrayLike, dt: npt.ArrayLike = 0.0, out: np.ndarray | None = None
-    ) -> np.ndarray: ...
     def __init__(
         self,
         force_x: _Noise = None,
