@@ -212,14 +212,17 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
         res = z.astype(dt, copy=False).reshape(depth.shape)
         res *= dt.type(self.stddev)
         res += dt.type(self.mean)
-        np.add(depth, res, out=res)
-        keep = ~np.isfinite(depth)  # NaN and +-inf pass through
-        finite = ~keep
-        res[keep] = depth[keep]
+        with np.errstate(invalid="ignore"):  # a signalling NaN depth raises "invalid"
+            np.add(depth, res, out=res)
+        # +-inf plus the finite noise stays +-inf (the parameters' bounds keep the
+        # noise finite); a NaN depth is copied back, so its bits pass through as well
+        np.copyto(res, depth, where=np.isnan(depth))
+        # the clip leaves every non-finite value as it is: +inf > far and -inf < near
+        # map to themselves, NaN compares false
         if self.far is not None:
-            res[finite & (res > dt.type(self.far - CLIP_TOLERANCE))] = np.inf
+            np.copyto(res, np.inf, where=res > dt.type(self.far - CLIP_TOLERANCE))
         if self.near is not None:
-            res[finite & (res < dt.type(self.near + CLIP_TOLERANCE))] = -np.inf
+            np.copyto(res, -np.inf, where=res < dt.type(self.near + CLIP_TOLERANCE))
         if out is None:
             return res
         out[...] = res
