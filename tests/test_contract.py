@@ -45,6 +45,8 @@ def _truth(n):
 
 _PTS = np.random.default_rng(0).uniform(-20, 20, (257, 3))
 _IMG = np.random.default_rng(1).integers(0, 256, (9, 11, 3), dtype=np.uint8)
+_DEPTH = np.random.default_rng(2).uniform(0.2, 30.0, (9, 11)).astype(np.float32)
+_DEPTH[0, :3] = [np.nan, np.inf, -np.inf]
 _W = np.tile([0.1, -0.2, 0.3], (64, 1))
 _A = np.tile([0.0, 0.1, 9.81], (64, 1))
 # a Gazebo noise component with every term on
@@ -161,6 +163,10 @@ CASES = {
     "camera": (
         lambda: fn.ImageNoise(0.0, 0.05, seed=10),
         lambda m: m.apply(_IMG),
+    ),
+    "depth": (
+        lambda: fn.DepthNoise(0.01, 0.5, seed=18, near=0.5, far=20.0),
+        lambda m: m.apply(_DEPTH),
     ),
 }
 

@@ -394,6 +394,24 @@ def _camera() -> Iterator[tuple[str, Callable[[], str]]]:
             yield f"camera/{name}/{label}/per_channel={per_channel}", run
 
 
+def _depth() -> Iterator[tuple[str, Callable[[], str]]]:
+    rng = np.random.default_rng(3)
+    for dt in (np.float32, np.float64):
+        d = rng.uniform(0.05, 40.0, (23, 31)).astype(dt)
+        d.flat[::17] = np.nan
+        d.flat[3::29] = np.inf
+        d.flat[5::31] = -np.inf
+        for label, clip in (("noclip", {}), ("clip", {"near": 0.5, "far": 30.0})):
+
+            def run(d: np.ndarray = d, clip: dict = clip) -> str:
+                m = fn.DepthNoise(0.02, 0.3, seed=6, **clip)
+                outs = [m.apply(d) for _ in range(3)]
+                outs.append(m.apply(d[..., None], frame=2**40))
+                return _digest(*outs)
+
+            yield f"depth/{np.dtype(dt).name}/{label}", run
+
+
 def _all_cases() -> list[list[tuple[str, Callable[[], str]]]]:
     return [
         list(g())
@@ -407,6 +425,7 @@ def _all_cases() -> list[list[tuple[str, Callable[[], str]]]]:
             _carla,
             _gazebo,
             _camera,
+            _depth,
         )
     ]
 

@@ -17,6 +17,7 @@ from fastnoise.io.dvl_config import (
 from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf, load_sensors
 from fastnoise.models.camera import ImageNoise
 from fastnoise.models.carla_lidar import CarlaLidarNoise
+from fastnoise.models.depth import DepthNoise
 from fastnoise.models.dvl import AugmentedWhiteNoise, DvlMeasurement, DvlSimulator
 from fastnoise.models.gazebo_navsat import NavSatNoise
 from fastnoise.models.gazebo_noise import GazeboNoise
@@ -47,6 +48,7 @@ __all__ = [
     "load_config",
     "save_config",
     "ImageNoise",
+    "DepthNoise",
     "GazeboNoise",
     "MagnetometerNoise",
     "AltimeterNoise",

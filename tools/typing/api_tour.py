@@ -25,6 +25,7 @@ from fastnoise import (
     AltimeterNoise,
     AugmentedWhiteNoise,
     CarlaLidarNoise,
+    DepthNoise,
     DvlConfig,
     DvlMeasurement,
     DvlRangeWarning,
@@ -164,6 +165,17 @@ def camera() -> int:
     return int(out.sum()) + cam.frame + int(ogre2.apply(img).sum()) + int(lit)
 
 
+def depth() -> float:
+    d = np.full((4, 6), 2.5, dtype=np.float32)
+    m = DepthNoise(0.0, 0.01, seed=10, near=0.1, far=10.0)
+    noisy: npt.NDArray[np.float32] = m.apply(d)  # frame 0, then the counter moves on
+    m.apply(d, frame=0, out=d)  # in place, random access
+    clip: float | None = m.far
+    back = DepthNoise.from_state(m.state)
+    back.reset()
+    return float(noisy.sum()) + m.frame + float(clip or 0.0) + back.key % 2
+
+
 def gazebo() -> float:
     g = GazeboNoise(
         0.0,
@@ -212,6 +224,7 @@ def main() -> None:
         gazebo() != 0.0,
         carla(),
         camera(),
+        depth() != 0.0,
         memory() >= 0,
     )
     print("api tour: ok")

@@ -44,9 +44,18 @@ def intake(
     return np.require(arr, dtype=want, requirements=["C", "A"])
 
 
-def output(name: str, out: object, shape: tuple[int, ...], dtype: np.dtype | type) -> np.ndarray:
+def output(
+    name: str,
+    out: object,
+    shape: tuple[int, ...],
+    dtype: np.dtype | type,
+    *,
+    contiguous: bool = True,
+) -> np.ndarray:
     """Check a caller's ``out``: an ndarray of exactly ``shape`` and native ``dtype``,
-    C-contiguous, aligned and writeable (nothing is converted: the caller reads it)."""
+    C-contiguous, aligned and writeable (nothing is converted: the caller reads it).
+    ``contiguous=False`` accepts any strides and alignment, for callers that write
+    through numpy rather than a kernel."""
     if not isinstance(out, np.ndarray):
         raise TypeError(f"{name}={out!r} is not allowed: it must be a numpy.ndarray")
     want = np.dtype(dtype)
@@ -54,7 +63,7 @@ def output(name: str, out: object, shape: tuple[int, ...], dtype: np.dtype | typ
         raise TypeError(f"{name} has dtype {out.dtype.str}: it must be {want.name}, native-endian")
     if tuple(out.shape) != tuple(shape):
         raise ValueError(f"{name} has shape {out.shape}: it must be {tuple(shape)}")
-    if not out.flags.c_contiguous or not out.flags.aligned:
+    if contiguous and (not out.flags.c_contiguous or not out.flags.aligned):
         raise ValueError(f"{name} must be C-contiguous and aligned")
     if not out.flags.writeable:
         raise ValueError(f"{name} is read-only: it must be writeable")

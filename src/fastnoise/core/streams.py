@@ -7,7 +7,7 @@ separate the draws inside one model. ``csrc/streams.h`` holds the same ids for t
 kernels; ``tests/test_streams.py`` parses it and checks both say the same, and
 ``tools/pin_digests.py`` pins what each stream produces.
 
-Tags are reserved for the models still to come, so none of them can take a tag in use.
+Tags listed in ``RESERVED_TAGS`` are kept free: no model in use may take one.
 """
 
 from __future__ import annotations
@@ -257,6 +257,15 @@ STREAMS: tuple[Stream, ...] = (
         "frame < 2**64; pixel index < 2**64",
     ),
     Stream(
+        "depth",
+        "camera",
+        "frame",
+        "float32 normal j (pixel y * width + x): the camera's own normal of that pixel, "
+        "on purpose (one Gaussian per pixel for RGB-D depth and colour, as gz-rendering's "
+        "depth noise shader)",
+        "frame < 2**64; pixel index < 2**64",
+    ),
+    Stream(
         "suite",
         "suite",
         "as the topic's (or file's) model",
@@ -267,8 +276,10 @@ STREAMS: tuple[Stream, ...] = (
     ),
 )
 
-#: Key tags of the models still to come (Gazebo's depth camera):
-#: reserved so that no model in use takes one.
+#: Key tags reserved so that no model in use takes one. ``depth_camera``: ``DepthNoise``
+#: keys with the camera's tag on purpose (it shares ImageNoise's per-pixel normals, as
+#: Gazebo's RGB-D noise does); the tag stays free for a depth noise keyed apart from
+#: the colour image, should one be offered.
 RESERVED_TAGS: tuple[str, ...] = ("depth_camera",)
 
 

@@ -37,10 +37,6 @@ def sensor_seed_sequence(seed: object, scoped_name: str) -> np.random.SeedSequen
 def _model_class(model: str) -> Any:
     import fastnoise
 
-    if model == "depth":
-        from fastnoise.io.files import DepthNoise
-
-        return DepthNoise
     return getattr(fastnoise, MODEL_CLASSES[model])
 
 

@@ -22,7 +22,8 @@ A file's key is its POSIX path relative to the input folder (see
 In memory: :func:`image_noise_batch` (ImageNoise over (N, H, W[, C]) with a first frame)
 and :func:`lidar_noise_columns` (LidarNoise on (N, >=3) clouds, extra columns kept) are
 loops over the models' per-frame ``apply``: the same bits as calling ``apply`` frame by
-frame. :class:`DepthNoise` is Gaussian noise in metres on depth images.
+frame. :class:`DepthNoise` (Gaussian noise in metres on depth images) is the model
+:class:`fastnoise.DepthNoise` (:mod:`fastnoise.models.depth`), re-exported here.
 """
 
 from __future__ import annotations
