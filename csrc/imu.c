@@ -360,20 +360,40 @@ int fn_imu_apply_checked(fn_imu *m, size_t n, const double *omega, const double 
     return rc;
 }
 
-/* The bias chains of one axis over len samples of a constant step, as the chunk
- * kernels run them (fn_imu_gm_next, fn_imu_rw_next on the same unit normals). */
-static void advance_axis(fn_imu *m, int a, size_t len, const double *zg, const double *zr,
-                         int with_rw) {
-    const fn_imu_coefs *c = &m->c[a];
-    double gm = m->gm[a], al = c->alpha, gd = c->gm_drive;
-    for (size_t j = 0; j < len; j++)
-        gm = fn_imu_gm_next(al, gd, gm, zg[j]);
-    m->gm[a] = gm;
-    if (with_rw) {
-        double rw = m->rw[a], rs = c->rw_step;
+/* The bias chains over len samples of a constant step, as the chunk kernels run them
+ * (fn_imu_gm_next, fn_imu_rw_next on the same unit normals): the six (or twelve)
+ * independent chains side by side, in registers, scalar (see imu_kern.c). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define FOLD_CHAINS                                                                        \
+    __attribute__((noinline, optimize("no-tree-slp-vectorize", "fp-contract=off")))
+#else
+#define FOLD_CHAINS
+#endif
+
+static FOLD_CHAINS void advance_chains(fn_imu *m, size_t len,
+                                       const double (*z)[2][FN_IMU_CHUNK], int with_rw) {
+    double gm[FN_IMU_AXES], rw[FN_IMU_AXES], al[FN_IMU_AXES], gd[FN_IMU_AXES],
+        rs[FN_IMU_AXES];
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        gm[a] = m->gm[a];
+        rw[a] = m->rw[a];
+        al[a] = m->c[a].alpha;
+        gd[a] = m->c[a].gm_drive;
+        rs[a] = m->c[a].rw_step;
+    }
+    if (with_rw)
         for (size_t j = 0; j < len; j++)
-            rw = fn_imu_rw_next(rs, rw, zr[j]);
-        m->rw[a] = rw;
+            for (int a = 0; a < FN_IMU_AXES; a++) {
+                gm[a] = fn_imu_gm_next(al[a], gd[a], gm[a], z[a][0][j]);
+                rw[a] = fn_imu_rw_next(rs[a], rw[a], z[a][1][j]);
+            }
+    else
+        for (size_t j = 0; j < len; j++)
+            for (int a = 0; a < FN_IMU_AXES; a++)
+                gm[a] = fn_imu_gm_next(al[a], gd[a], gm[a], z[a][0][j]);
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        m->gm[a] = gm[a];
+        m->rw[a] = rw[a];
     }
 }
 
@@ -423,8 +443,7 @@ void fn_imu_advance_biases(fn_imu *m, size_t n, const double *dt, size_t dt_stri
             int with_rw = 0;
             for (int a = 0; a < FN_IMU_AXES; a++)
                 with_rw |= m->on[a][FN_IMU_RW] || fn_bits64(m->rw[a]) != 0;
-            for (int a = 0; a < FN_IMU_AXES; a++)
-                advance_axis(m, a, len, buf[a][0], buf[a][1], with_rw);
+            advance_chains(m, len, (const double (*)[2][FN_IMU_CHUNK])buf, with_rw);
         }
     }
     m->count += n;
