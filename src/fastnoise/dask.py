@@ -237,7 +237,7 @@ def imu_noise(omega: da.Array, accel: da.Array, dt: float, model: Any, return_st
     Two parts. A fold over the chunks in order carries the model's exact state
     (biases, stream positions, sample count): each of its steps runs only the
     Gauss-Markov and random-walk recurrences of one chunk (``_advance_biases``, the
-    same arithmetic in the same order as ``apply``, about a third to a half of its
+    same arithmetic in the same order as ``apply``, 0.25 to 0.65 of its
     cost). Then every chunk's outputs are computed from its own start state, in
     parallel: each output chunk depends on its input chunks and on one small state
     of the fold, never on another output chunk.
