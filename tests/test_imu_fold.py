@@ -109,6 +109,7 @@ def test_advance_negative_zero_states():
     st = m.state
     st["position"]["random_walk"] = [[-0.0] * 3, [-0.0] * 3]
     st["position"]["gauss_markov"] = [[-0.0] * 3, [-0.0] * 3]
+    assert np.signbit(ImuNoise.from_state(st).random_walk_bias).all()
     for n in (1, 600):
         full, fold = ImuNoise.from_state(st), ImuNoise.from_state(st)
         full.apply(*_record(n), 0.01)
