@@ -228,6 +228,32 @@ def test_killed_worker_changes_nothing(client, tmp_path):
     client.wait_for_workers(2, timeout=60)
 
 
+def test_imu_killed_worker_changes_nothing(client, tmp_path):
+    """A worker dies mid-run (with fold states and output chunks on it): the lost
+    tasks are recomputed from their inputs and the bits are those of apply."""
+    rng = np.random.default_rng(11)
+    om = rng.normal(size=(600, 3))
+    ac = rng.normal(size=(600, 3))
+    model = fastnoise.ImuNoise(
+        gyro_noise_density=1e-3,
+        gyro_bias_stddev=1e-2,
+        gyro_bias_correlation_time=2.0,
+        accel_random_walk_density=1e-3,
+        seed=6,
+    )
+    seq = fastnoise.ImuNoise.from_state(model.state)
+    want_o, want_a = seq.apply(om, ac, 0.01)
+    src = da.from_array(om, chunks=(50, 3)).map_blocks(
+        _kill_once, marker=str(tmp_path / "killed"), dtype=np.float64
+    )
+    o, a, st = fdask.imu_noise(src, da.from_array(ac, chunks=(50, 3)), 0.01, model, True)
+    got_o, got_a, got_st = (f.result(timeout=90) for f in client.compute([o, a, st], retries=2))
+    assert (tmp_path / "killed").exists()
+    assert np.array_equal(got_o, want_o) and np.array_equal(got_a, want_a)
+    assert got_st == seq.state
+    client.wait_for_workers(2, timeout=60)
+
+
 def test_zarr_in_and_out(client, tmp_path):
     zarr = pytest.importorskip("zarr")
     rng = np.random.default_rng(10)
