@@ -256,6 +256,18 @@ int fn_imu_apply_checked(fn_imu *m, size_t n, const double *omega, const double 
                          const double *dt, size_t dt_stride, double *omega_out,
                          double *accel_out, size_t *where);
 
+/* The state fn_imu_apply of n samples of steps dt[k * dt_stride] leaves (bias states,
+ * stream positions, sample count), without the true values or the outputs: the same
+ * bias recurrences in the same order on the same unit normals, so the bits are the
+ * same; the white-noise streams only move on. A fold over chunks runs this alone in
+ * order, and each chunk's outputs then come from its start state in parallel. */
+void fn_imu_advance_biases(fn_imu *m, size_t n, const double *dt, size_t dt_stride);
+/* fn_imu_advance_biases after the checks of fn_imu_apply_checked that do not read the
+ * true values (FN_IMU_ERR_COUNT, _STREAM, _WHITE, _GM, _RW): returns FN_IMU_OK, or
+ * the error (with *where) and then changes nothing but the coefficient cache. */
+int fn_imu_advance_biases_checked(fn_imu *m, size_t n, const double *dt, size_t dt_stride,
+                                  size_t *where);
+
 /* Chunk pass of fn_imu_apply over samples [k0, k0 + len), len <= FN_IMU_CHUNK, for
  * the current coefficients (constant step). The unit normal of term t of axis a at
  * sample j is zd[(3 a + t) * FN_IMU_CHUNK + j] (float64 normals) or the same element

@@ -144,26 +144,52 @@ def test_dvl_chunks(client, chunk):
 # ---- IMU ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("chunk", [1, 13, 64, 200])
-def test_imu_fold_equals_sequential(client, chunk):
+IMU_CASES = [  # (chunks, normal_dtype)
+    (1, "float32"),
+    (13, "float64"),
+    (64, "float32"),
+    ((5, 1, 130, 3, 61), "float32"),
+    ((5, 1, 130, 3, 61), "float64"),
+    (200, "float64"),
+]
+
+
+@pytest.mark.parametrize(("chunk", "normal_dtype"), IMU_CASES)
+def test_imu_fold_equals_sequential(client, chunk, normal_dtype):
+    """Fold of the biases, outputs in parallel: the bits and the final state of one
+    sequential apply, for chunks of 1 sample, even and uneven chunks, one chunk."""
     rng = np.random.default_rng(8)
     om = rng.normal(size=(200, 3))
-    ac = rng.normal(size=(200, 3))
-    model = fastnoise.ImuNoise(seed=3)
+    ac = rng.normal(size=(200, 3)) + [0.0, 0.0, 9.81]
+    gyro = fastnoise.TriadNoise(
+        noise_density=2e-3,
+        turn_on_bias_mean=0.02,
+        turn_on_bias_stddev=0.01,
+        bias_stddev=5e-3,
+        bias_correlation_time=(0.5, 2.0, 10.0),
+        bias_steady_state=True,
+        random_walk_density=1e-3,
+        misalignment=[[0, 1e-3, 0], [-1e-3, 0, 2e-3], [0, 0, 0]],
+        bits=16,
+        full_scale=4.0,
+    )
+    accel = fastnoise.TriadNoise(
+        noise_stddev=0.05, bias_stddev=0.01, bias_correlation_time=5.0, random_walk_density=2e-3
+    )
+    model = fastnoise.ImuNoise(gyro=gyro, accel=accel, seed=3, normal_dtype=normal_dtype)
     model.apply(om[:5], ac[:5], 0.01)  # a model with biases already moving
     seq = fastnoise.ImuNoise.from_state(model.state)
     want_o, want_a = seq.apply(om, ac, 0.01)
+    c = (chunk, 3) if isinstance(chunk, int) else (chunk, (3,))
     o, a, st = fdask.imu_noise(
-        da.from_array(om, chunks=(chunk, 3)),
-        da.from_array(ac, chunks=(chunk, 3)),
-        0.01,
-        model,
-        return_state=True,
+        da.from_array(om, chunks=c), da.from_array(ac, chunks=c), 0.01, model, return_state=True
     )
     got_o, got_a, got_st = client.compute([o, a, st], sync=True)
     assert np.array_equal(got_o, want_o)
     assert np.array_equal(got_a, want_a)
     assert got_st == seq.state
+    assert got_st["position"]["sample_count"] == 205
+    assert model.state["position"]["sample_count"] == 5  # the model is not advanced
 
 
 # ---- failures and storage -------------------------------------------------------------
@@ -199,6 +225,32 @@ def test_killed_worker_changes_nothing(client, tmp_path):
     got = fut.result(timeout=90)
     assert (tmp_path / "killed").exists()
     assert np.array_equal(got, want)
+    client.wait_for_workers(2, timeout=60)
+
+
+def test_imu_killed_worker_changes_nothing(client, tmp_path):
+    """A worker dies mid-run (with fold states and output chunks on it): the lost
+    tasks are recomputed from their inputs and the bits are those of apply."""
+    rng = np.random.default_rng(11)
+    om = rng.normal(size=(600, 3))
+    ac = rng.normal(size=(600, 3))
+    model = fastnoise.ImuNoise(
+        gyro_noise_density=1e-3,
+        gyro_bias_stddev=1e-2,
+        gyro_bias_correlation_time=2.0,
+        accel_random_walk_density=1e-3,
+        seed=6,
+    )
+    seq = fastnoise.ImuNoise.from_state(model.state)
+    want_o, want_a = seq.apply(om, ac, 0.01)
+    src = da.from_array(om, chunks=(50, 3)).map_blocks(
+        _kill_once, marker=str(tmp_path / "killed"), dtype=np.float64
+    )
+    o, a, st = fdask.imu_noise(src, da.from_array(ac, chunks=(50, 3)), 0.01, model, True)
+    got_o, got_a, got_st = (f.result(timeout=90) for f in client.compute([o, a, st], retries=2))
+    assert (tmp_path / "killed").exists()
+    assert np.array_equal(got_o, want_o) and np.array_equal(got_a, want_a)
+    assert got_st == seq.state
     client.wait_for_workers(2, timeout=60)
 
 

@@ -20,6 +20,7 @@ import dask.array as da
 import numpy as np
 from dask import delayed
 
+from fastnoise.core import validate as _validate
 from fastnoise.core.model import Model
 
 __all__ = ["dvl_noise", "image_noise", "imu_noise", "lidar_noise", "range_noise"]
@@ -213,24 +214,43 @@ def dvl_noise(truth: da.Array, model: Any, fields: tuple[str, ...] | None = None
 # ---- IMU ----------------------------------------------------------------------------
 
 
-def _imu_chunk(state, omega, accel, dt):
-    """The kernel entry across chunks: exact state in, noisy chunk and state out."""
+def _imu_advance(state, n, dt):
+    """The fold's step: the state after ``n`` samples, from the bias recurrences
+    alone (``ImuNoise._advance_biases``; no true values read, no output made)."""
     model = _rebuild(state)
-    o, a = model.apply(np.asarray(omega), np.asarray(accel), dt)
-    return o, a, model.state
+    model._advance_biases(n, dt)
+    return model.state
+
+
+def _imu_outputs(state, omega, accel, dt):
+    """A chunk's outputs from its start state (``from_state`` then ``apply``): the
+    white noise, linear step, saturation and quantization, and the biases again."""
+    model = _rebuild(state)
+    return model.apply(np.asarray(omega), np.asarray(accel), dt)
 
 
 def imu_noise(omega: da.Array, accel: da.Array, dt: float, model: Any, return_state: bool = False):
-    """IMU noise (``ImuNoise.apply``) for N x 3 rates and accelerations chunked by
-    samples, lazily: a fold over the chunks in order that carries the model's exact
-    state (biases, stream positions, sample count) from one chunk to the next, so the
-    result equals one sequential ``apply`` over the whole record bit for bit.
+    """IMU noise (``ImuNoise.apply``) for N x 3 rates (rad/s) and accelerations
+    (m/s^2) chunked by samples, lazily, with the bits of one sequential ``apply`` of
+    the whole record at step ``dt`` (s, > 0).
 
-    Returns ``(omega_noisy, accel_noisy)``, plus the final state (a ``Delayed`` dict)
-    when ``return_state``. The model is not advanced.
+    Two parts. A fold over the chunks in order carries the model's exact state
+    (biases, stream positions, sample count): each of its steps runs only the
+    Gauss-Markov and random-walk recurrences of one chunk (``_advance_biases``, the
+    same arithmetic in the same order as ``apply``, 0.25 to 0.65 of its
+    cost). Then every chunk's outputs are computed from its own start state, in
+    parallel: each output chunk depends on its input chunks and on one small state
+    of the fold, never on another output chunk.
+
+    Returns ``(omega_noisy, accel_noisy)``, float64 N x 3, plus the final state (a
+    ``Delayed`` dict, equal to ``model.state`` after the sequential ``apply``) when
+    ``return_state``. The model is not advanced.
     """
     if omega.shape != accel.shape or omega.ndim != 2 or omega.shape[1] != 3:
-        raise ValueError("omega and accel must both be N x 3")
+        raise ValueError(
+            f"omega and accel must both be N x 3, got shapes {omega.shape} and {accel.shape}"
+        )
+    dt = _validate.positive("dt", dt)
     omega = omega.rechunk({1: -1})
     accel = accel.rechunk(omega.chunks)
     state = delayed(_state_of(model), traverse=True)
@@ -238,9 +258,9 @@ def imu_noise(omega: da.Array, accel: da.Array, dt: float, model: Any, return_st
     for blk_o, blk_a, n in zip(
         omega.to_delayed().ravel(), accel.to_delayed().ravel(), omega.chunks[0], strict=True
     ):
-        step = delayed(_imu_chunk, nout=3, pure=True)(state, blk_o, blk_a, dt)
-        o, a, state = step
+        o, a = delayed(_imu_outputs, nout=2, pure=True)(state, blk_o, blk_a, dt)
         outs_o.append(da.from_delayed(o, (n, 3), dtype=np.float64))
         outs_a.append(da.from_delayed(a, (n, 3), dtype=np.float64))
+        state = delayed(_imu_advance, pure=True)(state, int(n), dt)
     res = (da.concatenate(outs_o), da.concatenate(outs_a))
     return (*res, state) if return_state else res

@@ -19,6 +19,7 @@ from fastnoise.models cimport imu_capi as capi
 from fastnoise.models.imu_capi cimport fn_imu
 
 from fastnoise.core import arrays as _arrays
+from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models import imu_checks as _checks
@@ -246,6 +247,36 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
             self._busy = False
             unlock_model(self)
         return wo, ao
+
+    def _advance_biases(self, n, dt):
+        """Advance the model as ``apply`` of ``n`` samples (int >= 0) with steps ``dt``
+        (s, > 0: a scalar or ``n`` steps) would, without true values or outputs: the
+        Gauss-Markov and random-walk biases run the same recurrences on the same
+        normals, bit for bit, the white-noise streams and the sample count move on.
+
+        The fold of ``fastnoise.dask.imu_noise``: the chunk-start states in order, then
+        every chunk's outputs in parallel. Refuses what ``apply`` refuses for the step
+        and the counters (not the true values, which it never sees), changing nothing.
+        """
+        cdef size_t where = 0
+        cdef int rc
+        cdef size_t count = <size_t>_validate.counter("n", n)
+        steps = _checks.steps(dt, count)
+        cdef const double *ps = <const double *>cnp.PyArray_DATA(steps)
+        cdef size_t stride = 1 if steps.shape[0] > 1 else 0
+        lock_model(self)
+        self._busy = True
+        try:
+            if count > 0:
+                with nogil:
+                    rc = capi.fn_imu_advance_biases_checked(&self.m, count, ps, stride,
+                                                            &where)
+                if rc != capi.FN_IMU_OK:
+                    raise _refusal(self, rc, where, count, steps, None, None, False)
+            self._last_time = NAN
+        finally:
+            self._busy = False
+            unlock_model(self)
 
     # ---- parameters and derived values ------------------------------------------
     @property

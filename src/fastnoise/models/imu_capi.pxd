@@ -58,3 +58,5 @@ cdef extern from "imu.h" nogil:
     int fn_imu_apply_checked(fn_imu *m, size_t n, const double *omega, const double *accel,
                              const double *dt, size_t dt_stride, double *omega_out,
                              double *accel_out, size_t *where)
+    int fn_imu_advance_biases_checked(fn_imu *m, size_t n, const double *dt,
+                                      size_t dt_stride, size_t *where)
