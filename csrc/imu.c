@@ -20,6 +20,17 @@ static int is_identity(const double l[3][3]) {
     return 1;
 }
 
+void fn_imu_blank(fn_imu *m) {
+    memset(m, 0, sizeof *m);
+    for (int a = 0; a < FN_IMU_AXES; a++)
+        m->p[a].full_scale = INFINITY;
+    for (int i = 0; i < 3; i++) {
+        m->lin[0][i][i] = 1.0;
+        m->lin[1][i][i] = 1.0;
+    }
+    fn_imu_init(m);
+}
+
 void fn_imu_init(fn_imu *m) {
     m->lin_on[0] = !is_identity(m->lin[0]);
     m->lin_on[1] = !is_identity(m->lin[1]);
@@ -316,8 +327,9 @@ void fn_imu_apply(fn_imu *m, size_t n, const double *omega, const double *accel,
     apply_impl(m, n, omega, accel, dt, dt_stride, omega_out, accel_out, 0, &where);
 }
 
-/* The checks of check_samples for n > 0 samples of steps dt[k * dt_stride]. */
-static int check_steps(const fn_imu *m, size_t n, const double *dt, size_t dt_stride,
+/* The checks of check_samples for n > 0 samples of steps dt[k * dt_stride] (also the
+ * fold's, imu_fold.c). */
+int fn_imu_check_steps(const fn_imu *m, size_t n, const double *dt, size_t dt_stride,
                        size_t *where) {
     double lo = dt[0], hi = dt[0];
     if (dt_stride)
@@ -338,7 +350,7 @@ int fn_imu_apply_checked(fn_imu *m, size_t n, const double *omega, const double 
                          const double *dt, size_t dt_stride, double *omega_out,
                          double *accel_out, size_t *where) {
     if (n == 0) return FN_IMU_OK;
-    int rc = check_steps(m, n, dt, dt_stride, where);
+    int rc = fn_imu_check_steps(m, n, dt, dt_stride, where);
     if (rc != FN_IMU_OK) return rc;
     /* The true values are checked before anything changes: all at once for short
      * calls and where an output is an input (in place: a refusal part-way would have
@@ -357,103 +369,5 @@ int fn_imu_apply_checked(fn_imu *m, size_t n, const double *omega, const double 
     fn_imu saved = *m;
     rc = apply_impl(m, n, omega, accel, dt, dt_stride, omega_out, accel_out, 1, where);
     if (rc != FN_IMU_OK) *m = saved;
-    return rc;
-}
-
-/* The bias chains over len samples of a constant step, as the chunk kernels run them
- * (fn_imu_gm_next, fn_imu_rw_next on the same unit normals): the six (or twelve)
- * independent chains side by side, in registers, scalar (see imu_kern.c). */
-#if defined(__GNUC__) && !defined(__clang__)
-#define FOLD_CHAINS                                                                        \
-    __attribute__((noinline, optimize("no-tree-slp-vectorize", "fp-contract=off")))
-#else
-#define FOLD_CHAINS
-#endif
-
-static FOLD_CHAINS void advance_chains(fn_imu *m, size_t len,
-                                       const double (*z)[2][FN_IMU_CHUNK], int with_rw) {
-    double gm[FN_IMU_AXES], rw[FN_IMU_AXES], al[FN_IMU_AXES], gd[FN_IMU_AXES],
-        rs[FN_IMU_AXES];
-    for (int a = 0; a < FN_IMU_AXES; a++) {
-        gm[a] = m->gm[a];
-        rw[a] = m->rw[a];
-        al[a] = m->c[a].alpha;
-        gd[a] = m->c[a].gm_drive;
-        rs[a] = m->c[a].rw_step;
-    }
-    if (with_rw)
-        for (size_t j = 0; j < len; j++)
-            for (int a = 0; a < FN_IMU_AXES; a++) {
-                gm[a] = fn_imu_gm_next(al[a], gd[a], gm[a], z[a][0][j]);
-                rw[a] = fn_imu_rw_next(rs[a], rw[a], z[a][1][j]);
-            }
-    else
-        for (size_t j = 0; j < len; j++)
-            for (int a = 0; a < FN_IMU_AXES; a++)
-                gm[a] = fn_imu_gm_next(al[a], gd[a], gm[a], z[a][0][j]);
-    for (int a = 0; a < FN_IMU_AXES; a++) {
-        m->gm[a] = gm[a];
-        m->rw[a] = rw[a];
-    }
-}
-
-void fn_imu_advance_biases(fn_imu *m, size_t n, const double *dt, size_t dt_stride) {
-    /* unit normals of the Gauss-Markov (row 0) and random-walk (row 1) terms; rows of
-     * terms that are off stay zeros, as in apply_impl */
-    double buf[FN_IMU_AXES][2][FN_IMU_CHUNK];
-    float fbuf[FN_IMU_CHUNK];
-    int f32 = m->normal_dtype == FN_FLOAT32;
-    static const int terms[2] = {FN_IMU_GM, FN_IMU_RW};
-
-    if (n == 0) return;
-    size_t rows = n < FN_IMU_CHUNK ? n : FN_IMU_CHUNK;
-    for (int a = 0; a < FN_IMU_AXES; a++)
-        for (int t = 0; t < 2; t++)
-            if (!m->on[a][terms[t]]) memset(buf[a][t], 0, rows * sizeof(double));
-    if (dt[0] != m->coef_dt) fn_imu_set_dt(m, dt[0]);
-    for (size_t k0 = 0; k0 < n; k0 += FN_IMU_CHUNK) {
-        size_t len = n - k0 < FN_IMU_CHUNK ? n - k0 : FN_IMU_CHUNK;
-        for (int a = 0; a < FN_IMU_AXES; a++) {
-            /* the white stream moves on as in apply, without its normals */
-            if (m->on[a][FN_IMU_WHITE])
-                fn_stream_take(&m->st[a][FN_IMU_WHITE], m->normal_dtype, len);
-            for (int t = 0; t < 2; t++) {
-                if (!m->on[a][terms[t]]) continue;
-                fn_stream *s = &m->st[a][terms[t]];
-                uint64_t first = fn_stream_take(s, m->normal_dtype, len);
-                if (f32) { /* exact conversion, as the kernels' */
-                    fn_normal_fill_f32(s->key, s->stream, first, len, 0.0f, 1.0f, fbuf);
-                    for (size_t j = 0; j < len; j++)
-                        buf[a][t][j] = (double)fbuf[j];
-                } else {
-                    fn_normal_fill_f64(s->key, s->stream, first, len, 0.0, 1.0, buf[a][t]);
-                }
-            }
-        }
-        if (dt_stride) { /* apply_varying_dt's order: the coefficients of each sample */
-            for (size_t j = 0; j < len; j++) {
-                double d = dt[(k0 + j) * dt_stride];
-                if (d != m->coef_dt) fn_imu_set_dt(m, d);
-                for (int a = 0; a < FN_IMU_AXES; a++)
-                    fn_imu_advance(m->c[a].alpha, m->c[a].gm_drive, m->c[a].rw_step,
-                                   &m->gm[a], &m->rw[a], buf[a][0][j], buf[a][1][j]);
-            }
-        } else {
-            /* fn_imu_chunk leaves the walks alone when every one is off and +0 */
-            int with_rw = 0;
-            for (int a = 0; a < FN_IMU_AXES; a++)
-                with_rw |= m->on[a][FN_IMU_RW] || fn_bits64(m->rw[a]) != 0;
-            advance_chains(m, len, (const double (*)[2][FN_IMU_CHUNK])buf, with_rw);
-        }
-    }
-    m->count += n;
-    m->room -= n; /* the caller checked that there is room */
-}
-
-int fn_imu_advance_biases_checked(fn_imu *m, size_t n, const double *dt, size_t dt_stride,
-                                  size_t *where) {
-    if (n == 0) return FN_IMU_OK;
-    int rc = check_steps(m, n, dt, dt_stride, where);
-    if (rc == FN_IMU_OK) fn_imu_advance_biases(m, n, dt, dt_stride);
     return rc;
 }

@@ -230,6 +230,9 @@ static inline double fn_imu_axis_sample(const fn_imu_coefs *c, double *gm, doubl
 
 /* After filling p, lin, gsens and key: set the flags and start from the seed. */
 void fn_imu_init(fn_imu *m);
+/* A valid model with no error terms (identity maps, no saturation, key 0): what an
+ * ImuNoise holds before (and after a failed) __init__. */
+void fn_imu_blank(fn_imu *m);
 /* Back to the seeded start (same turn-on biases, same streams). */
 void fn_imu_reset(fn_imu *m);
 /* Recompute m->room after the count or a stream position was set. */
@@ -267,6 +270,10 @@ void fn_imu_advance_biases(fn_imu *m, size_t n, const double *dt, size_t dt_stri
  * the error (with *where) and then changes nothing but the coefficient cache. */
 int fn_imu_advance_biases_checked(fn_imu *m, size_t n, const double *dt, size_t dt_stride,
                                   size_t *where);
+/* Internal (imu.c, imu_fold.c): the checks of fn_imu_apply_checked that do not read the
+ * true values, for n > 0 samples of steps dt[k * dt_stride]. */
+int fn_imu_check_steps(const fn_imu *m, size_t n, const double *dt, size_t dt_stride,
+                       size_t *where);
 
 /* Chunk pass of fn_imu_apply over samples [k0, k0 + len), len <= FN_IMU_CHUNK, for
  * the current coefficients (constant step). The unit normal of term t of axis a at

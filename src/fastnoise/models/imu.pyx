@@ -7,7 +7,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
-from libc.math cimport isfinite, INFINITY, NAN
+from libc.math cimport isfinite, NAN
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
@@ -46,13 +46,6 @@ cdef int _vec3_in(str name, object x, double out[3]) except -1:
     out[1] = src[1]
     out[2] = src[2]
     return 0
-
-
-cdef object _rec_in(str name, object x):
-    """A recording of apply: a behaved float64 (N, 3) ndarray as it is, else intake."""
-    if behaved_f64(x, 2, 3, False):
-        return x
-    return _checks.rec_in(name, x)
 
 
 cdef cnp.ndarray _vec3_out(str name, object out):
@@ -117,13 +110,10 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 
     Notes
     -----
-    The order of operations and the density convention (single-sided: white sigma
-    N/sqrt(dt)) are set out in ``fastnoise.models.imu_config``. Each axis and term has
-    its own random stream, so ``apply`` of N samples equals N calls of ``step`` bit for
-    bit, on every SIMD path. Out-of-range values are refused by name with nothing
-    changed, so every output is finite where the true values are. One ImuNoise may be
-    shared by threads: calls never interleave and no noise is handed out twice. The
-    streams, the limits and the thread rules are on the model's page, :doc:`/models/imu`.
+    Order of operations and density convention (single-sided: white sigma N/sqrt(dt)):
+    ``fastnoise.models.imu_config``. ``apply`` of N samples equals N ``step`` calls bit
+    for bit on every SIMD path; out-of-range values are refused by name, nothing
+    changed; threads may share one ImuNoise. Streams, limits, threads: :doc:`/models/imu`.
     """
 
     cdef fn_imu m
@@ -135,13 +125,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     def __cinit__(self, *args, **kwargs):
         # a valid model before __init__ runs (and after a failed one): no noise, no
         # saturation, key 0, so cls.__new__(cls) is safe to call
-        cdef int i
-        for i in range(capi.FN_IMU_AXES):
-            self.m.p[i].full_scale = INFINITY
-        for i in range(3):
-            self.m.lin[0][i][i] = 1.0
-            self.m.lin[1][i][i] = 1.0
-        capi.fn_imu_init(&self.m)
+        capi.fn_imu_blank(&self.m)
         self._last_time = NAN
 
     def __init__(self, gyro=None, accel=None, seed=None, normal_dtype="float32", **keywords):
@@ -202,10 +186,9 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
               out_accel=None):
         """Noise a whole recording: ``omega`` (N, 3) rad/s and ``accel`` (N, 3) m/s^2.
 
-        Give either ``dt`` (s, > 0): a scalar or a length-N array of per-sample steps,
-        or ``timestamps`` (N, s, strictly increasing; the first step is the time since
-        the previous call's last timestamp, else ``t[1] - t[0]``). Inputs of any real
-        dtype, byte order or layout are read through ``fastnoise.core.arrays.intake``.
+        Either ``dt`` (s, > 0; scalar or N per-sample steps) or ``timestamps`` (N, s,
+        increasing; the first step is the time since the previous call's last
+        timestamp, else ``t[1] - t[0]``). Inputs of any real dtype and layout.
 
         Returns ``(omega_measured, accel_measured)``, float64 (N, 3) in rad/s and m/s^2
         (N calls of ``step``, bit for bit), or ``out_omega``/``out_accel`` (native
@@ -213,8 +196,9 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         or ``accel``). Refusals and buffers: :doc:`/models/imu`."""
         cdef size_t where = 0
         cdef int rc
-        w = _rec_in("omega", omega)
-        a = _rec_in("accel", accel)
+        # a recording: a behaved float64 (N, 3) ndarray as it is, else the intake
+        w = omega if behaved_f64(omega, 2, 3, False) else _checks.rec_in("omega", omega)
+        a = accel if behaved_f64(accel, 2, 3, False) else _checks.rec_in("accel", accel)
         cdef Py_ssize_t n = w.shape[0]
         times, steps = _checks.apply_steps(w, a, dt, timestamps)
         wo = _rec_out("out_omega", out_omega, n)
@@ -249,15 +233,10 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         return wo, ao
 
     def _advance_biases(self, n, dt):
-        """Advance the model as ``apply`` of ``n`` samples (int >= 0) with steps ``dt``
-        (s, > 0: a scalar or ``n`` steps) would, without true values or outputs: the
-        Gauss-Markov and random-walk biases run the same recurrences on the same
-        normals, bit for bit, the white-noise streams and the sample count move on.
-
-        The fold of ``fastnoise.dask.imu_noise``: the chunk-start states in order, then
-        every chunk's outputs in parallel. Refuses what ``apply`` refuses for the step
-        and the counters (not the true values, which it never sees), changing nothing.
-        """
+        """The state ``apply`` of ``n`` samples with steps ``dt`` (s) would leave, bit
+        for bit, without true values or outputs (csrc/imu_fold.c): the fold of
+        ``fastnoise.dask.imu_noise``. Refuses what ``apply`` refuses for the steps and
+        counters, changing nothing."""
         cdef size_t where = 0
         cdef int rc
         cdef size_t count = <size_t>_validate.counter("n", n)
@@ -318,15 +297,13 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         return np.array(self._position()["random_walk"])
 
     def angular_velocity_covariance(self, dt, convention="white_and_bias"):
-        """Row-major 3x3 (9 floats), (rad/s)^2, for step ``dt`` (s): ``convention``
-        "white_and_bias" (default) sigma_white^2 + sigma_bias^2, "gazebo" sigma_white^2
-        only (``fastnoise.models.imu_config.triad_covariance``)."""
+        """Row-major 3x3 (9 floats), (rad/s)^2, for step ``dt`` (s): "white_and_bias"
+        sigma_white^2 + sigma_bias^2 or "gazebo" sigma_white^2 (``triad_covariance``)."""
         self._params()  # (refuses an ImuNoise made with __new__ alone)
         return triad_covariance(self._gyro, dt, convention)
 
     def linear_acceleration_covariance(self, dt, convention="white_and_bias"):
-        """Row-major 3x3 (9 floats), (m/s^2)^2, for step ``dt`` (s); ``convention`` as
-        for ``angular_velocity_covariance``."""
+        """As ``angular_velocity_covariance``, (m/s^2)^2."""
         self._params()
         return triad_covariance(self._accel, dt, convention)
 
@@ -412,9 +389,7 @@ cdef object _refusal(ImuNoise m, int rc, size_t where, size_t n, steps, w, acc,
 
 @cython.boundscheck(True)
 cdef int _fill(fn_imu *m, gyro, accel, uint64_t key, int dtype_code) except -1:
-    """Set up ``m`` from zero: the triads (as ``imu_checks.kernel_params`` lays them
-    out), the key and the precision of the draws. Bounds-checked: never a read past a
-    list."""
+    """``m`` from zero: the triads (``imu_checks.kernel_params``' layout), key, dtype."""
     cdef int s, i, j
     axes, lin, gsens = _checks.kernel_params(gyro, accel)
     memset(m, 0, sizeof(fn_imu))

@@ -51,6 +51,7 @@ cdef extern from "imu.h" nogil:
         double max_input
 
     void fn_imu_init(fn_imu *m)
+    void fn_imu_blank(fn_imu *m)
     void fn_imu_reset(fn_imu *m)
     void fn_imu_set_room(fn_imu *m)
     int fn_imu_step_checked(fn_imu *m, const double *omega, const double *accel, double dt,
