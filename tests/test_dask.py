@@ -15,15 +15,32 @@ from fastnoise import dask as fdask  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, death_timeout=30
-    )
+    import dask
+
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": fdask.worker_environ()}):
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+            death_timeout=30,
+        )  # fmt: skip
     cl = distributed.Client(cluster, timeout=30)
     try:
         yield cl
     finally:
         cl.close(timeout=10)
         cluster.close(timeout=10)
+
+
+def test_worker_environ_reaches_the_workers(client):
+    # Dask's own worker variables are kept and the mmap threshold is added (32 MiB), so
+    # frame-sized buffers are reused rather than mapped and faulted in every chunk
+    import dask
+
+    env = fdask.worker_environ()
+    assert env["MALLOC_MMAP_THRESHOLD_"] == 32 * 1024 * 1024
+    default = dask.config.get("distributed.nanny.pre-spawn-environ")
+    assert all(env[k] == v for k, v in default.items())
+    seen = client.run(lambda: os.environ.get("MALLOC_MMAP_THRESHOLD_"))
+    assert len(seen) == 2 and set(seen.values()) == {"33554432"}
 
 
 def _compute(client, x):
