@@ -31,16 +31,20 @@ def client():
 
 
 def test_worker_environ_reaches_the_workers(client):
-    # Dask's own worker variables are kept and the mmap threshold is added (32 MiB), so
-    # frame-sized buffers are reused rather than mapped and faulted in every chunk
+    # Dask's other worker variables are kept; the mmap (32 MiB) and trim (128 MiB)
+    # thresholds are set, so frame-sized buffers are reused rather than mapped and
+    # faulted in every chunk
     import dask
 
     env = fdask.worker_environ()
     assert env["MALLOC_MMAP_THRESHOLD_"] == 32 * 1024 * 1024
+    assert env["MALLOC_TRIM_THRESHOLD_"] == 128 * 1024 * 1024
     default = dask.config.get("distributed.nanny.pre-spawn-environ")
-    assert all(env[k] == v for k, v in default.items())
-    seen = client.run(lambda: os.environ.get("MALLOC_MMAP_THRESHOLD_"))
-    assert len(seen) == 2 and set(seen.values()) == {"33554432"}
+    assert all(env[k] == v for k, v in default.items() if k != "MALLOC_TRIM_THRESHOLD_")
+    seen = client.run(
+        lambda: (os.environ.get("MALLOC_MMAP_THRESHOLD_"), os.environ.get("MALLOC_TRIM_THRESHOLD_"))
+    )
+    assert len(seen) == 2 and set(seen.values()) == {("33554432", "134217728")}
 
 
 def _compute(client, x):
