@@ -1,7 +1,8 @@
 """How much ``fastnoise apply`` adds to a plain rosbags copy of a bag.
 
 Builds a ROS 2 bag (mcap or sqlite3 storage, uncompressed) of 1080p rgb8 images and
-lidar clouds in a temporary folder, then times, interleaved and with a warm page cache:
+lidar clouds in a temporary folder, then times, interleaved in ABBA order, with a warm
+page cache and the dirty pages synced before each run:
 
 - baseline: rosbags reading every message, deserializing and serializing it, and
   writing it to a new bag with the same connections (no noise);
@@ -18,6 +19,7 @@ noise adds at most 25% to the baseline.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import sys
@@ -154,8 +156,12 @@ def main(argv: list[str] | None = None) -> int:
         times: dict[str, list[float]] = {"baseline": [], "apply": []}
         cpu: dict[str, list[float]] = {"baseline": [], "apply": []}
         for i in range(args.runs):
-            for name in ("baseline", "apply"):
+            # ABBA order, and the page cache's dirty pages written out before each run:
+            # otherwise the second of a pair pays for writing back the first's output
+            order = ("baseline", "apply") if i % 2 == 0 else ("apply", "baseline")
+            for name in order:
                 out = root / f"out_{name}"
+                os.sync()
                 t, c = time.perf_counter(), time.process_time()
                 if name == "baseline":
                     baseline(src, out)
