@@ -26,5 +26,15 @@ else
 fi
 
 python -m pip install -q "nvidia-cuda-nvrtc>=13,<14"
-python -m pytest -q -p no:cacheprovider -rs tests/test_cuda_host.py | tee /dev/stderr |
-  { ! grep -q "SKIPPED"; }
+log=$(mktemp)
+status=0
+python -m pytest -q -p no:cacheprovider -rs tests/test_cuda_host.py tests/test_camera_gpu_host.py \
+  tests/test_lidar_gpu_host.py >"$log" 2>&1 || status=$?
+cat "$log"
+if [ "$status" -ne 0 ]; then
+  exit "$status"
+fi
+if grep -q "SKIPPED" "$log"; then
+  echo "the GPU sources' host checks must not skip here" >&2
+  exit 1
+fi
