@@ -78,15 +78,15 @@ def _first_dt(bag: Any, info: Any, entry: Any, codecs: dict[int, Any]) -> float:
 _DATA_ONLY = ("sensor_msgs/Image", "sensor_msgs/PointCloud2")
 
 
-def _noise_in_record(
-    noise: Any, msg: Any, ts: int, raw: Any, buffers: dict[str, np.ndarray]
-) -> np.ndarray | None:
+def _noise_in_record(noise: Any, msg: Any, ts: int, raw: Any) -> np.ndarray | None:
     """The output record of an Image or PointCloud2 written straight into a copy of
     ``raw`` (noise changes only the bytes of ``data``, so the record is ``raw`` with
-    them replaced: no second serialization, one pass over the pixels or points). The
-    buffer is reused for the topic's next message (the writers copy what they get).
-    None when the message does not view ``raw``, or when the noise changes its size
-    (``carla_lidar`` removing points): the caller serializes it."""
+    them replaced: no second serialization, one pass over the pixels or points). A new
+    buffer per message: one kept for the topic's next message sat in glibc's heap and
+    made the writers' own frame-sized buffers grow by fresh mappings instead (measured
+    +20% against +5% on a 500 MB MCAP bag of 1080p frames). None when the message does
+    not view ``raw``, or when the noise changes its size (``carla_lidar`` removing
+    points): the caller serializes it."""
     from fastnoise.io.ros.bags import data_span
 
     if noise.msgtype not in _DATA_ONLY or noise.entry.model == "copy" or noise.resizes:
@@ -96,9 +96,7 @@ def _noise_in_record(
         return None
     off, n = span
     src = np.frombuffer(raw, dtype=np.uint8)
-    buf = buffers.get(noise.topic)
-    if buf is None or buf.size != src.size:
-        buf = buffers[noise.topic] = np.empty(src.size, dtype=np.uint8)
+    buf = np.empty(src.size, dtype=np.uint8)
     buf[:off] = src[:off]
     buf[off + n :] = src[off + n :]
     into = buf[off : off + n]
@@ -151,7 +149,6 @@ def _apply_bag(
             except ValueError as exc:
                 raise ApplyError(str(exc)) from None
         topic_of = {c.id: normalize_topic(c.topic) for c in bag.reader.connections}
-        buffers: dict[str, np.ndarray] = {}
         ros1 = bag.kind == "ros1"
         t0 = time.perf_counter()
         with _staged(dst, overwrite) as tmp:
@@ -177,7 +174,7 @@ def _apply_bag(
                             if codec is None:
                                 codec = codecs[conn.id] = Codec(conn, ros1)
                             msg = codec.deserialize(raw)
-                            data = _noise_in_record(noise, msg, ts, raw, buffers)
+                            data = _noise_in_record(noise, msg, ts, raw)
                             if data is None:
                                 noise(msg, ts)
                                 data = codec.serialize(msg, raw)
