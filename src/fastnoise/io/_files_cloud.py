@@ -9,7 +9,14 @@ from typing import Any
 import numpy as np
 
 from fastnoise.io import _files_cloud_carla as _carla
-from fastnoise.io._files_cloud_formats import _PCD_TYPES, _PLY_TYPES, _pcd_header
+from fastnoise.io._files_cloud_formats import (
+    pcd_ascii_rows,
+    pcd_binary_body,
+    ply_ascii_rows,
+    ply_binary_body,
+    read_pcd,
+    read_ply,
+)
 
 CLOUD_SUFFIXES = (".bin", ".pcd", ".ply")
 
@@ -69,130 +76,48 @@ def _noise_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) ->
     if _carla.is_carla(model):
         return _carla.carla_pcd(src, dst, model, options, threads)
     raw = src.read_bytes()
-    hdr, start = _pcd_header(raw)
-    names = hdr.get("FIELDS", [])
-    sizes = [int(s) for s in hdr.get("SIZE", [])]
-    types = hdr.get("TYPE", [])
-    counts = [int(c) for c in hdr.get("COUNT", ["1"] * len(names))]
-    if not (len(names) == len(sizes) == len(types) == len(counts)):
-        raise ValueError("PCD header FIELDS, SIZE, TYPE and COUNT differ in length")
-    for n in ("x", "y", "z"):
-        if n not in names:
-            raise ValueError(f"PCD has no field {n!r} (fields: {names})")
-    n_pts = int(hdr.get("POINTS", ["0"])[0])
-    kind = hdr["DATA"][0].lower()
+    pcd = read_pcd(raw)
     lidar = _lidar_model(model)
-    xi = [names.index(n) for n in ("x", "y", "z")]
-    if kind == "binary":
-        formats = []
-        for t, s, c in zip(types, sizes, counts, strict=True):
-            code = _PCD_TYPES.get((t.upper(), s))
-            if code is None:
-                raise ValueError(f"PCD TYPE {t} SIZE {s} is not a known type")
-            formats.append(("<" + code, (c,)) if c > 1 else "<" + code)
-        uniq = [f"{n}__{i}" for i, n in enumerate(names)]  # PCD allows repeated "_" names
-        dt = np.dtype({"names": uniq, "formats": formats})
-        body = np.frombuffer(raw, dtype=dt, count=n_pts, offset=start).copy()
-        for i in xi:
-            if body.dtype[uniq[i]].kind != "f":
-                raise ValueError(f"PCD field {names[i]!r} must be a float (TYPE F)")
-        ftype = np.float32 if all(sizes[i] == 4 for i in xi) else np.float64
-        xyz = np.stack([body[uniq[i]] for i in xi], axis=1).astype(ftype)
+    if pcd.kind == "binary":
+        body, uniq, dt = pcd_binary_body(raw, pcd)
+        xyz = np.stack([body[uniq[i]] for i in pcd.xi], axis=1).astype(pcd.ftype)
         lidar.apply(xyz, lidar_pose=options.get("pose"), frame=0, out=xyz, threads=threads)
-        for k, i in enumerate(xi):
+        for k, i in enumerate(pcd.xi):
             body[uniq[i]] = xyz[:, k]
-        tail = raw[start + n_pts * dt.itemsize :]
-        dst.write_bytes(raw[:start] + body.tobytes() + tail)
-    elif kind == "ascii":
-        lines = raw[start:].decode("ascii").splitlines(keepends=True)
-        rows = [ln for ln in lines if ln.strip()]
-        if len(rows) < n_pts:
-            raise ValueError(f"PCD says {n_pts} points but has {len(rows)} data lines")
-        # token index of each field's first value
-        first = np.cumsum([0, *counts[:-1]])
-        tok = [ln.split() for ln in rows[:n_pts]]
-        xyz = np.array([[float(t[first[i]]) for i in xi] for t in tok], dtype=np.float64)
-        ftype = np.float32 if all(sizes[i] == 4 for i in xi) else np.float64
-        xyz = xyz.astype(ftype)
+        tail = raw[pcd.start + pcd.n_pts * dt.itemsize :]
+        dst.write_bytes(raw[: pcd.start] + body.tobytes() + tail)
+    else:
+        tok, first = pcd_ascii_rows(raw, pcd)
+        xyz = np.array([[float(t[first[i]]) for i in pcd.xi] for t in tok], dtype=np.float64)
+        xyz = xyz.astype(pcd.ftype)
         lidar.apply(xyz, lidar_pose=options.get("pose"), frame=0, out=xyz, threads=threads)
-        fmt = "{:.9g}" if ftype == np.float32 else "{:.17g}"
+        fmt = "{:.9g}" if pcd.ftype == np.float32 else "{:.17g}"
         out_lines = []
         for p, t in enumerate(tok):
-            for k, i in enumerate(xi):
+            for k, i in enumerate(pcd.xi):
                 t[first[i]] = fmt.format(float(xyz[p, k]))
             out_lines.append(" ".join(t) + "\n")
-        dst.write_bytes(raw[:start] + "".join(out_lines).encode("ascii"))
-    else:
-        raise ValueError(
-            f"PCD DATA {kind}: only ascii and binary are handled (convert binary_compressed "
-            "with pcl_convert_pcd_ascii_binary)"
-        )
+        dst.write_bytes(raw[: pcd.start] + "".join(out_lines).encode("ascii"))
 
 
 def _noise_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
     if _carla.is_carla(model):
         return _carla.carla_ply(src, dst, model, options, threads)
     raw = src.read_bytes()
-    end = raw.find(b"end_header")
-    if not raw.startswith(b"ply") or end < 0:
-        raise ValueError("not a PLY file (no 'ply' magic or no end_header)")
-    start = raw.index(b"\n", end) + 1
-    header = raw[:start].decode("ascii")
-    fmt = None
-    elements: list[tuple[str, int, list[tuple[str, str]]]] = []
-    for line in header.splitlines():
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "format":
-            fmt = words[1]
-        elif words[0] == "element":
-            elements.append((words[1], int(words[2]), []))
-        elif words[0] == "property":
-            if not elements:
-                raise ValueError("PLY property before any element")
-            if words[1] == "list":
-                elements[-1][2].append(("list", words[-1]))
-            else:
-                elements[-1][2].append((words[1], words[2]))
-    names = [e[0] for e in elements]
-    if "vertex" not in names:
-        raise ValueError("PLY has no vertex element")
-    vi = names.index("vertex")
-    for e in elements[: vi + 1]:
-        if any(t == "list" for t, _ in e[2]):
-            raise ValueError(
-                f"PLY element {e[0]!r} (at or before vertex) has list properties: not handled"
-            )
-    props = elements[vi][2]
-    pnames = [p for _, p in props]
-    for n in ("x", "y", "z"):
-        if n not in pnames:
-            raise ValueError(f"PLY vertex has no property {n!r} (it has {pnames})")
+    ply = read_ply(raw)
     lidar = _lidar_model(model)
-    xi = [pnames.index(n) for n in ("x", "y", "z")]
-    ftype = np.float32 if all(_PLY_TYPES[props[i][0]] == "f4" for i in xi) else np.float64
-    if fmt in ("binary_little_endian", "binary_big_endian"):
-        order = "<" if fmt == "binary_little_endian" else ">"
-        offset = start
-        for e in elements[:vi]:
-            offset += e[1] * np.dtype([(p, order + _PLY_TYPES[t]) for t, p in e[2]]).itemsize
-        dt = np.dtype([(f"{p}__{i}", order + _PLY_TYPES[t]) for i, (t, p) in enumerate(props)])
-        n = elements[vi][1]
-        body = np.frombuffer(raw, dtype=dt, count=n, offset=offset).copy()
+    xi, ftype = ply.xi, ply.ftype
+    if ply.fmt in ("binary_little_endian", "binary_big_endian"):
+        body, dt, offset = ply_binary_body(raw, ply)
         keys = [dt.names[i] for i in xi]
         xyz = np.stack([body[k] for k in keys], axis=1).astype(ftype)
         lidar.apply(xyz, lidar_pose=options.get("pose"), frame=0, out=xyz, threads=threads)
         for k, key in enumerate(keys):
             body[key] = xyz[:, k]
-        dst.write_bytes(raw[:offset] + body.tobytes() + raw[offset + n * dt.itemsize :])
-    elif fmt == "ascii":
-        text = raw[start:].decode("ascii")
-        lines = text.splitlines(keepends=True)
-        skip = sum(e[1] for e in elements[:vi])
-        n = elements[vi][1]
-        rows = lines[skip : skip + n]
-        tok = [ln.split() for ln in rows]
+        tail = raw[offset + body.shape[0] * dt.itemsize :]
+        dst.write_bytes(raw[:offset] + body.tobytes() + tail)
+    elif ply.fmt == "ascii":
+        lines, skip, tok = ply_ascii_rows(raw, ply)
         xyz = np.array([[float(t[i]) for i in xi] for t in tok], dtype=np.float64).astype(ftype)
         lidar.apply(xyz, lidar_pose=options.get("pose"), frame=0, out=xyz, threads=threads)
         f = "{:.9g}" if ftype == np.float32 else "{:.17g}"
@@ -200,6 +125,6 @@ def _noise_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) ->
             for k, i in enumerate(xi):
                 t[i] = f.format(float(xyz[p, k]))
             lines[skip + p] = " ".join(t) + "\n"
-        dst.write_bytes(raw[:start] + "".join(lines).encode("ascii"))
+        dst.write_bytes(raw[: ply.start] + "".join(lines).encode("ascii"))
     else:
-        raise ValueError(f"PLY format {fmt!r} is not handled")
+        raise ValueError(f"PLY format {ply.fmt!r} is not handled")

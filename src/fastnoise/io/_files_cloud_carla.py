@@ -8,7 +8,16 @@ from typing import Any
 
 import numpy as np
 
-from fastnoise.io._files_cloud_formats import _PCD_TYPES, _PLY_TYPES, _pcd_header
+from fastnoise.io._files_cloud_formats import (
+    _PCD_TYPES,
+    _PLY_TYPES,
+    pcd_ascii_rows,
+    pcd_binary_body,
+    ply_ascii_rows,
+    ply_binary_body,
+    read_pcd,
+    read_ply,
+)
 
 
 def is_carla(model: Any) -> bool:
@@ -95,61 +104,33 @@ def _float_field(what: str, name: str, code: str) -> None:
 
 def carla_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
     raw = src.read_bytes()
-    hdr, start = _pcd_header(raw)
-    names = hdr.get("FIELDS", [])
-    sizes = [int(s) for s in hdr.get("SIZE", [])]
-    types = hdr.get("TYPE", [])
-    counts = [int(c) for c in hdr.get("COUNT", ["1"] * len(names))]
-    if not (len(names) == len(sizes) == len(types) == len(counts)):
-        raise ValueError("PCD header FIELDS, SIZE, TYPE and COUNT differ in length")
-    for n in ("x", "y", "z"):
-        if n not in names:
-            raise ValueError(f"PCD has no field {n!r} (fields: {names})")
-    xi = [names.index(n) for n in ("x", "y", "z")]
+    pcd = read_pcd(raw)
+    names, xi, ftype = pcd.names, pcd.xi, pcd.ftype
     ii = names.index("intensity") if "intensity" in names else None
     if ii is not None:
-        code = _PCD_TYPES.get((types[ii].upper(), sizes[ii]), "?")
-        _float_field("PCD field", "intensity", code if counts[ii] == 1 else "?")
-    n_pts = int(hdr.get("POINTS", ["0"])[0])
-    kind = hdr["DATA"][0].lower()
+        code = _PCD_TYPES.get((pcd.types[ii].upper(), pcd.sizes[ii]), "?")
+        _float_field("PCD field", "intensity", code if pcd.counts[ii] == 1 else "?")
     keep_layout = bool(options.get("keep_layout"))
-    ftype = np.float32 if all(sizes[i] == 4 for i in xi) else np.float64
-    head = raw[:start].decode("ascii")
-    if kind == "binary":
-        formats = []
-        for t, s, c in zip(types, sizes, counts, strict=True):
-            code = _PCD_TYPES.get((t.upper(), s))
-            if code is None:
-                raise ValueError(f"PCD TYPE {t} SIZE {s} is not a known type")
-            formats.append(("<" + code, (c,)) if c > 1 else "<" + code)
-        uniq = [f"{n}__{i}" for i, n in enumerate(names)]
-        dt = np.dtype({"names": uniq, "formats": formats})
-        body = np.frombuffer(raw, dtype=dt, count=n_pts, offset=start).copy()
-        for i in xi:
-            if body.dtype[uniq[i]].kind != "f":
-                raise ValueError(f"PCD field {names[i]!r} must be a float (TYPE F)")
+    head = raw[: pcd.start].decode("ascii")
+    if pcd.kind == "binary":
+        body, uniq, dt = pcd_binary_body(raw, pcd)
         pts, mask = _carla_fields(model, [body[uniq[i]] for i in xi], ftype, threads)
         for k, i in enumerate(xi):
             body[uniq[i]] = pts[:, k]
         if ii is not None:  # a dropped point keeps its intensity
             body[uniq[ii]] = np.where(mask, pts[:, 3], body[uniq[ii]])
-        tail = raw[start + n_pts * dt.itemsize :]
+        tail = raw[pcd.start + pcd.n_pts * dt.itemsize :]
         if not keep_layout:
             body = body[mask]
             m = str(body.shape[0])
             head = _set_header_counts(head, {"WIDTH": m, "HEIGHT": "1", "POINTS": m})
         dst.write_bytes(head.encode("ascii") + body.tobytes() + tail)
-    elif kind == "ascii":
-        lines = raw[start:].decode("ascii").splitlines(keepends=True)
-        rows = [ln for ln in lines if ln.strip()]
-        if len(rows) < n_pts:
-            raise ValueError(f"PCD says {n_pts} points but has {len(rows)} data lines")
-        first = np.cumsum([0, *counts[:-1]])
-        tok = [ln.split() for ln in rows[:n_pts]]
+    else:
+        tok, first = pcd_ascii_rows(raw, pcd)
         cols = [np.array([float(t[first[i]]) for t in tok], dtype=ftype) for i in xi]
         pts, mask = _carla_fields(model, cols, ftype, threads)
         fmt = "{:.9g}" if ftype == np.float32 else "{:.17g}"
-        ifmt = "{:.9g}" if ii is None or sizes[ii] == 4 else "{:.17g}"
+        ifmt = "{:.9g}" if ii is None or pcd.sizes[ii] == 4 else "{:.17g}"
         out_lines = []
         for p, t in enumerate(tok):
             if not keep_layout and not mask[p]:
@@ -163,46 +144,19 @@ def carla_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
             m = str(len(out_lines))
             head = _set_header_counts(head, {"WIDTH": m, "HEIGHT": "1", "POINTS": m})
         dst.write_bytes(head.encode("ascii") + "".join(out_lines).encode("ascii"))
-    else:
-        raise ValueError(
-            f"PCD DATA {kind}: only ascii and binary are handled (convert binary_compressed "
-            "with pcl_convert_pcd_ascii_binary)"
-        )
 
 
 def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
     raw = src.read_bytes()
-    end = raw.find(b"end_header")
-    if not raw.startswith(b"ply") or end < 0:
-        raise ValueError("not a PLY file (no 'ply' magic or no end_header)")
-    start = raw.index(b"\n", end) + 1
-    header = raw[:start].decode("ascii")
-    fmt = None
-    elements: list[tuple[str, int, list[tuple[str, str]]]] = []
-    for line in header.splitlines():
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "format":
-            fmt = words[1]
-        elif words[0] == "element":
-            elements.append((words[1], int(words[2]), []))
-        elif words[0] == "property":
-            if not elements:
-                raise ValueError("PLY property before any element")
-            if words[1] == "list":
-                elements[-1][2].append(("list", words[-1]))
-            else:
-                elements[-1][2].append((words[1], words[2]))
-    names = [e[0] for e in elements]
-    if "vertex" not in names:
-        raise ValueError("PLY has no vertex element")
-    vi = names.index("vertex")
-    for e in elements[: vi + 1]:
-        if any(t == "list" for t, _ in e[2]):
-            raise ValueError(
-                f"PLY element {e[0]!r} (at or before vertex) has list properties: not handled"
-            )
+    ply = read_ply(raw)
+    elements, vi, props, xi, ftype, start = (
+        ply.elements,
+        ply.vi,
+        ply.props,
+        ply.xi,
+        ply.ftype,
+        ply.start,
+    )
     keep_layout = bool(options.get("keep_layout"))
     if not keep_layout:
         for e in elements[vi + 1 :]:
@@ -211,24 +165,13 @@ def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
                     f"PLY element {e[0]!r} may index the vertices: removing dropped points "
                     "would break it; use keep_layout = true"
                 )
-    props = elements[vi][2]
     pnames = [p for _, p in props]
-    for n in ("x", "y", "z"):
-        if n not in pnames:
-            raise ValueError(f"PLY vertex has no property {n!r} (it has {pnames})")
-    xi = [pnames.index(n) for n in ("x", "y", "z")]
     ii = pnames.index("intensity") if "intensity" in pnames else None
     if ii is not None:
         _float_field("PLY vertex property", "intensity", _PLY_TYPES.get(props[ii][0], "?"))
-    ftype = np.float32 if all(_PLY_TYPES[props[i][0]] == "f4" for i in xi) else np.float64
     n = elements[vi][1]
-    if fmt in ("binary_little_endian", "binary_big_endian"):
-        order = "<" if fmt == "binary_little_endian" else ">"
-        offset = start
-        for e in elements[:vi]:
-            offset += e[1] * np.dtype([(p, order + _PLY_TYPES[t]) for t, p in e[2]]).itemsize
-        dt = np.dtype([(f"{p}__{i}", order + _PLY_TYPES[t]) for i, (t, p) in enumerate(props)])
-        body = np.frombuffer(raw, dtype=dt, count=n, offset=offset).copy()
+    if ply.fmt in ("binary_little_endian", "binary_big_endian"):
+        body, dt, offset = ply_binary_body(raw, ply)
         keys = [dt.names[i] for i in xi]
         pts, mask = _carla_fields(model, [body[k] for k in keys], ftype, threads)
         for k, key in enumerate(keys):
@@ -241,10 +184,8 @@ def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
             body = body[mask]
             head = _ply_vertex_count(raw[:start], body.shape[0]) + raw[start:offset]
         dst.write_bytes(head + body.tobytes() + tail)
-    elif fmt == "ascii":
-        lines = raw[start:].decode("ascii").splitlines(keepends=True)
-        skip = sum(e[1] for e in elements[:vi])
-        tok = [ln.split() for ln in lines[skip : skip + n]]
+    elif ply.fmt == "ascii":
+        lines, skip, tok = ply_ascii_rows(raw, ply)
         cols = [np.array([float(t[i]) for t in tok], dtype=ftype) for i in xi]
         pts, mask = _carla_fields(model, cols, ftype, threads)
         f = "{:.9g}" if ftype == np.float32 else "{:.17g}"
@@ -262,7 +203,7 @@ def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
         body = "".join(lines[:skip] + vert + lines[skip + n :])
         dst.write_bytes(head + body.encode("ascii"))
     else:
-        raise ValueError(f"PLY format {fmt!r} is not handled")
+        raise ValueError(f"PLY format {ply.fmt!r} is not handled")
 
 
 def _ply_vertex_count(header: bytes, m: int) -> bytes:

@@ -40,15 +40,17 @@ from fastnoise.io._files_array import (
     _noise_npz,  # noqa: F401
 )
 from fastnoise.io._files_cloud import (
-    _PCD_TYPES,  # noqa: F401
-    _PLY_TYPES,  # noqa: F401
     CLOUD_SUFFIXES,  # noqa: F401
     _lidar_model,  # noqa: F401
     _noise_kitti,  # noqa: F401
     _noise_pcd,  # noqa: F401
     _noise_ply,  # noqa: F401
-    _pcd_header,  # noqa: F401
     lidar_noise_columns,  # noqa: F401
+)
+from fastnoise.io._files_cloud_formats import (  # noqa: F401
+    _PCD_TYPES,
+    _PLY_TYPES,
+    _pcd_header,
 )
 from fastnoise.io._files_image import (
     IMAGE_SUFFIXES,  # noqa: F401
