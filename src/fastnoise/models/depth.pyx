@@ -16,6 +16,8 @@ fields that a Python subclass cannot set or take: a Python subclass would report
 seed in its ``state`` and could not reserve frames under the lock.
 """
 
+cimport cython
+from libc.math cimport INFINITY
 from libc.stdint cimport uint64_t
 
 from fastnoise.core.model cimport Model, lock_model, unlock_model
@@ -36,6 +38,47 @@ CLIP_TOLERANCE = 1e-6
 _MAX_PARAM = 1.0e30
 # The frame counter stops here: apply() without frame= refuses to take it (no wrap).
 cdef uint64_t _LAST_FRAME = 0xFFFFFFFFFFFFFFFF
+
+
+# One pass per pixel, in the image's type T (contraction off: each operation rounds):
+# n = T(z) * T(stddev) + T(mean), then d + n; a NaN depth is returned as it is (its
+# bits pass through); +-inf plus the finite noise stays +-inf (the parameters' bounds
+# keep the noise finite). Then the clip, which leaves every non-finite value as it is:
+# +inf > far and -inf < near map to themselves, NaN compares false.
+ctypedef fused real:
+    float
+    double
+
+
+@cython.boundscheck(False)
+cdef void _noise(const real[::1] d, const float[::1] z, real[::1] out, real mean,
+                 real sd, bint clip_far, real far, bint clip_near,
+                 real near) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef real v, x, inf = INFINITY
+    if not clip_far:
+        far = inf  # nothing is above +inf: the selects below stay branch-free
+    if not clip_near:
+        near = -inf
+    for i in range(d.shape[0]):
+        x = d[i]
+        v = x + (<real>z[i] * sd + mean)
+        v = x if x != x else v
+        v = inf if v > far else v
+        out[i] = -inf if v < near else v
+
+
+def _noise_f32(const float[::1] d, const float[::1] z, float[::1] out, double mean,
+               double sd, bint clip_far, double far, bint clip_near, double near):
+    with nogil:
+        _noise(d, z, out, <float>mean, <float>sd, clip_far, <float>far, clip_near,
+               <float>near)
+
+
+def _noise_f64(const double[::1] d, const float[::1] z, double[::1] out, double mean,
+               double sd, bint clip_far, double far, bint clip_near, double near):
+    with nogil:
+        _noise(d, z, out, mean, sd, clip_far, far, clip_near, near)
 
 
 cdef class DepthNoise(Model):
@@ -208,21 +251,18 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
         z = np.empty(n, dtype=np.float32)
         if n:
             fill_normals(self._key, f, 0, z, 0.0, 1.0, nthreads)
-        # n = Z * stddev + mean, then d + n, in the image's dtype
-        res = z.astype(dt, copy=False).reshape(depth.shape)
-        res *= dt.type(self.stddev)
-        res += dt.type(self.mean)
-        with np.errstate(invalid="ignore"):  # a signalling NaN depth raises "invalid"
-            np.add(depth, res, out=res)
-        # +-inf plus the finite noise stays +-inf (the parameters' bounds keep the
-        # noise finite); a NaN depth is copied back, so its bits pass through as well
-        np.copyto(res, depth, where=np.isnan(depth))
-        # the clip leaves every non-finite value as it is: +inf > far and -inf < near
-        # map to themselves, NaN compares false
-        if self.far is not None:
-            np.copyto(res, np.inf, where=res > dt.type(self.far - CLIP_TOLERANCE))
-        if self.near is not None:
-            np.copyto(res, -np.inf, where=res < dt.type(self.near + CLIP_TOLERANCE))
+        src = np.ascontiguousarray(depth).reshape(-1)  # a copy only when strided
+        res = np.empty(depth.shape, dtype=dt)
+        cdef bint clip_far = self.far is not None
+        cdef bint clip_near = self.near is not None
+        cdef double far = self.far - CLIP_TOLERANCE if clip_far else 0.0
+        cdef double near = self.near + CLIP_TOLERANCE if clip_near else 0.0
+        if dt == np.float32:
+            _noise_f32(src, z, res.reshape(-1), self.mean, self.stddev, clip_far, far,
+                       clip_near, near)
+        else:
+            _noise_f64(src, z, res.reshape(-1), self.mean, self.stddev, clip_far, far,
+                       clip_near, near)
         if out is None:
             return res
         out[...] = res
