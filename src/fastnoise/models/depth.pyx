@@ -16,8 +16,6 @@ fields that a Python subclass cannot set or take: a Python subclass would report
 seed in its ``state`` and could not reserve frames under the lock.
 """
 
-cimport cython
-from libc.math cimport INFINITY
 from libc.stdint cimport uint64_t
 
 from fastnoise.core.model cimport Model, lock_model, unlock_model
@@ -27,7 +25,6 @@ import numpy as np
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import threads as _threads
 from fastnoise.core import validate as _validate
-from fastnoise.core.generator import fill_normals
 from fastnoise.core.model import register_model
 from fastnoise.core.seeding import as_seed_sequence, model_key
 
@@ -40,45 +37,46 @@ _MAX_PARAM = 1.0e30
 cdef uint64_t _LAST_FRAME = 0xFFFFFFFFFFFFFFFF
 
 
-# One pass per pixel, in the image's type T (contraction off: each operation rounds):
-# n = T(z) * T(stddev) + T(mean), then d + n; a NaN depth is returned as it is (its
-# bits pass through); +-inf plus the finite noise stays +-inf (the parameters' bounds
-# keep the noise finite). Then the clip, which leaves every non-finite value as it is:
-# +inf > far and -inf < near map to themselves, NaN compares false.
-ctypedef fused real:
-    float
-    double
+cdef extern from "depth.h" nogil:
+    ctypedef struct fn_depth_params:
+        uint64_t key, frame
+        double mean, stddev
+        int clip_far, clip_near
+        double far, near
+    void fn_depth_noise_f32(const fn_depth_params *p, uint64_t first, size_t n,
+                            const float *d, float *out)
+    void fn_depth_noise_f64(const fn_depth_params *p, uint64_t first, size_t n,
+                            const double *d, double *out)
 
 
-@cython.boundscheck(False)
-cdef void _noise(const real[::1] d, const float[::1] z, real[::1] out, real mean,
-                 real sd, bint clip_far, real far, bint clip_near,
-                 real near) noexcept nogil:
-    cdef Py_ssize_t i
-    cdef real v, x, inf = INFINITY
-    if not clip_far:
-        far = inf  # nothing is above +inf: the selects below stay branch-free
-    if not clip_near:
-        near = -inf
-    for i in range(d.shape[0]):
-        x = d[i]
-        v = x + (<real>z[i] * sd + mean)
-        v = x if x != x else v
-        v = inf if v > far else v
-        out[i] = -inf if v < near else v
+# The arithmetic is csrc/depth.h's (one vectorized pass per pixel, the normals drawn a
+# chunk at a time); these hand it pixels [first, first + len(d)) of a frame.
+cdef fn_depth_params _params(uint64_t key, uint64_t frame, double mean, double sd,
+                             bint clip_far, double far, bint clip_near, double near):
+    cdef fn_depth_params p
+    p.key, p.frame, p.mean, p.stddev = key, frame, mean, sd
+    p.clip_far, p.far, p.clip_near, p.near = clip_far, far, clip_near, near
+    return p
 
 
-def _noise_f32(const float[::1] d, const float[::1] z, float[::1] out, double mean,
-               double sd, bint clip_far, double far, bint clip_near, double near):
+def _noise_f32(uint64_t key, uint64_t frame, uint64_t first, const float[::1] d,
+               float[::1] out, double mean, double sd, bint clip_far, double far,
+               bint clip_near, double near):
+    cdef fn_depth_params p = _params(key, frame, mean, sd, clip_far, far, clip_near, near)
+    if d.shape[0] == 0:
+        return
     with nogil:
-        _noise(d, z, out, <float>mean, <float>sd, clip_far, <float>far, clip_near,
-               <float>near)
+        fn_depth_noise_f32(&p, first, <size_t>d.shape[0], &d[0], &out[0])
 
 
-def _noise_f64(const double[::1] d, const float[::1] z, double[::1] out, double mean,
-               double sd, bint clip_far, double far, bint clip_near, double near):
+def _noise_f64(uint64_t key, uint64_t frame, uint64_t first, const double[::1] d,
+               double[::1] out, double mean, double sd, bint clip_far, double far,
+               bint clip_near, double near):
+    cdef fn_depth_params p = _params(key, frame, mean, sd, clip_far, far, clip_near, near)
+    if d.shape[0] == 0:
+        return
     with nogil:
-        _noise(d, z, out, mean, sd, clip_far, far, clip_near, near)
+        fn_depth_noise_f64(&p, first, <size_t>d.shape[0], &d[0], &out[0])
 
 
 cdef class DepthNoise(Model):
@@ -247,22 +245,21 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
                 raise OverflowError(
                     f"frame: the frame counter is at {_LAST_FRAME} (2**64 - 1), its end; "
                     "pass frame= explicitly, or reset() it")
-        n = depth.shape[0] * depth.shape[1]
-        z = np.empty(n, dtype=np.float32)
-        if n:
-            fill_normals(self._key, f, 0, z, 0.0, 1.0, nthreads)
         src = np.ascontiguousarray(depth).reshape(-1)  # a copy only when strided
         res = np.empty(depth.shape, dtype=dt)
         cdef bint clip_far = self.far is not None
         cdef bint clip_near = self.near is not None
         cdef double far = self.far - CLIP_TOLERANCE if clip_far else 0.0
         cdef double near = self.near + CLIP_TOLERANCE if clip_near else 0.0
-        if dt == np.float32:
-            _noise_f32(src, z, res.reshape(-1), self.mean, self.stddev, clip_far, far,
-                       clip_near, near)
-        else:
-            _noise_f64(src, z, res.reshape(-1), self.mean, self.stddev, clip_far, far,
-                       clip_near, near)
+        noise = _noise_f32 if dt == np.float32 else _noise_f64
+        flat = res.reshape(-1)
+        key, mean, sd = self._key, self.mean, self.stddev
+
+        def part(start, count):  # pixels [start, start + count): their own normals
+            noise(key, f, start, src[start:start + count], flat[start:start + count],
+                  mean, sd, clip_far, far, clip_near, near)
+
+        _threads.run_split(part, src.shape[0], _threads.parts(src.shape[0], nthreads, 65536))
         if out is None:
             return res
         out[...] = res
