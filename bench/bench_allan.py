@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from fastnoise.analysis import fit_noise, oadev
-from fastnoise.models.imu import ImuNoise
-from fastnoise.models.imu_config import TriadNoise
+from fastnoise.models.imu.imu_noise import ImuNoise
+from fastnoise.models.imu.triad import TriadNoise
 
 allantools = pytest.importorskip("allantools")
 

@@ -16,7 +16,7 @@ pytest.importorskip("rosbags")
 from rosbags.typesys import Stores, get_typestore  # noqa: E402
 
 from fastnoise.io.ros import TopicNoise  # noqa: E402
-from fastnoise.io.suite import Suite  # noqa: E402
+from fastnoise.io.suite.suite import Suite  # noqa: E402
 
 T = get_typestore(Stores.ROS2_HUMBLE).types
 STDDEV = 0.007

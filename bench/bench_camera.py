@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fastnoise.models.camera import ImageNoise
+from fastnoise.models.camera.image_noise import ImageNoise
 
 MEAN, STDDEV = 0.0, 0.007  # Gazebo's example values
 SIZES = {"1080p": (1080, 1920), "4k": (2160, 3840)}

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from fastnoise.io import dvl_config as dc
-from fastnoise.models.dvl import TRUTH_DTYPE, DvlSimulator
+from fastnoise.models.dvl import config as dc
+from fastnoise.models.dvl.simulator import TRUTH_DTYPE, DvlSimulator
 
 N = 1_000_000
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import scipy.signal
 
-from fastnoise.models.imu import ImuNoise
+from fastnoise.models.imu.imu_noise import ImuNoise
 
 N = 1_000_000
 DT = 0.01

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fastnoise.models.lidar import LidarNoise, RangeNoise
+from fastnoise.models.lidar.lidar_noise import LidarNoise, RangeNoise
 
 ROWS, COLS = 128, 2048
 N = ROWS * COLS

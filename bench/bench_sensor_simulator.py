@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fastnoise.models.rigid_body import RigidBodySimulator
-from fastnoise.models.sensor_simulator import SensorSimulator
+from fastnoise.models.motion.rigid_body import RigidBodySimulator
+from fastnoise.models.motion.sensor_simulator import SensorSimulator
 
 INERTIA = np.array([10.0, 8.0, 12.0])
 TORQUE = (0.1, -0.05, 0.02)

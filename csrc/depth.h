@@ -1,4 +1,4 @@
-/* Gazebo's depth-camera noise on depth images, in metres (fastnoise.models.depth).
+/* Gazebo's depth-camera noise on depth images, in metres (fastnoise.models.camera.depth).
  *
  * Pixel j of frame f takes float32 normal j of stream f under the camera's key (the very
  * normal ImageNoise draws for that pixel, csrc/camera.h), and in the image's type T,

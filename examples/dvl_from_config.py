@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 import fastnoise as fn
-from fastnoise.models.dvl import TRUTH_DTYPE
+from fastnoise.models.dvl.simulator import TRUTH_DTYPE
 
 config = Path(__file__).with_name("dvl_config.json")
 dvl = fn.DvlSimulator.from_config(config)

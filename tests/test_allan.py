@@ -34,8 +34,8 @@ from fastnoise.analysis.theory import (
     power_spectral_density,
     power_spectral_density_terms,
 )
-from fastnoise.models.imu import ImuNoise
-from fastnoise.models.imu_config import TriadNoise
+from fastnoise.models.imu.imu_noise import ImuNoise
+from fastnoise.models.imu.triad import TriadNoise
 
 allantools = pytest.importorskip("allantools")
 

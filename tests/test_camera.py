@@ -20,7 +20,7 @@ from scipy import stats
 import fastnoise
 from fastnoise.core.generator import fill_normals
 from fastnoise.core.seeding import as_seed_sequence, model_key
-from fastnoise.models.camera import ImageNoise
+from fastnoise.models.camera.image_noise import ImageNoise
 
 FULL = {np.uint8: 255, np.uint16: 65535}
 DTYPES = [np.uint8, np.uint16, np.float32, np.float64]
@@ -413,7 +413,7 @@ def test_an_object_made_with_new_is_safe():
 
 
 def test_a_job_made_from_python_never_touches_memory():
-    from fastnoise.models.camera import _Job
+    from fastnoise.models.camera.image_noise import _Job
 
     job = _Job()
     job.rows(0, 0)  # no rows: nothing happens
@@ -426,7 +426,7 @@ def test_a_job_made_from_python_never_touches_memory():
 
 _SIMD_SCRIPT = """
 import hashlib, numpy as np
-from fastnoise.models.camera import ImageNoise
+from fastnoise.models.camera.image_noise import ImageNoise
 rng = np.random.default_rng(0)
 h = hashlib.sha256()
 cases = [

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from _host_shim import host_shim
 
-from fastnoise.models.camera import ImageNoise
+from fastnoise.models.camera.image_noise import ImageNoise
 
 u64, i32, i64, f64 = ctypes.c_uint64, ctypes.c_int32, ctypes.c_int64, ctypes.c_double
 CODES = {np.uint8: 0, np.uint16: 1, np.float32: 2, np.float64: 3}

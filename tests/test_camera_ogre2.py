@@ -18,7 +18,7 @@ from scipy import special, stats
 
 from fastnoise.core.generator import fill_normals
 from fastnoise.core.seeding import as_seed_sequence, model_key
-from fastnoise.models.camera import ImageNoise
+from fastnoise.models.camera.image_noise import ImageNoise
 
 
 def normals(seed, frame, count):

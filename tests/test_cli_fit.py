@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from fastnoise import cli
-from fastnoise.models.imu import ImuNoise
-from fastnoise.models.imu_config import TriadNoise
+from fastnoise.models.imu.imu_noise import ImuNoise
+from fastnoise.models.imu.triad import TriadNoise
 
 DT = 0.01
 
@@ -186,7 +186,7 @@ def test_report_bad_configs_exit_1(config, match, tmp_path, capsys):
 
 
 def test_report_state_of_another_model_is_refused(tmp_path, capsys):
-    from fastnoise.models.camera import ImageNoise
+    from fastnoise.models.camera.image_noise import ImageNoise
 
     cfg = _write(tmp_path / "cfg.json", ImageNoise(seed=1).state)
     assert cli.main(["report", "imu", "--config", cfg, "--out", str(tmp_path / "r")]) == 1

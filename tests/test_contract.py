@@ -35,7 +35,7 @@ def _body():
 
 
 def _truth(n):
-    from fastnoise.models.dvl import TRUTH_DTYPE
+    from fastnoise.models.dvl.simulator import TRUTH_DTYPE
 
     t = np.zeros(n, dtype=TRUTH_DTYPE)
     for j, f in enumerate(TRUTH_DTYPE.names):
@@ -209,7 +209,7 @@ def test_every_subclass_of_model_is_registered():
     bases = {c for c in subclasses if c.__name__.startswith("_")}
     assert all(c.model_name is None for c in bases)
     assert subclasses - bases <= set(MODELS.values())
-    assert bases == {fn.models.gazebo_sensors._GazeboSensor}
+    assert bases == {fn.models.gazebo.sensors._GazeboSensor}
 
 
 # ---- shape of the state ------------------------------------------------------------

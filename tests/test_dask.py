@@ -137,7 +137,7 @@ def test_range_chunks(client, chunks):
 
 
 def _dvl_truth(n):
-    from fastnoise.models.dvl_dtypes import TRUTH_DTYPE
+    from fastnoise.models.dvl.dtypes import TRUTH_DTYPE
 
     rng = np.random.default_rng(6)
     truth = np.zeros(n, dtype=TRUTH_DTYPE)

@@ -26,9 +26,9 @@ def _z(seed, frame, n):
 
 
 def test_import_paths_name_one_class():
-    from fastnoise.io._files_image import DepthNoise as a
-    from fastnoise.io.files import DepthNoise as b
-    from fastnoise.models.depth import DepthNoise as c
+    from fastnoise.io.files.files import DepthNoise as b
+    from fastnoise.io.files.image import DepthNoise as a
+    from fastnoise.models.camera.depth import DepthNoise as c
 
     assert fn.DepthNoise is a is b is c
     assert "DepthNoise" in fn.__all__

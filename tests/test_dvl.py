@@ -22,8 +22,8 @@ from scipy.spatial.transform import Rotation
 
 from fastnoise.core import generator as fgen
 from fastnoise.core.seeding import model_key
-from fastnoise.io import dvl_config as dc
-from fastnoise.models.dvl import (
+from fastnoise.models.dvl import config as dc
+from fastnoise.models.dvl.simulator import (
     MESSAGE_DTYPE,
     TRUTH_DTYPE,
     AugmentedWhiteNoise,
@@ -363,9 +363,9 @@ def test_copy_reset_pickle_continue_identically():
 
 _SIMD_SCRIPT = """
 import hashlib, numpy as np
-from fastnoise.io import dvl_config as dc
+from fastnoise.models.dvl import config as dc
 from fastnoise.core import generator as fgen
-from fastnoise.models.dvl import DvlSimulator, TRUTH_DTYPE
+from fastnoise.models.dvl.simulator import DvlSimulator, TRUTH_DTYPE
 rng = np.random.default_rng(0)
 t = np.zeros(1003, TRUTH_DTYPE)
 for f in dc.TRUTH_FIELDS:
@@ -778,7 +778,7 @@ def test_failed_reinit_leaves_the_sensor_unchanged():
 
 
 def test_batch_helper_cannot_be_made_from_python():
-    from fastnoise.models import dvl_measurement
+    from fastnoise.models.dvl import measurement as dvl_measurement
 
     for make in (
         lambda: dvl_measurement._Batch(),

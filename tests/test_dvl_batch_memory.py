@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import fastnoise
-from fastnoise.io import dvl_config as dc
-from fastnoise.models.dvl import MESSAGE_DTYPE, TRUTH_DTYPE, DvlSimulator
+from fastnoise.models.dvl import config as dc
+from fastnoise.models.dvl.simulator import MESSAGE_DTYPE, TRUTH_DTYPE, DvlSimulator
 
 # More than 8 MiB of messages: the streamed (non-temporal) output path.
 N = 90_001

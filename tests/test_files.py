@@ -1,4 +1,4 @@
-"""fastnoise.io.files and apply() on folders: images (PNG/JPEG/TIFF, 8 and 16-bit, RGB
+"""fastnoise.io.files.files and apply() on folders: images (PNG/JPEG/TIFF, 8 and 16-bit, RGB
 16-bit PNG), KITTI .bin, .pcd, .ply, .npy/.npz; keys per relative path (subsets and
 order give the same noise); the in-memory batch calls equal the per-frame apply."""
 
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from fastnoise import ImageNoise, ImuNoise, LidarNoise
-from fastnoise.io.apply import ApplyError, apply
-from fastnoise.io.files import DepthNoise, image_noise_batch, lidar_noise_columns
-from fastnoise.io.suite import Suite, name_seed_sequence
+from fastnoise.io.apply.apply import ApplyError, apply
+from fastnoise.io.files.files import DepthNoise, image_noise_batch, lidar_noise_columns
+from fastnoise.io.suite.suite import Suite, name_seed_sequence
 
 cv2 = pytest.importorskip("cv2")
 

@@ -36,8 +36,8 @@ import pytest
 from fastnoise.analysis import NoiseFit, fit_noise
 from fastnoise.analysis.allan import edf_greenhall, tau_grid
 from fastnoise.analysis.theory import allan_variance_terms
-from fastnoise.models.imu import ImuNoise
-from fastnoise.models.imu_config import TriadNoise
+from fastnoise.models.imu.imu_noise import ImuNoise
+from fastnoise.models.imu.triad import TriadNoise
 
 FS = 100.0
 DT = 1.0 / FS

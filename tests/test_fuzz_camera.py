@@ -26,7 +26,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, event, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from fastnoise.models.camera import ImageNoise  # noqa: E402
+from fastnoise.models.camera.image_noise import ImageNoise  # noqa: E402
 
 EXAMPLES = int(os.environ.get("FASTNOISE_FUZZ_EXAMPLES", "60"))
 SETTINGS = settings(

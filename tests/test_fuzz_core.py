@@ -304,8 +304,8 @@ suite_values = st.one_of(numbers, st.text(max_size=6), st.lists(special_floats, 
 def test_suite_files(tmp_path_factory, model, seed, params):
     import json
 
-    pytest.importorskip("fastnoise.io.suite")
-    from fastnoise.io.suite import load_suite
+    pytest.importorskip("fastnoise.io.suite.suite")
+    from fastnoise.io.suite.suite import load_suite
 
     doc = {"seed": seed, "topics": {"/t": {"model": model, **params}}}
     try:

@@ -27,8 +27,8 @@ from _fuzz_support import LAYOUTS, fill, zeros_in_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fastnoise.io import dvl_config as dc
-from fastnoise.models.dvl import (
+from fastnoise.models.dvl import config as dc
+from fastnoise.models.dvl.simulator import (
     MESSAGE_DTYPE,
     AugmentedWhiteNoise,
     DvlMeasurement,
@@ -45,7 +45,7 @@ LIMIT = dc.VALUE_MAX
 FIELDS = dc.TRUTH_FIELDS
 ERRORS = (ValueError, TypeError, OverflowError)
 
-pytestmark = pytest.mark.filterwarnings("ignore::fastnoise.io.dvl_config.DvlRangeWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::fastnoise.models.dvl.config.DvlRangeWarning")
 
 # ---- strategies ---------------------------------------------------------------------
 

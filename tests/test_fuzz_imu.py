@@ -28,8 +28,8 @@ from _fuzz_support import LAYOUTS, fill, zeros_in_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fastnoise.models.imu import ImuNoise
-from fastnoise.models.imu_config import TriadNoise, triad_covariance, wt901c
+from fastnoise.models.imu.imu_noise import ImuNoise
+from fastnoise.models.imu.triad import TriadNoise, triad_covariance, wt901c
 
 FUZZ = settings(
     max_examples=int(os.environ.get("FASTNOISE_FUZZ_EXAMPLES", "60")),

@@ -25,7 +25,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, event, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from fastnoise.models.lidar import LidarNoise, RangeNoise  # noqa: E402
+from fastnoise.models.lidar.lidar_noise import LidarNoise, RangeNoise  # noqa: E402
 
 EXAMPLES = int(os.environ.get("FASTNOISE_FUZZ_EXAMPLES", "60"))
 SETTINGS = settings(

@@ -28,8 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fastnoise.core.model import _restore
-from fastnoise.models.rigid_body import RigidBodySimulator
-from fastnoise.models.sensor_simulator import SensorSimulator
+from fastnoise.models.motion.rigid_body import RigidBodySimulator
+from fastnoise.models.motion.sensor_simulator import SensorSimulator
 
 FUZZ = settings(
     max_examples=int(os.environ.get("FASTNOISE_FUZZ_EXAMPLES", "60")),

@@ -17,7 +17,7 @@ from test_philox import philox_ref
 import fastnoise as fn
 from fastnoise.core.generator import fill_normals
 from fastnoise.core.seeding import as_seed_sequence, model_key
-from fastnoise.models.gazebo_noise import _expm1
+from fastnoise.models.gazebo.noise import _expm1
 
 GZ_TAG = 0x475A4E0000000000
 WHITE, DYNAMIC, BIAS, SIGN = 0, 1, 2, 3

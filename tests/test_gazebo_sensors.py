@@ -17,7 +17,7 @@ import pytest
 
 import fastnoise as fn
 from fastnoise.core.generator import fill_normals
-from fastnoise.models.gazebo_noise import _wgs84_deg_per_m
+from fastnoise.models.gazebo.noise import _wgs84_deg_per_m
 
 GZ_TAG = 0x475A4E0000000000
 # the integration tests' <noise>: mean 1.0, stddev 0.2, bias_mean 10.0

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import fastnoise
-from fastnoise.models.imu import ImuNoise
-from fastnoise.models.imu_config import (
+from fastnoise.models.imu.imu_noise import ImuNoise
+from fastnoise.models.imu.triad import (
     TriadNoise,
     gauss_markov_stddev_from_gazebo,
     odometry_covariances,

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from fastnoise.models.imu import ImuNoise
+from fastnoise.models.imu.imu_noise import ImuNoise
 
 allantools = pytest.importorskip("allantools")
 

@@ -10,8 +10,8 @@ import pytest
 da = pytest.importorskip("dask.array")
 
 from fastnoise import dask as fdask  # noqa: E402
-from fastnoise.models.imu import ImuNoise  # noqa: E402
-from fastnoise.models.imu_config import TriadNoise, wt901c  # noqa: E402
+from fastnoise.models.imu.imu_noise import ImuNoise  # noqa: E402
+from fastnoise.models.imu.triad import TriadNoise, wt901c  # noqa: E402
 
 # every term on (white, turn-on, steady-state Gauss-Markov, random walk, linear step,
 # G-sensitivity, saturation, quantization)

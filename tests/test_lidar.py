@@ -14,7 +14,7 @@ import pytest
 
 import fastnoise
 from fastnoise.core.generator import fill_normals
-from fastnoise.models.lidar import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
+from fastnoise.models.lidar.lidar_noise import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
 
 MEAN, STD, RISE = 0.1, 0.01, 0.001
 TOL = 0.002  # RGL's tolerance on sample mean and stddev
@@ -549,9 +549,9 @@ def test_objects_never_initialised_refuse_to_run():
 _INTERNALS_PROBE = """
 import copy, pickle
 import numpy as np
-from fastnoise.models.lidar_call import _PointsCall
-from fastnoise.models.range_noise import _RangeCall
-from fastnoise.models.carla_lidar import _CarlaCall
+from fastnoise.models.lidar.call import _PointsCall
+from fastnoise.models.lidar.range_noise import _RangeCall
+from fastnoise.models.lidar.carla import _CarlaCall
 
 for cls in (_PointsCall, _RangeCall, _CarlaCall):
     for make in (lambda: cls(), lambda: cls.__new__(cls), lambda: cls(None), lambda: cls(object())):

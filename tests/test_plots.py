@@ -20,12 +20,12 @@ from fastnoise.analysis.plots import (  # noqa: E402
     plot_lidar,
 )
 from fastnoise.analysis.theory import allan_deviation, allan_deviation_terms  # noqa: E402
-from fastnoise.io.dvl_config import SENSORS, example_config  # noqa: E402
-from fastnoise.models.camera import ImageNoise  # noqa: E402
-from fastnoise.models.dvl import DvlSimulator  # noqa: E402
-from fastnoise.models.imu import ImuNoise  # noqa: E402
-from fastnoise.models.imu_config import TriadNoise  # noqa: E402
-from fastnoise.models.lidar import LidarNoise, RangeNoise  # noqa: E402
+from fastnoise.models.camera.image_noise import ImageNoise  # noqa: E402
+from fastnoise.models.dvl.config import SENSORS, example_config  # noqa: E402
+from fastnoise.models.dvl.simulator import DvlSimulator  # noqa: E402
+from fastnoise.models.imu.imu_noise import ImuNoise  # noqa: E402
+from fastnoise.models.imu.triad import TriadNoise  # noqa: E402
+from fastnoise.models.lidar.lidar_noise import LidarNoise, RangeNoise  # noqa: E402
 
 DT = 0.01
 PNG = b"\x89PNG\r\n\x1a\n"

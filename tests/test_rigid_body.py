@@ -10,7 +10,7 @@ import pickle
 import numpy as np
 import pytest
 
-from fastnoise.models.rigid_body import RigidBodySimulator
+from fastnoise.models.motion.rigid_body import RigidBodySimulator
 
 SEED_INERTIA = (10.0, 8.0, 12.0)
 SEED_TORQUE = (0.1, -0.05, 0.02)

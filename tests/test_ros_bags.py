@@ -1,4 +1,4 @@
-"""fastnoise.io.apply on real bags: ROS 1, ROS 2 (sqlite3, mcap) and bare MCAP files
+"""fastnoise.io.apply.apply on real bags: ROS 1, ROS 2 (sqlite3, mcap) and bare MCAP files
 written by rosbags itself, read back with rosbags.
 
 Checked: noise statistics per topic (fixed seeds; tolerances stated beside each check),
@@ -30,8 +30,8 @@ from rosbags.interfaces import (  # noqa: E402
 from rosbags.typesys import Stores, get_typestore  # noqa: E402
 
 from fastnoise import ImageNoise, ImuNoise, LidarNoise  # noqa: E402
-from fastnoise.io.apply import ApplyError, apply  # noqa: E402
-from fastnoise.io.suite import Suite, name_seed_sequence  # noqa: E402
+from fastnoise.io.apply.apply import ApplyError, apply  # noqa: E402
+from fastnoise.io.suite.suite import Suite, name_seed_sequence  # noqa: E402
 
 TS1 = get_typestore(Stores.ROS1_NOETIC)
 TS2 = get_typestore(Stores.ROS2_HUMBLE)

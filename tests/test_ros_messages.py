@@ -13,7 +13,7 @@ pytest.importorskip("rosbags")
 from rosbags.typesys import Stores, get_typestore  # noqa: E402
 
 from fastnoise import ImageNoise, ImuNoise, LidarNoise, RangeNoise  # noqa: E402
-from fastnoise.io.files import DepthNoise  # noqa: E402
+from fastnoise.io.files.files import DepthNoise  # noqa: E402
 from fastnoise.io.ros import (  # noqa: E402
     TopicNoise,
     fill_imu_covariance,
@@ -22,7 +22,7 @@ from fastnoise.io.ros import (  # noqa: E402
     pointcloud2_xyz,
     set_image_array,
 )
-from fastnoise.io.suite import Suite, name_seed_sequence  # noqa: E402
+from fastnoise.io.suite.suite import Suite, name_seed_sequence  # noqa: E402
 
 T = get_typestore(Stores.ROS2_HUMBLE).types
 

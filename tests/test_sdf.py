@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf
-from fastnoise.models.imu import ImuNoise
+from fastnoise.io.sdf.imu import from_sdf, imu_noise_params_from_sdf
+from fastnoise.models.imu.imu_noise import ImuNoise
 
 
 def _axis(tag, body, ntype="gaussian"):

@@ -3,8 +3,8 @@ model, or a reason why Gazebo adds none) or refused with SdfError, never another
 
 import pytest
 
-from fastnoise.io._sdf_xml import SdfError
-from fastnoise.io.sdf import load_sensors
+from fastnoise.io.sdf.imu import load_sensors
+from fastnoise.io.sdf.xml import SdfError
 
 pytest.importorskip("hypothesis")
 from hypothesis import given, settings  # noqa: E402

@@ -13,10 +13,10 @@ import pytest
 
 import fastnoise
 from fastnoise import cli
-from fastnoise.io._sdf_noise import parse_noise
-from fastnoise.io._sdf_xml import SdfError, parse_text
-from fastnoise.io.files import DepthNoise
-from fastnoise.io.sdf import load_sensors, sensor_seed_sequence
+from fastnoise.io.files.files import DepthNoise
+from fastnoise.io.sdf.imu import load_sensors, sensor_seed_sequence
+from fastnoise.io.sdf.noise import parse_noise
+from fastnoise.io.sdf.xml import SdfError, parse_text
 
 
 def _world(body, models=""):

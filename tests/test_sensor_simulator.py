@@ -13,8 +13,8 @@ from scipy import stats
 import fastnoise
 from fastnoise import GaussianNoiseGenerator
 from fastnoise.core.seeding import model_seed_sequence
-from fastnoise.models.rigid_body import RigidBodySimulator
-from fastnoise.models.sensor_simulator import SensorSimulator
+from fastnoise.models.motion.rigid_body import RigidBodySimulator
+from fastnoise.models.motion.sensor_simulator import SensorSimulator
 
 
 class AttrSource:

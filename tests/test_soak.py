@@ -35,7 +35,7 @@ def rss_mib() -> float:
 
 
 def _truth(n):
-    from fastnoise.models.dvl import TRUTH_DTYPE
+    from fastnoise.models.dvl.simulator import TRUTH_DTYPE
 
     t = np.zeros(n, dtype=TRUTH_DTYPE)
     for name in TRUTH_DTYPE.names:

@@ -26,7 +26,7 @@ def test_header_and_table_agree():
 
 def test_every_registered_model_has_streams():
     listed = {s.model for s in STREAMS}
-    # "suite" is no model: it is the derivation of fastnoise.io.suite's per-topic seeds
+    # "suite" is no model: it is the derivation of fastnoise.io.suite.suite's per-topic seeds
     assert set(registered_models()) - {"rigid_body"} == listed - {"suite"}
 
 

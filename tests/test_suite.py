@@ -1,4 +1,4 @@
-"""Sensor-suite files (fastnoise.io.suite): TOML and JSON, keys per normalized topic name
+"""Sensor-suite files (fastnoise.io.suite.suite): TOML and JSON, keys per normalized topic name
 or relative path, first-match patterns, refusals that name the entry, SDF sensors."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 import fastnoise
 from fastnoise.core.seeding import model_tag
 from fastnoise.core.streams import RESERVED_TAGS, STREAMS
-from fastnoise.io.suite import (
+from fastnoise.io.suite.suite import (
     Suite,
     load_suite,
     name_seed_sequence,

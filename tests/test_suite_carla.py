@@ -24,8 +24,8 @@ rosbags = pytest.importorskip("rosbags")
 from rosbags.typesys import Stores, get_typestore  # noqa: E402
 
 from fastnoise import CarlaLidarNoise, cli  # noqa: E402
-from fastnoise.io.apply import ApplyError, apply  # noqa: E402
-from fastnoise.io.suite import Suite, name_seed_sequence  # noqa: E402
+from fastnoise.io.apply.apply import ApplyError, apply  # noqa: E402
+from fastnoise.io.suite.suite import Suite, name_seed_sequence  # noqa: E402
 
 TS1 = get_typestore(Stores.ROS1_NOETIC)
 TS2 = get_typestore(Stores.ROS2_HUMBLE)
@@ -449,7 +449,7 @@ def write_ply(path: Path, cloud: np.ndarray, fmt: str, face: bool = False) -> No
 
 
 def parse_pcd(path: Path):
-    from fastnoise.io.files import _pcd_header
+    from fastnoise.io.files.files import _pcd_header
 
     raw = path.read_bytes()
     hdr, start = _pcd_header(raw)

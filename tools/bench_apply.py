@@ -6,7 +6,7 @@ page cache and the dirty pages synced before each run:
 
 - baseline: rosbags reading every message, deserializing and serializing it, and
   writing it to a new bag with the same connections (no noise);
-- apply: ``fastnoise.io.apply.apply`` with camera noise on the images and LidarNoise on
+- apply: ``fastnoise.io.apply.apply.apply`` with camera noise on the images and LidarNoise on
   the clouds (threads=2 by default), same input, same output format.
 
 Prints the medians, the ratio apply / baseline and the throughput. The issue's target:
@@ -124,8 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dir", default=None, help="where to build the bag (default: a temp dir)")
     args = p.parse_args(argv)
 
-    from fastnoise.io.apply import apply
-    from fastnoise.io.suite import Suite
+    from fastnoise.io.apply.apply import apply
+    from fastnoise.io.suite.suite import Suite
 
     suite = Suite.from_dict(
         {

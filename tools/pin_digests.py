@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 import fastnoise as fn
-from fastnoise.models.dvl import TRUTH_DTYPE
+from fastnoise.models.dvl.simulator import TRUTH_DTYPE
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "model_digests.json"
 

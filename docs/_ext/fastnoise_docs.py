@@ -47,20 +47,20 @@ SOURCE_DOCUMENTS = {
 
 #: Module -> the source document that "the seed" means in its docstrings.
 MODULE_DOCUMENTS = {
-    "fastnoise.models.sensor_simulator": "004",
-    "fastnoise.models.rigid_body": "004",
+    "fastnoise.models.motion.sensor_simulator": "004",
+    "fastnoise.models.motion.rigid_body": "004",
     "fastnoise.core.generator": "004",
     "fastnoise.cli.demo": "004",
-    "fastnoise.models.dvl": "000",
-    "fastnoise.models.dvl_sensor": "000",
-    "fastnoise.models.dvl_measurement": "000",
-    "fastnoise.models.dvl_dtypes": "000",
-    "fastnoise.io.dvl_config": "000",
-    "fastnoise.models.imu_config": "002",
-    "fastnoise.models.imu": "002",
-    "fastnoise.models.camera": "003",
-    "fastnoise.models.range_noise": "003",
-    "fastnoise.models.lidar": "001",
+    "fastnoise.models.dvl.simulator": "000",
+    "fastnoise.models.dvl.sensor": "000",
+    "fastnoise.models.dvl.measurement": "000",
+    "fastnoise.models.dvl.dtypes": "000",
+    "fastnoise.models.dvl.config": "000",
+    "fastnoise.models.imu.triad": "002",
+    "fastnoise.models.imu.imu_noise": "002",
+    "fastnoise.models.camera.image_noise": "003",
+    "fastnoise.models.lidar.range_noise": "003",
+    "fastnoise.models.lidar.lidar_noise": "001",
 }
 
 _NUMBERED = re.compile(

@@ -412,8 +412,8 @@ def imu(n: int, peers: dict[str, Any]) -> Workload:
 
 
 def dvl(n: int, peers: dict[str, Any]) -> Workload:
-    from fastnoise.io.dvl_config import example_config
-    from fastnoise.models.dvl import MESSAGE_DTYPE, TRUTH_DTYPE
+    from fastnoise.models.dvl.config import example_config
+    from fastnoise.models.dvl.simulator import MESSAGE_DTYPE, TRUTH_DTYPE
 
     cfg = example_config()
     names = list(cfg.sensors)

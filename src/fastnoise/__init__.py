@@ -4,36 +4,49 @@ Every random number is a pure function of (seed, stream, index), so results are 
 same across runs, copies, threads, chunkings and SIMD paths.
 """
 
+from fastnoise.core import moved as _moved
 from fastnoise.core.buffers import release_spare_memory, spare_memory
 from fastnoise.core.generator import GaussianNoiseGenerator
 from fastnoise.core.simd import set_simd_path, simd_path, simd_paths_available
-from fastnoise.io.dvl_config import (
+from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf, load_sensors
+from fastnoise.models.camera import DepthNoise, ImageNoise
+from fastnoise.models.dvl import (
+    AugmentedWhiteNoise,
     DvlConfig,
+    DvlMeasurement,
     DvlRangeWarning,
+    DvlSimulator,
     SensorNoise,
     load_config,
     save_config,
 )
-from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf, load_sensors
-from fastnoise.models.camera import ImageNoise
-from fastnoise.models.carla_lidar import CarlaLidarNoise
-from fastnoise.models.depth import DepthNoise
-from fastnoise.models.dvl import AugmentedWhiteNoise, DvlMeasurement, DvlSimulator
-from fastnoise.models.gazebo_navsat import NavSatNoise
-from fastnoise.models.gazebo_noise import GazeboNoise
-from fastnoise.models.gazebo_pressure import AirPressureNoise, AirSpeedNoise
-from fastnoise.models.gazebo_sensors import AltimeterNoise, ForceTorqueNoise, MagnetometerNoise
-from fastnoise.models.imu import ImuNoise
-from fastnoise.models.imu_config import (
+from fastnoise.models.gazebo import (
+    AirPressureNoise,
+    AirSpeedNoise,
+    AltimeterNoise,
+    ForceTorqueNoise,
+    GazeboNoise,
+    MagnetometerNoise,
+    NavSatNoise,
+)
+from fastnoise.models.imu import (
+    ImuNoise,
     TriadNoise,
     gauss_markov_stddev_from_gazebo,
     odometry_covariances,
     triad_covariance,
     wt901c,
 )
-from fastnoise.models.lidar import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
-from fastnoise.models.rigid_body import RigidBodySimulator
-from fastnoise.models.sensor_simulator import SensorSimulator
+from fastnoise.models.lidar import (
+    HITPOINT_BASED,
+    RAY_BASED,
+    CarlaLidarNoise,
+    LidarNoise,
+    RangeNoise,
+)
+from fastnoise.models.motion import RigidBodySimulator, SensorSimulator
+
+_moved.install()  # 0.2 module paths (old pickles) keep importing, with a warning
 
 __version__ = "0.2.0"
 

@@ -221,11 +221,11 @@ def dvl_noise(truth: da.Array, model: Any, fields: tuple[str, ...] | None = None
     ``truth`` is 1-D with the structured dtype ``measure_many`` takes (the result: its
     message dtype), or N x F float64 with ``fields`` naming the F columns (the result:
     N x M float64, one column per message field, ``MESSAGE_DTYPE.names`` of
-    ``fastnoise.models.dvl_dtypes``). Sample ``s`` of the array gets exactly what a
+    ``fastnoise.models.dvl.dtypes``). Sample ``s`` of the array gets exactly what a
     single ``measure_many`` call over the whole record gives it (each chunk starts the
     sensors at the model's positions plus its first sample). The model is not advanced.
     """
-    from fastnoise.models.dvl_dtypes import MESSAGE_DTYPE
+    from fastnoise.models.dvl.dtypes import MESSAGE_DTYPE
 
     state = _state_of(model)
     if fields is None:

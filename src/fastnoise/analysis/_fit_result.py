@@ -13,7 +13,7 @@ from fastnoise.analysis._fit_model import FIT_TERMS, FloatArray, _amplitudes, _s
 from fastnoise.analysis.allan import (
     AllanDeviation,
 )
-from fastnoise.models.imu_config import TriadNoise
+from fastnoise.models.imu.triad import TriadNoise
 
 
 @dataclass(frozen=True)
@@ -177,9 +177,9 @@ class NoiseFit:
         return self.triads
 
     def imu_noise(self, seed: int | np.random.SeedSequence | None = None, **kw: Any) -> Any:
-        """An :class:`~fastnoise.models.imu.ImuNoise` with the fitted gyro and accel
+        """An :class:`~fastnoise.models.imu.imu_noise.ImuNoise` with the fitted gyro and accel
         triads (six-column logs); ``kw`` goes to its constructor."""
-        from fastnoise.models.imu import ImuNoise
+        from fastnoise.models.imu.imu_noise import ImuNoise
 
         g, a = self._imu_triads()
         return ImuNoise(gyro=g, accel=a, seed=seed, **kw)

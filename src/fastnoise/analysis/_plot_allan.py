@@ -145,8 +145,8 @@ def plot_allan_model(
     """
     from fastnoise.analysis.allan import oadev, tau_grid
     from fastnoise.analysis.theory import allan_deviation, allan_deviation_terms
-    from fastnoise.models.imu import ImuNoise
-    from fastnoise.models.imu_config import TriadNoise
+    from fastnoise.models.imu.imu_noise import ImuNoise
+    from fastnoise.models.imu.triad import TriadNoise
 
     step = _validate.positive("dt", dt)
     n = _validate.integer("n_samples", n_samples, 0, 2**40)

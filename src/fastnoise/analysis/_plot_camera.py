@@ -56,7 +56,7 @@ def plot_camera(
         Crop size, pixels (>= 4).
     title : str, optional
     """
-    from fastnoise.models.camera import ImageNoise
+    from fastnoise.models.camera.image_noise import ImageNoise
 
     if not isinstance(model, ImageNoise):
         raise TypeError(f"model={model!r} is not allowed: use an ImageNoise")

@@ -18,7 +18,7 @@ from fastnoise.analysis._plot_lidar import _hist_with_pdf
 
 # ---- DVL ------------------------------------------------------------------------------------
 def _dvl_truth(n: int, seed: int) -> npt.NDArray[np.void]:
-    from fastnoise.models.dvl import TRUTH_DTYPE
+    from fastnoise.models.dvl.simulator import TRUTH_DTYPE
 
     rng = np.random.default_rng(seed)
     t = np.zeros(n, dtype=TRUTH_DTYPE)
@@ -66,8 +66,8 @@ def plot_dvl(
         Seed of the default truth.
     title : str, optional
     """
-    from fastnoise.io.dvl_config import SENSORS
-    from fastnoise.models.dvl import DvlSimulator
+    from fastnoise.models.dvl.config import SENSORS
+    from fastnoise.models.dvl.simulator import DvlSimulator
 
     if not isinstance(sim, DvlSimulator):
         raise TypeError(f"sim={sim!r} is not allowed: use a DvlSimulator")

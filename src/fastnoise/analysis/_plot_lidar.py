@@ -61,7 +61,7 @@ def plot_lidar(
         Points per distance (>= 100).
     title : str, optional
     """
-    from fastnoise.models.lidar import LidarNoise, RangeNoise
+    from fastnoise.models.lidar.lidar_noise import LidarNoise, RangeNoise
 
     dist = np.asarray(distances, dtype=np.float64)
     if dist.ndim != 1 or dist.size == 0 or not np.all(np.isfinite(dist)) or np.any(dist <= 0):

@@ -11,7 +11,7 @@ Model configuration (``fastnoise report MODEL --config FILE``): a JSON object, o
   optional int, ``report`` optional picture settings (below);
 - for ``dvl`` only: a DVL configuration in the Metron DVL simulator document's layout (``{"seed": 7,
   "dvl_roll": {"bias": 0.2, "noiseDev": 0.5, ...}, ...}``, see
-  ``fastnoise.io.dvl_config``), optionally with ``"report"``.
+  ``fastnoise.models.dvl.config``), optionally with ``"report"``.
 
 Picture settings (``"report"``): imu: ``rate`` (Hz, default 100), ``samples`` (default
 262144); lidar and range: ``distances`` (m, default [1, 5, 10, 20, 50]),
@@ -187,7 +187,7 @@ def load_model_config(
             obj = cls(**params, seed=seed)
         return obj, settings
     if name == "dvl_simulator" and "params" not in data:
-        from fastnoise.models.dvl import DvlSimulator
+        from fastnoise.models.dvl.simulator import DvlSimulator
 
         if seed is not None:
             data["seed"] = seed

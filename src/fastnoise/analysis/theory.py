@@ -1,8 +1,8 @@
 """Allan deviation and power spectral density of an IMU noise model, in closed form.
 
-For an :class:`~fastnoise.models.imu_config.TriadNoise` (one triad: 3 axes, unit U =
+For an :class:`~fastnoise.models.imu.triad.TriadNoise` (one triad: 3 axes, unit U =
 rad/s for a gyroscope, m/s^2 for an accelerometer) or an
-:class:`~fastnoise.models.imu.ImuNoise` (6 axes: gyro x, y, z, then accel x, y, z),
+:class:`~fastnoise.models.imu.imu_noise.ImuNoise` (6 axes: gyro x, y, z, then accel x, y, z),
 sampled every ``dt`` seconds, the linear stationary terms have exact discrete-time Allan
 variances at tau = m*dt (Zhang 2008, Metrologia 45:549; see ``../shared/REFERENCE.md``):
 
@@ -53,7 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fastnoise.core import validate as _validate
-from fastnoise.models.imu_config import TriadNoise
+from fastnoise.models.imu.triad import TriadNoise
 
 __all__ = [
     "BIAS_INSTABILITY_FACTOR",
@@ -264,7 +264,7 @@ def allan_deviation(
 
     Examples
     --------
-    >>> from fastnoise.models.imu_config import TriadNoise
+    >>> from fastnoise.models.imu.triad import TriadNoise
     >>> from fastnoise.analysis.theory import allan_deviation
     >>> g = TriadNoise(noise_density=1e-3, random_walk_density=1e-5)
     >>> allan_deviation(g, [0.01, 1.0, 100.0], dt=0.01)[:, 0]  # doctest: +SKIP

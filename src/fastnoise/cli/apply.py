@@ -38,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fastnoise.io.apply import ApplyError, apply
+    from fastnoise.io.apply.apply import ApplyError, apply
 
     try:
         report = apply(

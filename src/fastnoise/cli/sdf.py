@@ -51,7 +51,7 @@ def _plain(value: object) -> object:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fastnoise.io.sdf import load_sensors
+    from fastnoise.io.sdf.imu import load_sensors
 
     try:
         found = load_sensors(

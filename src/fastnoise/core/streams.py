@@ -269,7 +269,7 @@ STREAMS: tuple[Stream, ...] = (
         "suite",
         "suite",
         "as the topic's (or file's) model",
-        "fastnoise.io.suite: topic or file n (normalized name) seeds its model with "
+        "fastnoise.io.suite.suite: topic or file n (normalized name) seeds its model with "
         "child(child(seed, tag('suite')), first 4 bytes LE of sha256(n)); message k of the "
         "topic is frame k (the IMU: sample k from the topic's first message)",
         "one key per name",

@@ -10,8 +10,8 @@ import numpy as np
 from fastnoise.core import validate as _validate
 from fastnoise.cuda._arrays import as_device, launch_grid, like_input
 from fastnoise.cuda._compile import cupy_module, kernel
-from fastnoise.models.camera import ImageNoise
-from fastnoise.models.camera_checks import tile_offsets
+from fastnoise.models.camera.checks import tile_offsets
+from fastnoise.models.camera.image_noise import ImageNoise
 
 _DTYPES = {
     np.dtype(np.uint8): 0,

@@ -9,10 +9,10 @@ import numpy as np
 from fastnoise.core import validate as _validate
 from fastnoise.cuda._arrays import as_device, launch, like_input
 from fastnoise.cuda._compile import cupy_module, kernel
-from fastnoise.models.lidar import LidarNoise
-from fastnoise.models.lidar_geometry import LAST_FRAME, frame_geometry
-from fastnoise.models.lidar_params import GAZEBO_ZERO
-from fastnoise.models.range_noise import RangeNoise
+from fastnoise.models.lidar.geometry import LAST_FRAME, frame_geometry
+from fastnoise.models.lidar.lidar_noise import LidarNoise
+from fastnoise.models.lidar.params import GAZEBO_ZERO
+from fastnoise.models.lidar.range_noise import RangeNoise
 
 _REALS = (np.dtype(np.float64), np.dtype(np.float32))
 _MAX_RANGE = 1e9  # FN_LIDAR_MAX_RANGE (csrc/lidar.h): a hit is at most this far, m

@@ -10,8 +10,8 @@ In a node (``rclpy``; no ROS install is needed for bags), five lines::
         publisher.publish(noise(msg))
 
 A recording (ROS 1 bag, ROS 2 bag, ``.mcap``): ``fastnoise apply --config suite.toml IN
-OUT``, or :func:`fastnoise.io.apply.apply` in Python. The suite file is described in
-:mod:`fastnoise.io.suite`.
+OUT``, or :func:`fastnoise.io.apply.apply.apply` in Python. The suite file is described in
+:mod:`fastnoise.io.suite.suite`.
 
 Helpers (:mod:`fastnoise.io.ros.messages`), for any message object with the ROS field
 names (``rosbags`` or ``rclpy``): PointCloud2 <-> structured array views with write-back

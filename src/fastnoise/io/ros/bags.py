@@ -259,7 +259,7 @@ def _ros2_version(path: Path) -> int:
 def open_bag(path: str | os.PathLike[str]) -> BagInput:
     """Open a ROS 1 bag, ROS 2 bag folder or bare ``.mcap`` file for reading."""
     _rosbags()
-    from fastnoise.io.suite import normalize_topic
+    from fastnoise.io.suite.suite import normalize_topic
 
     p = Path(path)
     kind = bag_kind(p)

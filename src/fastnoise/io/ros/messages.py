@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from fastnoise.io.ros._bytes import message_bytes
-from fastnoise.io.ros._compressed import (
+from fastnoise.io.ros.bytes import message_bytes
+from fastnoise.io.ros.compressed import (
     decode_compressed_image,
     encode_compressed_image,
 )
@@ -358,7 +358,7 @@ def fill_odometry_covariance(msg: Any, tables: tuple[np.ndarray, np.ndarray] | N
     floats each) to the source document's table
     (:func:`fastnoise.odometry_covariances`), or to ``tables`` = (pose, twist)."""
     if tables is None:
-        from fastnoise.models.imu_config import odometry_covariances
+        from fastnoise.models.imu.triad import odometry_covariances
 
         tables = odometry_covariances()
     pose, twist = tables

@@ -22,7 +22,7 @@ from fastnoise.io.ros.messages import (
     set_pointcloud2_xyz,
     stamp_ns,
 )
-from fastnoise.io.suite import Entry, Suite, load_suite, normalize_topic
+from fastnoise.io.suite.suite import Entry, Suite, load_suite, normalize_topic
 
 __all__ = ["MESSAGE_MODELS", "TopicNoise", "message_type"]
 
@@ -55,7 +55,7 @@ class TopicNoise:
 
     Message ``k`` given to this object is frame ``k`` (``first_frame + k``) of the
     topic's model, keyed by the topic's normalized name under the suite seed (see
-    :mod:`fastnoise.io.suite`): the same noise ``fastnoise apply`` gives that message in
+    :mod:`fastnoise.io.suite.suite`): the same noise ``fastnoise apply`` gives that message in
     a bag. Per message type:
 
     - ``sensor_msgs/Imu`` (``imu``): angular velocity and linear acceleration through
@@ -310,7 +310,7 @@ class TopicNoise:
         msg.data = out
 
     def _compressed(self, msg: Any, frame: int) -> None:
-        from fastnoise.io.files import _image_noise
+        from fastnoise.io.files.files import _image_noise
 
         img = decode_compressed_image(msg)
         res = _image_noise(self.model, img, frame, self.threads)

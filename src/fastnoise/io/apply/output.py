@@ -1,0 +1,89 @@
+"""The output side of ``fastnoise apply``: the IN/OUT path checks, the progress bar and
+the staged output folder that is renamed to ``OUT`` only when complete (split out of
+:mod:`fastnoise.io.apply.apply`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TextIO
+
+from fastnoise.io.apply.report import ApplyError
+
+
+def _check_paths(src: Path, dst: Path, overwrite: bool) -> None:
+    if not src.exists():
+        raise ApplyError(f"IN {src} does not exist")
+    rs, rd = src.resolve(), dst.resolve()
+    if rs == rd or (dst.exists() and os.path.samefile(src, dst)):
+        raise ApplyError(f"IN and OUT are the same path ({src}): the input is never modified")
+    if src.is_dir() and rd.is_relative_to(rs):
+        raise ApplyError(f"OUT {dst} lies inside IN {src}: the input is never modified")
+    if rs.is_relative_to(rd):
+        raise ApplyError(f"IN {src} lies inside OUT {dst}")
+    if dst.exists() and not overwrite:
+        raise ApplyError(f"OUT {dst} exists: remove it or give --overwrite")
+
+
+class _Progress:
+    """tqdm with counts and throughput (messages/s and MB/s), or nothing."""
+
+    def __init__(self, total: int, unit: str, enabled: bool, stream: TextIO | None) -> None:
+        self.bar = None
+        self.t0 = time.perf_counter()
+        self.last = self.t0
+        self.bytes = 0
+        if enabled:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                tqdm = None
+            if tqdm is not None:
+                self.bar = tqdm(
+                    total=total,
+                    unit=unit,
+                    file=stream or sys.stderr,
+                    dynamic_ncols=True,
+                )
+
+    def update(self, nbytes: int) -> None:
+        self.bytes += nbytes
+        if self.bar is None:
+            return
+        self.bar.update(1)
+        now = time.perf_counter()
+        if now - self.last > 0.5:
+            self.last = now
+            self.bar.set_postfix_str(
+                f"{self.bytes / 1e6 / (now - self.t0):.1f} MB/s", refresh=False
+            )
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+@contextmanager
+def _staged(dst: Path, overwrite: bool) -> Iterator[Path]:
+    """A fresh temporary folder beside ``dst``; the body leaves its result at
+    ``<tmp>/result`` (renamed in place by the caller's ``finish``)."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dst.name}.", suffix=".fastnoise-tmp", dir=dst.parent))
+    try:
+        yield tmp
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _publish(result: Path, dst: Path, tmp: Path) -> None:
+    """Move the finished ``result`` to ``dst``, replacing an old ``dst`` only now."""
+    if dst.exists() or dst.is_symlink():
+        old = tmp / ".replaced"
+        os.replace(dst, old)
+    os.replace(result, dst)

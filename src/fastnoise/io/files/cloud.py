@@ -1,0 +1,130 @@
+"""Point-cloud files (split out of
+:mod:`fastnoise.io.files.files`, which re-exports it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fastnoise.io.files import cloud_carla as _carla
+from fastnoise.io.files.cloud_formats import (
+    pcd_ascii_rows,
+    pcd_binary_body,
+    ply_ascii_rows,
+    ply_binary_body,
+    read_pcd,
+    read_ply,
+)
+
+CLOUD_SUFFIXES = (".bin", ".pcd", ".ply")
+
+
+def lidar_noise_columns(
+    model: Any,
+    cloud: np.ndarray,
+    frame: int = 0,
+    lidar_pose: Any = None,
+    threads: int = 1,
+    columns: tuple[int, int, int] = (0, 1, 2),
+) -> np.ndarray:
+    """LidarNoise on an (N, >=3) cloud whose ``columns`` are x, y, z (m): a copy with
+    those columns noised (``model.apply`` on them as a contiguous (N, 3) array, frame
+    ``frame``) and every other column (intensity, ring, time) kept. A stack (F, N, >=3)
+    is frames ``frame``, ``frame + 1``, ..."""
+    arr = np.asarray(cloud)
+    if arr.ndim == 3:
+        res = np.empty_like(arr)
+        for k in range(arr.shape[0]):
+            res[k] = lidar_noise_columns(model, arr[k], frame + k, lidar_pose, threads, columns)
+        return res
+    if arr.ndim != 2 or arr.shape[1] < 3:
+        raise ValueError(f"cloud has shape {arr.shape}: it must be N x >=3 (x, y, z, ...)")
+    if arr.dtype.kind != "f":
+        raise TypeError(f"cloud has dtype {arr.dtype}: it must be float32 or float64")
+    dt = np.float32 if arr.dtype == np.float32 else np.float64
+    xyz = np.ascontiguousarray(arr[:, list(columns)], dtype=dt)
+    model.apply(xyz, lidar_pose=lidar_pose, frame=frame, out=xyz, threads=threads)
+    res = arr.copy()
+    res[:, list(columns)] = xyz
+    return res
+
+
+def _lidar_model(model: Any) -> Any:
+    from fastnoise.models.lidar.lidar_noise import LidarNoise
+
+    if not isinstance(model, LidarNoise):
+        raise TypeError(
+            f"point clouds take model 'lidar' or 'carla_lidar', not {type(model).__name__}"
+        )
+    return model
+
+
+def _noise_kitti(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
+    if _carla.is_carla(model):
+        return _carla.carla_kitti(src, dst, model, options, threads)
+    raw = np.fromfile(src, dtype="<f4")
+    if raw.size % 4:
+        raise ValueError(f"{raw.size} float32 values: a KITTI .bin holds N x 4 (x, y, z, i)")
+    cloud = raw.reshape(-1, 4)
+    res = lidar_noise_columns(_lidar_model(model), cloud, 0, options.get("pose"), threads)
+    res.astype("<f4").tofile(dst)
+
+
+def _noise_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
+    if _carla.is_carla(model):
+        return _carla.carla_pcd(src, dst, model, options, threads)
+    raw = src.read_bytes()
+    pcd = read_pcd(raw)
+    lidar = _lidar_model(model)
+    if pcd.kind == "binary":
+        body, uniq, dt = pcd_binary_body(raw, pcd)
+        xyz = np.stack([body[uniq[i]] for i in pcd.xi], axis=1).astype(pcd.ftype)
+        lidar.apply(xyz, lidar_pose=options.get("pose"), frame=0, out=xyz, threads=threads)
+        for k, i in enumerate(pcd.xi):
+            body[uniq[i]] = xyz[:, k]
+        tail = raw[pcd.start + pcd.n_pts * dt.itemsize :]
+        dst.write_bytes(raw[: pcd.start] + body.tobytes() + tail)
+    else:
+        tok, first = pcd_ascii_rows(raw, pcd)
+        xyz = np.array([[float(t[first[i]]) for i in pcd.xi] for t in tok], dtype=np.float64)
+        xyz = xyz.astype(pcd.ftype)
+        lidar.apply(xyz, lidar_pose=options.get("pose"), frame=0, out=xyz, threads=threads)
+        fmt = "{:.9g}" if pcd.ftype == np.float32 else "{:.17g}"
+        out_lines = []
+        for p, t in enumerate(tok):
+            for k, i in enumerate(pcd.xi):
+                t[first[i]] = fmt.format(float(xyz[p, k]))
+            out_lines.append(" ".join(t) + "\n")
+        dst.write_bytes(raw[: pcd.start] + "".join(out_lines).encode("ascii"))
+
+
+def _noise_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
+    if _carla.is_carla(model):
+        return _carla.carla_ply(src, dst, model, options, threads)
+    raw = src.read_bytes()
+    ply = read_ply(raw)
+    lidar = _lidar_model(model)
+    xi, ftype = ply.xi, ply.ftype
+    if ply.fmt in ("binary_little_endian", "binary_big_endian"):
+        body, dt, offset = ply_binary_body(raw, ply)
+        keys = [dt.names[i] for i in xi]
+        xyz = np.stack([body[k] for k in keys], axis=1).astype(ftype)
+        lidar.apply(xyz, lidar_pose=options.get("pose"), frame=0, out=xyz, threads=threads)
+        for k, key in enumerate(keys):
+            body[key] = xyz[:, k]
+        tail = raw[offset + body.shape[0] * dt.itemsize :]
+        dst.write_bytes(raw[:offset] + body.tobytes() + tail)
+    elif ply.fmt == "ascii":
+        lines, skip, tok = ply_ascii_rows(raw, ply)
+        xyz = np.array([[float(t[i]) for i in xi] for t in tok], dtype=np.float64).astype(ftype)
+        lidar.apply(xyz, lidar_pose=options.get("pose"), frame=0, out=xyz, threads=threads)
+        f = "{:.9g}" if ftype == np.float32 else "{:.17g}"
+        for p, t in enumerate(tok):
+            for k, i in enumerate(xi):
+                t[i] = f.format(float(xyz[p, k]))
+            lines[skip + p] = " ".join(t) + "\n"
+        dst.write_bytes(raw[: ply.start] + "".join(lines).encode("ascii"))
+    else:
+        raise ValueError(f"PLY format {ply.fmt!r} is not handled")

@@ -1,0 +1,24 @@
+"""The sensor-suite file: which noise model each topic (or file) of a recording gets
+(the format: :mod:`fastnoise.io.suite.suite`)."""
+
+from fastnoise.io.suite.entry import Entry
+from fastnoise.io.suite.names import (
+    name_seed_sequence,
+    name_tag,
+    normalize_relpath,
+    normalize_topic,
+)
+from fastnoise.io.suite.sdf_sensors import SdfSensor, sdf_sensors
+from fastnoise.io.suite.suite import Suite, load_suite
+
+__all__ = [
+    "Entry",
+    "SdfSensor",
+    "Suite",
+    "load_suite",
+    "name_seed_sequence",
+    "name_tag",
+    "normalize_relpath",
+    "normalize_topic",
+    "sdf_sensors",
+]

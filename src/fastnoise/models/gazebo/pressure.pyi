@@ -1,0 +1,23 @@
+"""Type stubs for fastnoise.models.gazebo.pressure (gz-sensors air pressure and air speed
+noise)."""
+
+from typing import ClassVar
+
+from fastnoise.models.gazebo.noise import _Noise, _Seed
+from fastnoise.models.gazebo.sensors import _GazeboSensor
+
+class AirPressureNoise(_GazeboSensor):
+    model_name: ClassVar[str]
+    def __init__(self, pressure: _Noise = None, *, seed: _Seed = None) -> None: ...
+    def apply_one(self, pressure: float, dt: float = 0.0) -> float: ...  # Pa
+    @property
+    def reported_variance(self) -> float: ...
+
+class AirSpeedNoise(_GazeboSensor):
+    model_name: ClassVar[str]
+    @property
+    def pressure_units(self) -> str: ...
+    def __init__(
+        self, pressure: _Noise = None, *, pressure_units: str = "hectopascals", seed: _Seed = None
+    ) -> None: ...
+    def apply_one(self, pressure: float, dt: float = 0.0) -> float: ...  # Pa

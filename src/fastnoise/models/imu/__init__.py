@@ -1,0 +1,24 @@
+"""IMU noise: per-axis white noise, biases, random walk, scale, misalignment,
+G-sensitivity, saturation and quantization (:class:`ImuNoise`, :class:`TriadNoise`)."""
+
+from fastnoise.models.imu.imu_noise import ImuNoise
+from fastnoise.models.imu.triad import (
+    COVARIANCE_CONVENTIONS,
+    STANDARD_GRAVITY_WT901C,
+    TriadNoise,
+    gauss_markov_stddev_from_gazebo,
+    odometry_covariances,
+    triad_covariance,
+    wt901c,
+)
+
+__all__ = [
+    "COVARIANCE_CONVENTIONS",
+    "STANDARD_GRAVITY_WT901C",
+    "ImuNoise",
+    "TriadNoise",
+    "gauss_markov_stddev_from_gazebo",
+    "odometry_covariances",
+    "triad_covariance",
+    "wt901c",
+]

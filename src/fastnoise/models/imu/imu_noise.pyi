@@ -1,0 +1,61 @@
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from typing_extensions import disjoint_base
+
+from fastnoise.core.model import Model
+from fastnoise.models.imu.triad import TriadNoise
+
+@disjoint_base
+class ImuNoise(Model):
+    model_name: ClassVar[str]
+    def __init__(
+        self,
+        gyro: TriadNoise | dict[str, Any] | None = None,
+        accel: TriadNoise | dict[str, Any] | None = None,
+        seed: int | np.random.SeedSequence | None = None,
+        normal_dtype: str | type | np.dtype[Any] = "float32",
+        **keywords: Any,
+    ) -> None: ...
+    def step(
+        self,
+        omega: ArrayLike,
+        accel: ArrayLike,
+        dt: float,
+        out_omega: NDArray[np.float64] | None = None,
+        out_accel: NDArray[np.float64] | None = None,
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
+    def apply(
+        self,
+        omega: ArrayLike,
+        accel: ArrayLike,
+        dt: float | ArrayLike | None = None,
+        *,
+        timestamps: ArrayLike | None = None,
+        out_omega: NDArray[np.float64] | None = None,
+        out_accel: NDArray[np.float64] | None = None,
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
+    @property
+    def gyro(self) -> TriadNoise: ...
+    @property
+    def accel(self) -> TriadNoise: ...
+    @property
+    def key(self) -> int: ...
+    @property
+    def normal_dtype(self) -> str: ...
+    @property
+    def sample_count(self) -> int: ...
+    @property
+    def turn_on_bias(self) -> NDArray[np.float64]: ...
+    @property
+    def gauss_markov_bias(self) -> NDArray[np.float64]: ...
+    @property
+    def random_walk_bias(self) -> NDArray[np.float64]: ...
+    def angular_velocity_covariance(
+        self, dt: float, convention: str = "white_and_bias"
+    ) -> NDArray[np.float64]: ...
+    def linear_acceleration_covariance(
+        self, dt: float, convention: str = "white_and_bias"
+    ) -> NDArray[np.float64]: ...
+    def reset(self) -> None: ...

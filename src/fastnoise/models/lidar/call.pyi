@@ -1,0 +1,1 @@
+"""Type stubs for fastnoise.models.lidar.call: internal, nothing public."""

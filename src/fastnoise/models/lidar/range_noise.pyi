@@ -1,0 +1,70 @@
+"""Type stubs for fastnoise.models.lidar.range_noise (Gazebo range noise)."""
+
+from typing import ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import disjoint_base
+
+from fastnoise.core.model import Model
+
+_Seed = int | np.random.SeedSequence | None
+
+@disjoint_base
+class RangeNoise(Model):
+    model_name: ClassVar[str]
+    mean: float  # m
+    stddev: float  # m
+    min_range: float  # m
+    max_range: float  # m
+    bias_mean: float  # m
+    bias_stddev: float  # m
+    precision: float  # m
+    bias: float  # m, drawn once
+    flip_bias_sign: bool
+    inf_outside_limits: bool
+    enabled: bool
+    def __init__(
+        self,
+        mean: float,
+        stddev: float,
+        min_range: float,
+        max_range: float,
+        bias_mean: float = 0.0,
+        bias_stddev: float = 0.0,
+        precision: float = 0.0,
+        *,
+        flip_bias_sign: bool = True,
+        inf_outside_limits: bool = False,
+        enabled: bool = True,
+        seed: _Seed = None,
+    ) -> None: ...
+    @classmethod
+    def from_gazebo(
+        cls,
+        min_range: float,
+        max_range: float,
+        *,
+        noise_type: str = "gaussian",
+        mean: float = 0.0,
+        stddev: float = 0.0,
+        bias_mean: float = 0.0,
+        bias_stddev: float = 0.0,
+        precision: float = 0.0,
+        dynamic_bias_stddev: float = 0.0,
+        dynamic_bias_correlation_time: float = 0.0,
+        cpu_lidar: bool = False,
+        seed: _Seed = None,
+    ) -> RangeNoise: ...
+    @property
+    def key(self) -> int: ...
+    def reset(self) -> None: ...
+    def apply_one(self, range_m: float, frame: int = 0, index: int = 0) -> float: ...
+    def apply(
+        self,
+        ranges: npt.ArrayLike,
+        frame: int = 0,
+        first_index: int = 0,
+        out: np.ndarray | None = None,
+        threads: int = 1,
+    ) -> np.ndarray: ...

@@ -1,0 +1,355 @@
+"""Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial, gz-sensors'
+rules), keyed per beam.
+
+Randomness rule: with the lidar's key (``fastnoise.core.seeding.model_key(seed,
+"lidar")``; ``LidarNoise`` and ``RangeNoise`` share it and use different streams), the
+standard normal behind beam ``i`` of frame ``f`` is normal ``i`` of stream ``4 f + 3``
+(``csrc/lidar.h``; see ``fastnoise.models.lidar.lidar_noise``).
+
+The bias Gazebo draws once per sensor is normal 0 of stream ``4 (2**62 - 1) + 3`` (the
+reserved last frame), negated when normal 1 of that stream is negative and
+``flip_bias_sign`` is set (the default, as Gazebo: probability 1/2). It is therefore a
+pure function of the seed and the parameters: the model's ``state['position']`` is
+empty and ``from_state``, ``copy`` and pickling recompute the same bias, bit for bit.
+"""
+
+cimport cython
+cimport numpy as cnp
+from libc.stdint cimport uint64_t
+
+from fastnoise.core.model cimport Model
+from fastnoise.models.lidar.capi cimport (
+    FN_LIDAR_RANGE,
+    fn_lidar_stream,
+    fn_range_noise_f32,
+    fn_range_noise_f64,
+    fn_range_params,
+)
+
+import numpy as np
+
+from fastnoise.core import threads as _threads
+
+from fastnoise.core import validate as _validate
+from fastnoise.core.generator import fill_normals
+from fastnoise.core.model import register_model
+from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.models.lidar.geometry import (
+    LAST_FRAME,
+    MIN_PER_THREAD,
+    RESERVED_FRAME,
+    first_index as _first_index,
+    float_data,
+    frame_index,
+    output_or_new,
+    refuse_overlap,
+)
+from fastnoise.models.lidar.params import GAZEBO_ZERO, gazebo_noise_enabled
+
+cnp.import_array()
+
+# Only this module makes _RangeCall objects (see _RangeCall.__cinit__).
+_TOKEN = object()
+# apply_one's fast path takes ints in these bounds without further checks.
+_LAST_FRAME = LAST_FRAME
+_LAST_INDEX = 2**64 - 1
+# Largest |value| of every parameter, m: the bias, the noise and the clamp limits stay
+# far inside float32 (3.4e38), so no sum of them can overflow or give NaN, for
+# float32 and float64 scans alike.
+_MAX_PARAM = 1.0e30
+
+
+@cython.auto_pickle(False)
+cdef class _RangeCall:
+    """One apply() call's arrays and parameters, so pieces can run on threads. Internal:
+    made by RangeNoise.apply only (constructing one from Python raises)."""
+    cdef fn_range_params prm
+    cdef uint64_t first_index
+    cdef cnp.ndarray inp, out
+
+    def __cinit__(self, token=None):
+        if token is not _TOKEN:
+            raise TypeError("_RangeCall is internal to RangeNoise.apply and cannot be "
+                            "constructed")
+
+    def run(self, Py_ssize_t start, Py_ssize_t count):
+        if self.inp is None or self.out is None:
+            raise RuntimeError("_RangeCall has no arrays")
+        if (start < 0 or count < 0 or start + count > cnp.PyArray_SIZE(self.inp)
+                or start + count > cnp.PyArray_SIZE(self.out)):
+            raise ValueError(f"start={start}, count={count} lie outside the arrays")
+        cdef char *src = <char *>cnp.PyArray_DATA(self.inp)
+        cdef char *dst = <char *>cnp.PyArray_DATA(self.out)
+        cdef uint64_t first = self.first_index + <uint64_t>start
+        cdef int rc
+        if cnp.PyArray_TYPE(self.inp) == cnp.NPY_FLOAT32:
+            with nogil:
+                rc = fn_range_noise_f32(&self.prm, first, <size_t>count,
+                                        (<float *>src) + start, (<float *>dst) + start)
+        else:
+            with nogil:
+                rc = fn_range_noise_f64(&self.prm, first, <size_t>count,
+                                        (<double *>src) + start, (<double *>dst) + start)
+        if rc != 0:  # checked before: the C guard against wrapping indices
+            raise OverflowError(f"frame={self.prm.frame} or first_index={first} + {count} "
+                                "beams runs past the end of the lidar streams")
+
+
+cdef class RangeNoise(Model):
+    """RangeNoise(mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
+    precision=0.0, *, flip_bias_sign=True, inf_outside_limits=False, enabled=True,
+    seed=None)
+--
+
+Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
+    gz-sensors' rules). Every parameter is in m, finite, with ``|value| <= 1e30``.
+
+    Parameters
+    ----------
+    mean, stddev : float
+        Per-beam white noise N(mean, stddev) m, drawn independently for each beam.
+    min_range, max_range : float
+        Clamp limits (m), 0 <= min_range < max_range, finite.
+    bias_mean, bias_stddev : float
+        A bias drawn once per RangeNoise from N(bias_mean, bias_stddev) m and added to
+        every finite range.
+    precision : float
+        If > 1e-6 m, results are rounded to a multiple of it (``round(y / precision) *
+        precision``, half away from zero), m; Gazebo's threshold: a precision within
+        1e-6 of 0 does nothing.
+    flip_bias_sign : bool
+        Negate the drawn bias with probability 1/2, as Gazebo's GaussianNoiseModel
+        does (default True); False keeps the bias N(bias_mean, bias_stddev).
+    inf_outside_limits : bool
+        First turn finite true ranges below ``min_range`` into -inf and above
+        ``max_range`` into +inf, as gz-sensors' CPU lidar does before its noise (those
+        beams then pass through unchanged). Default False: they are noised and clamped.
+    enabled : bool
+        False: no noise model at all (Gazebo's lidar without one): ranges pass
+        unchanged (after ``inf_outside_limits``), not clamped, and no bias is drawn.
+        See ``from_gazebo``.
+    seed : int, numpy.random.SeedSequence or None
+
+    Per beam (``fn_range_beam`` in ``csrc/lidar_point.h``): finite r -> r + bias +
+    N(mean, stddev), rounded to ``precision``, then
+    clamped to [min_range, max_range]; +inf and -inf pass through; NaN becomes
+    max_range. Where r / precision overflows (a precision far below r's own
+    resolution) the rounding changes nothing and r is kept. Beam i of frame f uses
+    normal i of stream 4 f + 3 (0 <= f <= 2**62 - 2); the bias is normal 0 of stream
+    2**64 - 1 (the reserved last frame), the flip is taken when normal 1 of that
+    stream is negative. A call's beam indices ``first_index .. first_index + N - 1``
+    must lie below 2**64 (nothing wraps).
+
+    The frame is an argument of every call, and the bias is a pure function of the
+    seed and the parameters, so the model has no position: ``state['position']`` is
+    empty, ``reset()`` does nothing, and a rebuilt model draws the same bias.
+
+    Threads: the object is never modified by a call, so one ``RangeNoise`` may be
+    shared by any number of threads without a lock; each call gives the same bits as
+    it would alone, and the kernels run with the GIL released.
+    """
+
+    model_name = "range"
+
+    cdef fn_range_params prm
+    cdef bint _built
+    cdef readonly double mean, stddev, min_range, max_range
+    cdef readonly double bias_mean, bias_stddev, precision, bias
+    cdef readonly bint flip_bias_sign, inf_outside_limits, enabled
+
+    def __init__(self, mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
+                 precision=0.0, *, flip_bias_sign=True, inf_outside_limits=False,
+                 enabled=True, seed=None):
+        # everything is checked before anything is set: a refused call changes nothing
+        mean = _validate.in_range("mean", mean, -_MAX_PARAM, _MAX_PARAM)
+        stddev = _validate.in_range("stddev", stddev, 0.0, _MAX_PARAM)
+        min_range = _validate.in_range("min_range", min_range, 0.0, _MAX_PARAM)
+        max_range = _validate.in_range("max_range", max_range, -_MAX_PARAM, _MAX_PARAM)
+        if not max_range > min_range:
+            raise ValueError(
+                f"max_range={max_range!r} is not allowed: it must be > min_range={min_range!r}")
+        bias_mean = _validate.in_range("bias_mean", bias_mean, -_MAX_PARAM, _MAX_PARAM)
+        bias_stddev = _validate.in_range("bias_stddev", bias_stddev, 0.0, _MAX_PARAM)
+        precision = _validate.in_range("precision", precision, 0.0, _MAX_PARAM)
+        flip_bias_sign = _validate.boolean("flip_bias_sign", flip_bias_sign)
+        inf_outside_limits = _validate.boolean("inf_outside_limits", inf_outside_limits)
+        enabled = _validate.boolean("enabled", enabled)
+        ss = as_seed_sequence(seed)
+        key = model_key(ss, "lidar")
+        z = np.empty(2, dtype=np.float64)
+        fill_normals(key, fn_lidar_stream(RESERVED_FRAME, FN_LIDAR_RANGE), 0, z)
+        b = bias_mean + bias_stddev * float(z[0])
+        if flip_bias_sign and z[1] < 0 and b != 0.0:
+            b = -b
+        if not enabled:
+            b = 0.0
+        # nothing below can fail
+        self.mean = mean
+        self.stddev = stddev
+        self.min_range = min_range
+        self.max_range = max_range
+        self.bias_mean = bias_mean
+        self.bias_stddev = bias_stddev
+        self.precision = precision
+        self.flip_bias_sign = flip_bias_sign
+        self.inf_outside_limits = inf_outside_limits
+        self.enabled = enabled
+        self.bias = b
+        self._seed_seq = ss
+        self.prm.key = key
+        self.prm.frame = 0
+        self.prm.bias = b
+        self.prm.mean = mean
+        self.prm.stddev = stddev
+        # Gazebo quantizes only when the precision is not 0 within 1e-6
+        self.prm.precision = precision if precision > GAZEBO_ZERO else 0.0
+        self.prm.min_range = min_range
+        self.prm.max_range = max_range
+        self.prm.noise = enabled
+        self.prm.inf_outside = inf_outside_limits
+        self._built = True
+
+    @classmethod
+    def from_gazebo(cls, min_range, max_range, *, noise_type="gaussian", mean=0.0,
+                    stddev=0.0, bias_mean=0.0, bias_stddev=0.0, precision=0.0,
+                    dynamic_bias_stddev=0.0, dynamic_bias_correlation_time=0.0,
+                    cpu_lidar=False, seed=None):
+        """gz-sensors' lidar noise for an SDF ``<ray>``/``<lidar>`` with its ``<range>``
+        limits and ``<noise>`` fields (m, s), exactly as ``Lidar::Load`` and
+        ``Lidar::ApplyNoise`` use them (``src/Lidar.cc``):
+
+        - a noise model exists only for ``noise_type`` "gaussian" (any case; "none",
+          "gaussian_quantized" and "custom" give none) and only when ``mean``,
+          ``stddev``, ``bias_mean``, ``dynamic_bias_stddev`` or
+          ``dynamic_bias_correlation_time`` differs from 0 by more than 1e-6
+          (``bias_stddev`` alone gives none); without one, ranges pass unchanged and
+          are not clamped (``enabled=False``);
+        - with one: bias drawn once from N(bias_mean, bias_stddev), sign flipped with
+          probability 1/2; per beam ``Apply(range)`` with dt = 0, so the dynamic bias
+          never moves; rounding to ``precision`` when it exceeds 1e-6; then the clamp
+          (NaN -> max, finite -> [min, max], +-inf kept);
+        - ``cpu_lidar=True``: true ranges outside [min_range, max_range] become -inf /
+          +inf before the noise, as ``CpuLidarSensor::SetRaycastResults`` does.
+        """
+        enabled = gazebo_noise_enabled(noise_type, _validate.finite("mean", mean),
+                                       _validate.finite("stddev", stddev),
+                                       _validate.finite("bias_mean", bias_mean),
+                                       dynamic_bias_stddev, dynamic_bias_correlation_time)
+        return cls(mean, stddev, min_range, max_range, bias_mean, bias_stddev, precision,
+                   flip_bias_sign=True, inf_outside_limits=cpu_lidar, enabled=enabled,
+                   seed=seed)
+
+    cdef inline int _check_built(self) except -1:
+        if not self._built:
+            raise RuntimeError("this RangeNoise was never initialised (made with __new__ or "
+                               "by a failed __init__)")
+        return 0
+
+    @property
+    def key(self):
+        """64-bit Philox key (the lidar key of ``seed``)."""
+        return self.prm.key
+
+    # ---- the model contract (fastnoise.core.model) ---------------------------------
+    def _params(self):
+        return {
+            "mean": self.mean,
+            "stddev": self.stddev,
+            "min_range": self.min_range,
+            "max_range": self.max_range,
+            "bias_mean": self.bias_mean,
+            "bias_stddev": self.bias_stddev,
+            "precision": self.precision,
+            "flip_bias_sign": bool(self.flip_bias_sign),
+            "inf_outside_limits": bool(self.inf_outside_limits),
+            "enabled": bool(self.enabled),
+        }
+
+    def _take(self, other):
+        cdef RangeNoise o = other
+        self.mean = o.mean
+        self.stddev = o.stddev
+        self.min_range = o.min_range
+        self.max_range = o.max_range
+        self.bias_mean = o.bias_mean
+        self.bias_stddev = o.bias_stddev
+        self.precision = o.precision
+        self.flip_bias_sign = o.flip_bias_sign
+        self.inf_outside_limits = o.inf_outside_limits
+        self.enabled = o.enabled
+        self.bias = o.bias
+        self.prm = o.prm
+        self._seed_seq = o._seed_seq
+        self._built = o._built
+
+    def reset(self):
+        """Does nothing: the noise is keyed by the frame passed to every call and the
+        bias is fixed by the seed, so there is no position to rewind (kept for the
+        model contract)."""
+        self._check_built()
+
+    # ---- noise -----------------------------------------------------------------------
+    def apply_one(self, range_m, frame=0, index=0):
+        """One noised range (m): beam ``index`` of ``frame``, the same value ``apply``
+        gives for that beam of a float64 scan. For per-beam loops (Gazebo's
+        ``Noise::Apply``). ``range_m`` is a real number (bools, complex numbers,
+        strings and arrays are refused; inf and nan are special values, see the class
+        docstring); ``frame`` is in [0, 2**62 - 2], ``index`` in [0, 2**64 - 1]."""
+        cdef fn_range_params prm
+        cdef double r, out
+        cdef uint64_t idx
+        cdef int rc
+        self._check_built()
+        # fast path: a float and in-range ints; anything else is checked by name
+        if type(range_m) is float:
+            r = range_m
+        elif isinstance(range_m, (float, np.floating)):
+            r = float(range_m)
+        else:
+            r = _validate.finite("range_m", range_m)
+        prm = self.prm
+        if type(frame) is int and 0 <= frame <= _LAST_FRAME:
+            prm.frame = frame
+        else:
+            prm.frame = frame_index("frame", frame, _LAST_FRAME)
+        if type(index) is int and 0 <= index <= _LAST_INDEX:
+            idx = index
+        else:
+            idx = frame_index("index", index, _LAST_INDEX)
+        rc = fn_range_noise_f64(&prm, idx, 1, &r, &out)
+        if rc != 0:  # checked above: the C guard against wrapping indices
+            raise OverflowError(f"frame={prm.frame}, index={idx} lies past the end of the "
+                                "lidar streams")
+        return out
+
+    def apply(self, ranges, frame=0, first_index=0, out=None, threads=1):
+        """Noised ranges (m) of one scan, any shape; beam i is ``ranges.flat[i]``.
+
+        float32 data (any byte order) stays float32; other real types become float64
+        (bool, complex, object, string and datetime data are refused). Any strides,
+        byte order and alignment (copied when the kernel cannot read them as they
+        are). ``frame`` is in [0, 2**62 - 2]; ``first_index`` is the index of the first
+        beam in the frame's full scan (for pieces), with ``first_index + N <= 2**64``.
+        ``out`` (same shape and dtype, native, C-contiguous, aligned, writeable)
+        receives the result; it may be ``ranges`` itself (in place), and any other
+        sharing of memory with ``ranges`` is refused (ValueError).
+        """
+        self._check_built()
+        arr = float_data("ranges", ranges)
+        fr = frame_index("frame", frame, _LAST_FRAME)
+        first = _first_index(first_index, arr.size)
+        nthreads = _threads.count(threads)
+        res = output_or_new("out", out, arr.shape, arr.dtype)
+        refuse_overlap({"out": None if out is None else res}, {"ranges": arr})
+        cdef _RangeCall call = _RangeCall(_TOKEN)
+        call.prm = self.prm
+        call.prm.frame = fr
+        call.first_index = first
+        call.inp = arr.reshape(-1)
+        call.out = res.reshape(-1)
+        _threads.run_split(call.run, arr.size,
+                           _threads.parts(arr.size, nthreads, MIN_PER_THREAD))
+        return res
+
+
+register_model(RangeNoise)

@@ -1,1 +1,0 @@
-"""Type stubs for fastnoise.models.lidar_call: internal, nothing public."""
