@@ -31,6 +31,7 @@ from fastnoise.core import threads as _threads
 
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
+from fastnoise.core import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, key_from_seed_sequence
 
 cnp.import_array()
@@ -274,6 +275,7 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
 
     # ---- position and state -----------------------------------------------------
     model_name = "generator"
+    declaration = _declarations.GENERATOR
 
     @property
     def key(self):

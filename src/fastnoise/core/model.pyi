@@ -5,6 +5,8 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 from typing_extensions import disjoint_base
 
+from fastnoise.core.spec import Declaration
+
 _M = TypeVar("_M", bound="Model")
 
 STATE_VERSION: int
@@ -19,6 +21,7 @@ def check_state(
 @disjoint_base
 class Model:
     model_name: ClassVar[str | None]
+    declaration: ClassVar[Declaration | None]
     stochastic: ClassVar[bool]
     def reset(self) -> None: ...
     @property

@@ -48,7 +48,9 @@ How the models differ, in one place:
 """
 
 import copy as _copy
+import warnings
 
+from fastnoise.core import registry as _registry
 from fastnoise.core import validate
 from fastnoise.core.seeding import seed_sequence_state
 
@@ -56,26 +58,17 @@ from fastnoise.core.seeding import seed_sequence_state
 STATE_VERSION = 1
 STATE_KEYS = ("model", "version", "params", "seed_seq", "position")
 
-_MODELS = {}
-
-
 def register_model(cls):
-    """Register a model class under its ``model_name`` (the contract tests run over
-    every registered model, and check the registry against ``fastnoise.__all__``)."""
+    """Register a model class by its ``declaration`` (:func:`fastnoise.core.registry.register`).
+    The contract tests, suites, SDF import, ROS and file dispatch read that registry."""
     if not (isinstance(cls, type) and issubclass(cls, Model)):
         raise TypeError(f"cls={cls!r} is not allowed: it must be a subclass of Model")
-    name = cls.model_name
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"{cls.__name__}.model_name={name!r}: it must be a non-empty str")
-    if _MODELS.get(name, cls) is not cls:
-        raise ValueError(f"model_name={name!r} is already registered by {_MODELS[name]!r}")
-    _MODELS[name] = cls
-    return cls
+    return _registry.register(cls)
 
 
 def registered_models():
-    """``{model_name: class}`` of every registered model."""
-    return dict(_MODELS)
+    """``{name: class}`` of every registered model class (plugins included)."""
+    return {d.name: d.cls for d in _registry.models() if d.cls is not None}
 
 
 def check_state(cls, state):
@@ -86,8 +79,12 @@ def check_state(cls, state):
         raise TypeError(f"state={state!r} is not allowed: it must be a dict as "
                         f"{cls.__name__}.state returns")
     validate.fields("state", state, STATE_KEYS)
-    if state["model"] != cls.model_name:
-        raise ValueError(f"state['model']={state['model']!r} is not allowed: this is a "
+    name = state["model"]
+    if isinstance(name, str) and name in cls.declaration.aliases:
+        warnings.warn(f"state['model']={name!r} is deprecated: the model is now named "
+                      f"{cls.model_name!r}", DeprecationWarning, stacklevel=3)
+    elif name != cls.model_name:
+        raise ValueError(f"state['model']={name!r} is not allowed: this is a "
                          f"{cls.__name__}, whose states have model={cls.model_name!r}")
     version = validate.integer("state['version']", state["version"], 0, 2**31)
     if version != STATE_VERSION:
@@ -130,8 +127,10 @@ def _seed_repr(ss):
 cdef class Model:
     """Base class of every fastnoise model (see :mod:`fastnoise.core.model`)."""
 
-    #: Name recorded in ``state['model']``; each model sets its own.
+    #: Name recorded in ``state['model']``: the declaration's name.
     model_name = None
+    #: The model's :class:`fastnoise.core.spec.Declaration` (each model sets its own).
+    declaration = None
     #: False for models that draw no random numbers (no seed, no key).
     stochastic = True
 

@@ -26,6 +26,7 @@ from fastnoise.core import arrays as _arrays
 from fastnoise.core import threads as _threads
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
+from fastnoise.models.camera import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 
 # gz-rendering depth_camera_final_fs.glsl: tolerance of its clip tests, m
@@ -132,6 +133,7 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
     """
 
     model_name = "depth"
+    declaration = _declarations.DEPTH
 
     cdef readonly double mean
     cdef readonly double stddev

@@ -19,6 +19,7 @@ from fastnoise.core import threads as _threads
 
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
+from fastnoise.models.camera import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.camera import checks as _checks
 
@@ -364,6 +365,7 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     model_name = "camera"
+    declaration = _declarations.CAMERA
 
     def _params(self):
         return {

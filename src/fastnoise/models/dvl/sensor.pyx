@@ -30,6 +30,7 @@ from fastnoise.models.dvl.capi cimport (
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
+from fastnoise.models.dvl import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.dvl.config import VALUE_MAX, DvlRangeWarning, check_noise_params
 
@@ -345,6 +346,7 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     model_name = "augmented_white_noise"
+    declaration = _declarations.AUGMENTED_WHITE_NOISE
 
     def _params(self):
         if self._seed_seq is None:

@@ -47,6 +47,7 @@ from fastnoise.core import arrays as _arrays
 from fastnoise.core import threads as _threads
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
+from fastnoise.models.dvl import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, child_seed_sequence, model_key
 from fastnoise.models.dvl.config import (
     MESSAGE_FIELDS,
@@ -356,6 +357,7 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     model_name = "dvl_simulator"
+    declaration = _declarations.DVL_SIMULATOR
 
     def _params(self):
         sensors = self._built()

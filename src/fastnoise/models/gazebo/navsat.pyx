@@ -7,6 +7,7 @@ from fastnoise.models.gazebo.capi cimport fn_gz_channel, fn_gz_navsat_horizontal
 from fastnoise.models.gazebo.sensors cimport _GazeboSensor
 
 from fastnoise.core.model import register_model
+from fastnoise.models.gazebo import declarations as _declarations
 
 cnp.import_array()
 
@@ -50,6 +51,7 @@ cdef class NavSatNoise(_GazeboSensor):
     """
 
     model_name = "navsat"
+    declaration = _declarations.NAVSAT
     _components = ('horizontal_position', 'vertical_position', 'horizontal_velocity',
                    'vertical_velocity')
     _arguments = ('latitude', 'longitude', 'altitude', 'velocity_east', 'velocity_north',

@@ -27,6 +27,7 @@ import numpy as np
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
+from fastnoise.models.gazebo import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 
 cnp.import_array()
@@ -228,6 +229,7 @@ cdef class GazeboNoise(Model):
     """
 
     model_name = "gazebo_noise"
+    declaration = _declarations.GAZEBO_NOISE
 
     cdef _Channels _ch
     cdef bint _built

@@ -11,6 +11,7 @@ import numpy as np
 
 from fastnoise.core import arrays as _arrays
 from fastnoise.core.model import register_model
+from fastnoise.models.gazebo import declarations as _declarations
 
 cnp.import_array()
 
@@ -32,6 +33,7 @@ cdef class AirPressureNoise(_GazeboSensor):
     """
 
     model_name = "air_pressure"
+    declaration = _declarations.AIR_PRESSURE
     _components = ('pressure',)
     n_columns = 1
     _runs = ((0, 0, 1),)
@@ -80,6 +82,7 @@ cdef class AirSpeedNoise(_GazeboSensor):
     """
 
     model_name = "air_speed"
+    declaration = _declarations.AIR_SPEED
     _components = ('pressure',)
     n_columns = 1
     _runs = ((0, 0, 1),)

@@ -31,6 +31,7 @@ import numpy as np
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
+from fastnoise.models.gazebo import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.gazebo.noise import dt_array, noise_params
 
@@ -239,6 +240,7 @@ cdef class MagnetometerNoise(_GazeboSensor):
     """
 
     model_name = "magnetometer"
+    declaration = _declarations.MAGNETOMETER
     _components = ('x', 'y', 'z')
     n_columns = 3
     _runs = ((0, 0, 1), (1, 1, 1), (2, 2, 1))
@@ -276,6 +278,7 @@ cdef class AltimeterNoise(_GazeboSensor):
     """
 
     model_name = "altimeter"
+    declaration = _declarations.ALTIMETER
     _components = ('vertical_position', 'vertical_velocity')
     n_columns = 2
     _runs = ((0, 0, 1), (1, 1, 1))
@@ -315,6 +318,7 @@ cdef class ForceTorqueNoise(_GazeboSensor):
     """
 
     model_name = "force_torque"
+    declaration = _declarations.FORCE_TORQUE
     _components = ('force_x', 'force_y', 'force_z', 'torque_x', 'torque_y', 'torque_z')
     n_columns = 6
     _runs = ((0, 0, 1), (1, 1, 1), (2, 2, 1), (3, 3, 1), (4, 4, 1), (5, 5, 1))

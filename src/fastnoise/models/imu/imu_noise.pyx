@@ -21,6 +21,7 @@ from fastnoise.models.imu.capi cimport fn_imu
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
+from fastnoise.models.imu import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.imu import checks as _checks
 from fastnoise.models.imu.triad import triad_covariance
@@ -322,6 +323,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     model_name = "imu"
+    declaration = _declarations.IMU
 
     def _params(self):
         if self._gyro is None:

@@ -20,6 +20,7 @@ import numpy as np
 from fastnoise.core import threads as _threads
 
 from fastnoise.core.model import register_model
+from fastnoise.models.lidar import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.lidar.carla_points import CarlaPoints, carla_inputs, carla_params
 
@@ -152,6 +153,7 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
     """
 
     model_name = "carla_lidar"
+    declaration = _declarations.CARLA_LIDAR
 
     cdef readonly double atmosphere_attenuation_rate, dropoff_general_rate
     cdef readonly double dropoff_intensity_limit, dropoff_zero_intensity, noise_stddev

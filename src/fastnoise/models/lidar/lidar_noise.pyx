@@ -35,6 +35,7 @@ import numpy as np
 from fastnoise.core import threads as _threads
 
 from fastnoise.core.model import register_model
+from fastnoise.models.lidar import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.lidar.geometry import (
     MIN_PER_THREAD,
@@ -115,6 +116,7 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
     """
 
     model_name = "lidar"
+    declaration = _declarations.LIDAR
 
     cdef readonly double ray_angular_noise_mean, ray_angular_noise_stddev
     cdef readonly double hitpoint_angular_noise_mean, hitpoint_angular_noise_stddev

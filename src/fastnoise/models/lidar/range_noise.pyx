@@ -33,6 +33,7 @@ from fastnoise.core import threads as _threads
 from fastnoise.core import validate as _validate
 from fastnoise.core.generator import fill_normals
 from fastnoise.core.model import register_model
+from fastnoise.models.lidar import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.lidar.geometry import (
     LAST_FRAME,
@@ -150,6 +151,7 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
     """
 
     model_name = "range"
+    declaration = _declarations.RANGE
 
     cdef fn_range_params prm
     cdef bint _built

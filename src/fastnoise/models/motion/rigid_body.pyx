@@ -15,6 +15,7 @@ from fastnoise.core.model cimport Model
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
+from fastnoise.models.motion import declarations as _declarations
 
 cnp.import_array()
 
@@ -339,6 +340,7 @@ Rotation of a rigid body about its principal axes, driven by a body-frame torque
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     model_name = "rigid_body"
+    declaration = _declarations.RIGID_BODY
     stochastic = False
 
     def _params(self):

@@ -16,6 +16,7 @@ from fastnoise.models.motion.rigid_body cimport RigidBodySimulator, read3
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
+from fastnoise.models.motion import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_seed_sequence
 from fastnoise.models.motion import sensor_simulator_checks as _checks
 
@@ -345,6 +346,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     model_name = "sensor_simulator"
+    declaration = _declarations.SENSOR_SIMULATOR
 
     def _params(self):
         return {

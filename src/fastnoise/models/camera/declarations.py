@@ -1,0 +1,87 @@
+"""What the camera models declare (:mod:`fastnoise.core.spec`): ``camera``
+(:class:`ImageNoise`) and ``depth`` (:class:`DepthNoise`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from fastnoise.core.spec import Declaration, Param
+
+_IMG = np.random.default_rng(1).integers(0, 256, (9, 11, 3), dtype=np.uint8)
+_DEPTH = np.random.default_rng(2).uniform(0.2, 30.0, (9, 11)).astype(np.float32)
+_DEPTH[0, :3] = [np.nan, np.inf, -np.inf]
+
+_FRAMES = Param(
+    "frames",
+    "bool",
+    "a .npy/.npz holds a stack (N, H, W[, C]), entry k being frame k",
+    default=False,
+)
+
+
+def _camera_example(cls: type) -> Any:
+    return cls(0.0, 0.05, seed=10)
+
+
+def _camera_exercise(m: Any) -> np.ndarray:
+    return np.asarray(m.apply(_IMG))
+
+
+CAMERA = Declaration(
+    name="camera",
+    summary="Gazebo's per-pixel Gaussian image noise, one normal per pixel (or per channel)",
+    tags=("camera",),
+    messages={"sensor_msgs/Image": "image", "sensor_msgs/CompressedImage": "compressed_image"},
+    files={"image": "image", "npy": "image", "npz": "image"},
+    sdf_types=("camera",),
+    options=(
+        Param(
+            "quality",
+            "int",
+            "JPEG quality of re-encoded CompressedImage messages and JPEG files",
+            default=95,
+            low=0,
+            high=100,
+        ),
+        Param(
+            "png_compression",
+            "int",
+            "PNG compression level of re-encoded PNGs",
+            default=3,
+            low=0,
+            high=9,
+        ),
+        _FRAMES,
+    ),
+    aliases=("image",),
+    example=_camera_example,
+    exercise=_camera_exercise,
+)
+
+
+def _depth_example(cls: type) -> Any:
+    return cls(0.01, 0.5, seed=18, near=0.5, far=20.0)
+
+
+def _depth_exercise(m: Any) -> np.ndarray:
+    return np.asarray(m.apply(_DEPTH))
+
+
+DEPTH = Declaration(
+    name="depth",
+    summary="Gaussian noise in metres on depth images (NaN and inf kept, no [0, 1] clamp)",
+    tags=("camera",),
+    shared_tags={
+        "camera": "on purpose: a pixel's depth noise is the camera's own normal of that "
+        "pixel, one Gaussian per pixel for RGB-D depth and colour, as gz-rendering's "
+        "depth noise shader"
+    },
+    messages={"sensor_msgs/Image": "depth_image"},
+    files={"image": "depth_image", "npy": "depth_image", "npz": "depth_image"},
+    sdf_types=("depth_camera",),
+    options=(_FRAMES,),
+    example=_depth_example,
+    exercise=_depth_exercise,
+)

@@ -1,0 +1,86 @@
+"""What the IMU models declare (:mod:`fastnoise.core.spec`): ``imu`` (:class:`ImuNoise`)
+and ``odometry`` (the ROS 2 sensor pipeline document's covariance table, no noise)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from fastnoise.core.registry import register
+from fastnoise.core.spec import Declaration, Param
+from fastnoise.models.imu.triad import TriadNoise, odometry_covariances
+
+_W = np.tile([0.1, -0.2, 0.3], (64, 1))
+_A = np.tile([0.0, 0.1, 9.81], (64, 1))
+
+
+def _imu_example(cls: type) -> Any:
+    return cls(
+        gyro=TriadNoise(noise_stddev=0.01, bias_stddev=0.002, bias_correlation_time=5.0),
+        accel=TriadNoise(noise_density=0.003, random_walk_density=1e-4),
+        seed=5,
+    )
+
+
+def _imu_exercise(m: Any) -> np.ndarray:
+    return np.concatenate(m.apply(_W, _A, 0.01))
+
+
+IMU = Declaration(
+    name="imu",
+    summary="IMU noise per axis: white noise, biases, random walk, scale, misalignment, "
+    "G-sensitivity, saturation, quantization",
+    tags=("imu",),
+    params=(
+        Param("gyro", "triad", "the gyroscope's noise terms (rad/s units)", default=None),
+        Param("accel", "triad", "the accelerometer's noise terms (m/s^2 units)", default=None),
+        Param(
+            "normal_dtype",
+            "choice",
+            "precision of the white-noise normals",
+            default="float32",
+            choices=("float32", "float64"),
+        ),
+    ),
+    messages={"sensor_msgs/Imu": "imu"},
+    files={"npz": "imu"},
+    sdf_types=("imu",),
+    options=(
+        Param(
+            "covariance",
+            "choice",
+            "what fills an Imu message's covariances: white_and_bias (sigma_white^2 + "
+            "sigma_bias^2, the ROS 2 sensor pipeline document), gazebo (sigma_white^2, as "
+            "gz-sensors) or keep",
+            default="white_and_bias",
+            choices=("white_and_bias", "gazebo", "keep"),
+        ),
+        Param(
+            "stamps",
+            "choice",
+            "where dt comes from: header.stamp, or the bag's log time",
+            default="header",
+            choices=("header", "log"),
+        ),
+    ),
+    example=_imu_example,
+    exercise=_imu_exercise,
+)
+
+
+def _odometry_build(params: Any, seed: object) -> Any:
+    if params:
+        raise ValueError(f"odometry takes no parameters, got {sorted(params)}")
+    return odometry_covariances()
+
+
+ODOMETRY = Declaration(
+    name="odometry",
+    summary="the ROS 2 sensor pipeline document's nav_msgs/Odometry covariance table "
+    "(no noise is added)",
+    messages={"nav_msgs/Odometry": "odometry"},
+    build=_odometry_build,
+)
+
+register(ODOMETRY)  # a model of its own, with no class: declared and registered here
