@@ -58,8 +58,10 @@ from fastnoise.core.seeding import seed_sequence_state
 STATE_VERSION = 1
 STATE_KEYS = ("model", "version", "params", "seed_seq", "position")
 
+
 def register_model(cls):
-    """Register a model class by its ``declaration`` (:func:`fastnoise.core.registry.register`).
+    """Register a model class by its ``declaration``
+    (:func:`fastnoise.core.registry.register`).
     The contract tests, suites, SDF import, ROS and file dispatch read that registry."""
     if not (isinstance(cls, type) and issubclass(cls, Model)):
         raise TypeError(f"cls={cls!r} is not allowed: it must be a subclass of Model")

@@ -154,10 +154,6 @@ class Param:
         return value
 
 
-
-
-
-
 @dataclass(frozen=True)
 class Declaration:
     """Everything a model says about itself, once (see the module docstring).
@@ -176,7 +172,8 @@ class Declaration:
 
     ``example(cls)`` builds a model of class ``cls`` with every term on, and
     ``exercise(model)`` runs it (advancing it) and returns an array: the contract suite
-    (:mod:`fastnoise.testing`) and the pinned digests use them. ``build`` makes a model from suite parameters and a seed (default:
+    (:mod:`fastnoise.testing`) and the pinned digests use them. ``build`` makes a
+    model from suite parameters and a seed (default:
     ``cls(**params, seed=seed)``); ``message_params`` are constructor parameters that
     each message supplies (a LaserScan's range limits), not the suite file.
     """

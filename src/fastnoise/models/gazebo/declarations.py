@@ -126,9 +126,8 @@ NAVSAT = Declaration(
 
 
 def _force_torque_exercise(m: Any) -> np.ndarray:
-    return np.concatenate(
-        [m.apply_one(1.0, 2.0, 3.0, 0.1, 0.2, 0.3, 0.01), m.apply(np.hstack([_A, _W]), 0.01).ravel()]
-    )
+    one = m.apply_one(1.0, 2.0, 3.0, 0.1, 0.2, 0.3, 0.01)
+    return np.concatenate([one, m.apply(np.hstack([_A, _W]), 0.01).ravel()])
 
 
 FORCE_TORQUE = Declaration(
