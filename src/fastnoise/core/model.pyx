@@ -52,7 +52,7 @@ import warnings
 
 from fastnoise.core import registry as _registry
 from fastnoise.core import validate
-from fastnoise.core.seeding import seed_sequence_state
+from fastnoise.core.seeding import as_seed_sequence, seed_sequence_state
 
 #: Schema version of the ``state`` dict (not of the output streams).
 STATE_VERSION = 1
@@ -166,6 +166,15 @@ cdef class Model:
         return {}
 
     # ---- the shared contract ------------------------------------------------------------
+    def _set_seed(self, seed):
+        """Take ``seed`` (an int, a SeedSequence, a 0.2 state's sequence or None for
+        fresh entropy) as this model's seed and return its SeedSequence; a model's
+        ``__init__`` calls it once everything else is checked. For models written in
+        Python (plugins), whose instances cannot set the base's C fields themselves."""
+        ss = as_seed_sequence(seed)
+        self._seed_seq = ss
+        return ss
+
     @property
     def seed(self):
         """The numpy.random.SeedSequence behind the keys (None if the model draws
