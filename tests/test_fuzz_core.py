@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import fastnoise as fn  # noqa: E402
+from fastnoise.core import registry  # noqa: E402
 from fastnoise.core.model import _restore, registered_models  # noqa: E402
 
 SETTINGS = settings(
@@ -164,26 +165,14 @@ def _replaced(state, path, value):
     return t
 
 
-@pytest.fixture(scope="module")
-def cases():
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location(
-        "contract_cases", Path(__file__).with_name("test_contract.py")
-    )
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.CASES
-
-
 @pytest.mark.parametrize("name", sorted(registered_models()))
-def test_hostile_states_and_pickles(name, cases):
-    make, run = cases[name]
-    model = make()
-    run(model)
+def test_hostile_states_and_pickles(name):
+    # each model's own contract example (its declaration), as the contract suite runs
+    decl = registry.get(name)
+    model = decl.example(decl.cls)
+    decl.exercise(model)
     state = model.state
-    extras = {"source": model.source} if name == "sensor_simulator" else {}
+    extras = model._state_extras()
     paths = list(_leaf_paths(state))
 
     @SETTINGS
