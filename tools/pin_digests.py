@@ -1,12 +1,15 @@
 """Compute the pinned output digests of every model (tests/data/model_digests.json).
 
 Each case runs one model through its public API with fixed seeds and parameters and
-hashes the exact output bytes (SHA-256 of little-endian arrays). A refactor must keep
-every digest; a deliberate change to a stream regenerates the file with this script
-and says why in the CHANGELOG.
+hashes the exact output bytes (SHA-256 of little-endian arrays). Besides the cases
+written here, every model class of the registry gets ``<name>/contract``: its
+declaration's exercise, run 3 times on its example. A refactor must keep every digest;
+a deliberate change to a stream regenerates the file with ``--stream-change`` and says
+why in the CHANGELOG.
 
     python tools/pin_digests.py            # print the digests as JSON
-    python tools/pin_digests.py --write    # rewrite tests/data/model_digests.json
+    python tools/pin_digests.py --write    # add new cases to tests/data/model_digests.json
+    python tools/pin_digests.py --write --stream-change   # also replace changed ones
 
 Only keyword arguments that survive API changes are used (``size=``, ``dtype=``).
 """
@@ -24,6 +27,8 @@ from pathlib import Path
 import numpy as np
 
 import fastnoise as fn
+from fastnoise.core import registry
+from fastnoise.core.spec import Declaration
 from fastnoise.models.dvl.simulator import TRUTH_DTYPE
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "model_digests.json"
@@ -412,6 +417,24 @@ def _depth() -> Iterator[tuple[str, Callable[[], str]]]:
             yield f"depth/{np.dtype(dt).name}/{label}", run
 
 
+# ---- every registered model, from its declaration -------------------------------------
+def _contract() -> Iterator[tuple[str, Callable[[], str]]]:
+    """``<name>/contract``: the declaration's ``exercise`` run 3 times on its
+    ``example``, for every model class fastnoise defines (a new model is pinned without
+    an edit here; a plugin's or a test's model is not fastnoise's to pin)."""
+    for decl in registry.models():
+        cls = decl.cls
+        if cls is None or not cls.__module__.startswith("fastnoise."):
+            continue
+
+        def run(decl: Declaration = decl) -> str:
+            assert decl.example is not None and decl.exercise is not None
+            m = decl.example(decl.cls)
+            return _digest(*(decl.exercise(m) for _ in range(3)))
+
+        yield f"{decl.name}/contract", run
+
+
 def _all_cases() -> list[list[tuple[str, Callable[[], str]]]]:
     return [
         list(g())
@@ -426,6 +449,7 @@ def _all_cases() -> list[list[tuple[str, Callable[[], str]]]]:
             _gazebo,
             _camera,
             _depth,
+            _contract,
         )
     ]
 
@@ -436,21 +460,40 @@ def all_cases() -> list[tuple[str, Callable[[], str]]]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--write", action="store_true", help=f"rewrite {DATA}")
+    ap.add_argument("--write", action="store_true", help=f"add the digests of new cases to {DATA}")
+    ap.add_argument(
+        "--stream-change",
+        action="store_true",
+        help="with --write: also replace digests that changed (a deliberate stream change)",
+    )
     args = ap.parse_args()
     digests = {name: run() for name, run in all_cases()}
+    old = json.loads(DATA.read_text()) if DATA.exists() else {"digests": {}}
+    changed = sorted(n for n, d in old["digests"].items() if digests.get(n, d) != d)
+    gone = sorted(set(old["digests"]) - set(digests))
+    if args.write and (changed or gone) and not args.stream_change:
+        print(
+            f"refused: digests changed {changed} or cases are gone {gone}; a refactor keeps "
+            "every digest (a deliberate stream change: --stream-change, and a CHANGELOG line)",
+            file=sys.stderr,
+        )
+        return 1
     commit = subprocess.run(
         ["git", "rev-parse", "HEAD"],
         capture_output=True,
         text=True,
         cwd=Path(__file__).resolve().parent,
     ).stdout.strip()
-    doc = {"pinned_at_commit": commit, "stream_version": 2, "digests": digests}
+    if args.stream_change or "pinned_at_commit" not in old:
+        doc = {"pinned_at_commit": commit, "stream_version": 2, "digests": digests}
+    else:  # only additions: the old digests and the commit they were pinned at stay
+        doc = {**old, "digests": {**digests, **old["digests"]}}
     text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
     if args.write:
+        added = sorted(set(digests) - set(old["digests"]))
         DATA.parent.mkdir(parents=True, exist_ok=True)
         DATA.write_text(text)
-        print(f"wrote {len(digests)} digests to {DATA}")
+        print(f"wrote {len(digests)} digests to {DATA} ({len(added)} new: {added})")
     else:
         sys.stdout.write(text)
     return 0
