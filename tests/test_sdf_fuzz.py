@@ -3,7 +3,7 @@ model, or a reason why Gazebo adds none) or refused with SdfError, never another
 
 import pytest
 
-from fastnoise.io.sdf.imu import load_sensors
+from fastnoise.io.sdf import load_sensors
 from fastnoise.io.sdf.xml import SdfError
 
 pytest.importorskip("hypothesis")

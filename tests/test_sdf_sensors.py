@@ -5,18 +5,23 @@ CameraSensor.cc, DepthCameraSensor.cc, RgbdCameraSensor.cc, GaussianNoiseModel.c
 sdformat 2ace536244acf0b3f60367b54488381d1224ce30 (src/Noise.cc, src/Sensor.cc, sdf/1.12).
 """
 
+import dataclasses
 import hashlib
 import json
+import warnings
 
 import numpy as np
 import pytest
+from toy_model import ToyNoise
 
 import fastnoise
 from fastnoise import cli
-from fastnoise.io.files.files import DepthNoise
-from fastnoise.io.sdf.imu import load_sensors, sensor_seed_sequence
+from fastnoise.core import registry
+from fastnoise.io.sdf import load_sensors, sensor_seed_sequence
 from fastnoise.io.sdf.noise import parse_noise
 from fastnoise.io.sdf.xml import SdfError, parse_text
+from fastnoise.io.suite.sdf_sensors import sdf_sensors, sdf_type_models
+from fastnoise.models.camera import DepthNoise
 
 
 def _world(body, models=""):
@@ -197,14 +202,14 @@ def test_depth_and_rgbd_share_one_normal_per_pixel():
     assert set(np.unique(big[~np.isfinite(big)])) == {-np.inf, np.inf}
     assert np.all((big[np.isfinite(big)] >= 0.5) & (big[np.isfinite(big)] <= 2.0))
     rgbd = load_sensors(_cam("rgbd", noise), seed=2)["c"]
-    assert rgbd.type == "rgbd_camera" and set(rgbd.models) == {"image", "depth"}
+    assert rgbd.type == "rgbd_camera" and set(rgbd.models) == {"camera", "depth"}
     # one Gaussian per pixel for depth and colour (gz-rendering's depth noise shader)
-    assert rgbd.models["image"].key == rgbd.models["depth"].key
+    assert rgbd.models["camera"].key == rgbd.models["depth"].key
     with pytest.raises(ValueError, match="has models"):
         _ = rgbd.model
     # RgbdCameraSensor.cc has no zero-skip: a gaussian <noise> always makes a model
     zero = load_sensors(_cam("rgbd_camera", "<noise><type>gaussian</type></noise>"))["c"]
-    assert set(zero.models) == {"image", "depth"}
+    assert set(zero.models) == {"camera", "depth"}
 
 
 # ---- the other gz-sensors noise users: parsed components ------------------------------
@@ -478,5 +483,128 @@ def test_cli_on_the_suite_world(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "robot::base::imu_sensor  [imu]  topic imu" in out and "ImuNoise" in out
     assert "robot::base::cam  [camera]  topic camera" in out
-    assert 'image: ImageNoise {"stddev": 0.007, "variant": "ogre2"' in out
+    assert 'camera: ImageNoise {"stddev": 0.007, "variant": "ogre2"' in out
     assert "quiet" not in out  # no <noise>
+
+
+# ---- the registry names the models ----------------------------------------------------
+
+_GAUSS = "<noise><type>gaussian</type><stddev>0.1</stddev></noise>"
+# one noisy sensor of each type gz-sensors adds noise to: type -> the <sensor> body
+_NOISY = {
+    "imu": f"<imu><angular_velocity><x>{_noise(0.01)}</x></angular_velocity></imu>",
+    "lidar": f"<lidar><range><min>0.1</min><max>9</max></range>{_GAUSS}</lidar>",
+    "gpu_lidar": f"<lidar><range><min>0.1</min><max>9</max></range>{_GAUSS}</lidar>",
+    "camera": f"<camera>{_GAUSS}</camera>",
+    "depth_camera": f"<camera>{_GAUSS}</camera>",
+    "rgbd_camera": f"<camera>{_GAUSS}</camera>",
+    "magnetometer": f"<magnetometer><x>{_noise(1e-5)}</x></magnetometer>",
+    "altimeter": f"<altimeter><vertical_position>{_noise(0.1)}</vertical_position></altimeter>",
+    "air_pressure": f"<air_pressure><pressure>{_noise(3)}</pressure></air_pressure>",
+    "air_speed": f"<air_speed><pressure>{_noise(3)}</pressure></air_speed>",
+    "navsat": f"<navsat><position_sensing><vertical>{_noise(3)}</vertical></position_sensing>"
+    "</navsat>",
+    "force_torque": f"<force_torque><force><x>{_noise(0.5)}</x></force></force_torque>",
+}
+
+
+def _noisy(kind):
+    return load_sensors(_world(f'<sensor name="s" type="{kind}">{_NOISY[kind]}</sensor>'))["s"]
+
+
+def test_every_declared_sdf_type_builds_its_registered_model():
+    declared = {(t, d.name) for d in registry.models() for t in d.sdf_types}
+    assert {t for t, _ in declared} <= set(_NOISY), "add a noisy sensor of the new type"
+    for t, name in sorted(declared):
+        rec = _noisy(t)
+        assert list(rec.models) == list(rec.params) == [name], t
+        assert type(rec.models[name]) is registry.get(name).cls
+    # a type no declaration names on its own: the RGB-D camera's two registered models
+    assert list(_noisy("rgbd_camera").models) == ["camera", "depth"]
+    for t in _NOISY:
+        assert set(_noisy(t).models) <= set(registry.names())
+
+
+def test_the_image_key_is_camera_and_the_old_key_warns():
+    rgbd = load_sensors(_cam("rgbd", _GAUSS), seed=4)["c"]
+    for mapping in (rgbd.models, rgbd.params, rgbd.build(5)):
+        with pytest.warns(DeprecationWarning, match="'image' is deprecated: use 'camera'") as w:
+            assert mapping["image"] is mapping["camera"]
+        assert w[0].filename == __file__  # the warning names the caller's line
+        with pytest.warns(DeprecationWarning, match="use 'camera'") as w:
+            assert "image" in mapping
+        assert w[0].filename == __file__
+        with pytest.warns(DeprecationWarning, match="use 'camera'") as w:
+            assert mapping.get("image") is mapping["camera"]
+        assert w[0].filename == __file__
+        assert "image" not in list(mapping)
+    depth = load_sensors(_cam("depth_camera", _GAUSS))["c"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no camera here: the old key is simply absent
+        assert "image" not in depth.models and depth.models.get("image") is None
+        with pytest.raises(KeyError):
+            depth.models["image"]
+        with pytest.raises(KeyError):
+            rgbd.models["nothing"]
+
+
+def test_the_sensor_tag_is_the_suite_name_tag():
+    from fastnoise.io.suite.names import name_tag
+
+    # io.sdf computes the tag itself (it must not import io.suite): they must agree
+    for name in ("robot::base::imu", "a::b::link::s", "/imu", "ünï::cödé"):
+        assert sensor_seed_sequence(1, name).spawn_key[-1] == name_tag(name)
+
+
+class SonarToy(ToyNoise):
+    """A test-only model that claims Gazebo's sonar sensor."""
+
+    model_name = "sonar_toy"
+    declaration = dataclasses.replace(ToyNoise.declaration, name="sonar_toy", sdf_types=("sonar",))
+
+
+@pytest.fixture
+def sonar_toy():
+    registry.register(SonarToy)
+    try:
+        yield SonarToy.declaration
+    finally:
+        registry.unregister("sonar_toy")
+
+
+_SONAR = f'<sensor name="sonar" type="sonar"><sonar>{_noise(1)}</sonar></sensor>'
+
+
+def _suite_types():
+    return {t: d.name for d in registry.models() for t in d.sdf_types if d.messages}
+
+
+def test_the_suite_sdf_types_are_the_declarations(tmp_path):
+    assert sdf_type_models() == _suite_types()
+    assert sdf_type_models() == {
+        "imu": "imu",
+        "camera": "camera",
+        "depth_camera": "depth",
+        "lidar": "range",
+        "gpu_lidar": "range",
+    }
+    # a type without a model that noises messages is not for suites (magnetometer)
+    path = tmp_path / "w.sdf"
+    path.write_text(_world(_SONAR))
+    (row,) = sdf_sensors(path)
+    assert not row.importable and row.reason == "no suite model applies sonar noise to a topic"
+
+
+def test_a_test_only_declaration_joins_the_suite_sdf_types(tmp_path, sonar_toy):
+    assert sdf_type_models() == _suite_types()
+    assert sdf_type_models()["sonar"] == "sonar_toy"
+    path = tmp_path / "w.sdf"
+    path.write_text(_world(_SONAR))
+    # a suite now applies sonar noise, but gz-sensors has no sonar noise to read
+    (row,) = sdf_sensors(path)
+    assert not row.importable and "no model for Gazebo sensor type 'sonar'" in row.reason
+
+
+def test_the_test_only_declaration_is_gone_after_its_fixture():
+    assert "sonar" not in sdf_type_models()
+    assert "sonar_toy" not in registry.names()

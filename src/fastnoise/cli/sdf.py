@@ -6,10 +6,14 @@ found and what sdformat would ignore are listed after them."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 
+import numpy as np
+
 from fastnoise.cli import Command
+from fastnoise.io.sdf import load_sensors
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,10 +35,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _plain(value: object) -> object:
-    import dataclasses
-
-    import numpy as np
-
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _plain(dataclasses.asdict(value))
     if isinstance(value, dict):
@@ -51,8 +51,6 @@ def _plain(value: object) -> object:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fastnoise.io.sdf.imu import load_sensors
-
     try:
         found = load_sensors(
             args.file, search_path=args.search_path, seed=0, use_environment=args.env

@@ -1,5 +1,6 @@
-"""Gazebo SDFormat files: the noise of every sensor (:func:`load_sensors`), and an
-:class:`fastnoise.models.imu.imu_noise.ImuNoise` from one ``<imu>`` (:func:`from_sdf`).
+"""An :class:`fastnoise.models.imu.imu_noise.ImuNoise` from one SDFormat ``<imu>``
+(:func:`from_sdf`); :func:`imu_triads` is also the ``imu`` rule of
+:func:`fastnoise.io.sdf.load_sensors`.
 
 Each ``<noise>`` is read as sdformat ``Noise::Load`` reads it (``fastnoise.io.sdf.noise``:
 the type lower-cased, a missing type attribute is ``none``, every value read for every
@@ -32,27 +33,16 @@ from __future__ import annotations
 
 import os
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from fastnoise.io.sdf.load import SdfSensorNoise, SdfSensors, load_sensors, sensor_seed_sequence
 from fastnoise.io.sdf.noise import NOISE_KEYS, component, parse_noise
 from fastnoise.io.sdf.xml import Node, SdfError, parse_text, read_source
+from fastnoise.models.imu.imu_noise import ImuNoise
 from fastnoise.models.imu.triad import TriadNoise, gauss_markov_stddev_from_gazebo
 
-if TYPE_CHECKING:
-    from fastnoise.models.imu.imu_noise import ImuNoise
-
-__all__ = [
-    "SdfError",
-    "SdfSensorNoise",
-    "SdfSensors",
-    "from_sdf",
-    "imu_noise_params_from_sdf",
-    "load_sensors",
-    "sensor_seed_sequence",
-]
+__all__ = ["from_sdf", "imu_noise_params_from_sdf", "imu_triads"]
 
 _IMU_CHILDREN = (
     "angular_velocity",
@@ -191,8 +181,6 @@ def from_sdf(
     """An ImuNoise with the Gazebo noise of the SDF ``<imu>`` element (see the module
     docstring for the meaning of each element). ``sdf`` is XML text or a file path;
     ``seed`` and ``normal_dtype`` are passed to ``ImuNoise``. For every sensor of a
-    model or world file use :func:`load_sensors`."""
-    from fastnoise.models.imu.imu_noise import ImuNoise
-
+    model or world file use :func:`fastnoise.io.sdf.load_sensors`."""
     gyro, accel = imu_noise_params_from_sdf(sdf, name)
     return ImuNoise(gyro=gyro, accel=accel, seed=seed, normal_dtype=normal_dtype)

@@ -1,12 +1,14 @@
 """Every noisy sensor of an SDF model or world file (:func:`load_sensors`).
 
-Re-exported by :mod:`fastnoise.io.sdf.imu`; the per-type rules are in
-``fastnoise.io.sdf.sensors``.
+The per-type rules are in ``fastnoise.io.sdf.sensors``; they name each model by its
+registered name, and the class comes from :mod:`fastnoise.core.registry`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from fastnoise.core import registry
 from fastnoise.core.seeding import as_seed_sequence, child_seed_sequence, model_tag
-from fastnoise.io.sdf.sensors import MODEL_CLASSES, Plan, describe, noise_nodes
+from fastnoise.io.sdf.sensors import ALIASES, Plan, describe, noise_nodes
 from fastnoise.io.sdf.xml import Node, SdfError, parse_text, read_source
-from fastnoise.io.suite.names import name_tag
 
 __all__ = ["SdfSensorNoise", "SdfSensors", "load_sensors", "sensor_seed_sequence"]
 
@@ -31,13 +33,46 @@ def sensor_seed_sequence(seed: object, scoped_name: str) -> np.random.SeedSequen
     file's ``seed``: ``child(child(seed, model_tag("sdf")), name_tag(scoped_name))``
     (``name_tag``: the first four bytes, little-endian, of the name's UTF-8 SHA-256)."""
     ss = as_seed_sequence(seed)
-    return child_seed_sequence(child_seed_sequence(ss, _SDF_TAG), name_tag(scoped_name))
+    return child_seed_sequence(child_seed_sequence(ss, _SDF_TAG), _name_tag(scoped_name))
 
 
-def _model_class(model: str) -> Any:
-    import fastnoise
+def _name_tag(name: str) -> int:
+    # the tag of fastnoise.io.suite.names.name_tag, computed here: io.sdf sits below
+    # io.suite, which imports it (tests/test_sdf_sensors.py checks they agree)
+    return int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:4], "little")
 
-    return getattr(fastnoise, MODEL_CLASSES[model])
+
+class _ByModel(dict[str, Any]):
+    """A dict keyed by registered model name where a former name (a registry alias,
+    such as ``"image"`` for ``"camera"``) still reads, with a DeprecationWarning."""
+
+    def _renamed(self, key: object) -> Any:
+        if isinstance(key, str):
+            for d in registry.models():
+                if key in d.aliases and super().__contains__(d.name):
+                    warnings.warn(
+                        f"the model name {key!r} is deprecated: use {d.name!r} (load_sensors "
+                        "keys params and models by registered model name)",
+                        DeprecationWarning,
+                        stacklevel=3,
+                    )
+                    return d.name
+        return None
+
+    def __missing__(self, key: object) -> Any:
+        new = self._renamed(key)
+        if new is None:
+            raise KeyError(key)
+        return self[new]
+
+    def __contains__(self, key: object) -> bool:
+        return super().__contains__(key) or self._renamed(key) is not None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if super().__contains__(key):
+            return super().__getitem__(key)
+        new = self._renamed(key)  # same depth as __missing__: the warning names the caller
+        return default if new is None else super().__getitem__(new)
 
 
 @dataclass(frozen=True)
@@ -51,13 +86,14 @@ class SdfSensorNoise:
     topic: str | None  #: its ``<topic>``, if given
     source: str  #: the file it is in (``"<string>"`` for XML text)
     line: int  #: line of its ``<sensor>`` tag
-    #: model name -> constructor keyword arguments (no seed): ``imu``, ``range``,
-    #: ``image``, ``depth``, ``magnetometer``, ``altimeter``, ``air_pressure``,
-    #: ``air_speed``, ``navsat``, ``force_torque``; noise components are dicts of the
-    #: ``<noise>`` values in SI units, or None for type ``none``
+    #: registered model name -> constructor keyword arguments (no seed): ``imu``,
+    #: ``range``, ``camera``, ``depth``, ``magnetometer``, ``altimeter``,
+    #: ``air_pressure``, ``air_speed``, ``navsat``, ``force_torque``; noise components
+    #: are dicts of the ``<noise>`` values in SI units, or None for type ``none``. The
+    #: former key ``image`` still reads ``camera``, with a DeprecationWarning.
     params: Mapping[str, Mapping[str, Any]]
     seed: np.random.SeedSequence  #: its seed (:func:`sensor_seed_sequence`)
-    models: Mapping[str, Any]  #: model name -> the fastnoise model
+    models: Mapping[str, Any]  #: registered model name -> the fastnoise model (as params)
     reason: str = ""  #: why Gazebo adds no noise to it (``params`` and ``models`` empty)
 
     @property
@@ -68,7 +104,7 @@ class SdfSensorNoise:
     @property
     def model(self) -> Any:
         """The one model of the sensor (None if it has none; ValueError for an RGBD
-        camera, which has ``image`` and ``depth``)."""
+        camera, which has ``camera`` and ``depth``)."""
         if len(self.models) > 1:
             raise ValueError(f"sensor {self.name!r} has models {sorted(self.models)}: pick one")
         return next(iter(self.models.values()), None)
@@ -79,7 +115,13 @@ class SdfSensorNoise:
 
 
 def _build(params: Mapping[str, Mapping[str, Any]], ss: np.random.SeedSequence) -> dict[str, Any]:
-    return {model: _model_class(model)(**kwargs, seed=ss) for model, kwargs in params.items()}
+    out = _ByModel()
+    for name, kwargs in params.items():
+        cls = registry.get(name).cls
+        if cls is None:
+            raise TypeError(f"model {name!r} has no class to build from SDF parameters")
+        out[name] = cls(**kwargs, seed=ss)
+    return out
 
 
 @dataclass(frozen=True)
@@ -112,8 +154,6 @@ class SdfSensors(Mapping[str, SdfSensorNoise]):
 
     def by_type(self, sensor_type: str) -> list[SdfSensorNoise]:
         """The sensors of one type (aliases accepted: ``gps`` is ``navsat``), file order."""
-        from fastnoise.io.sdf.sensors import ALIASES
-
         t = ALIASES.get(sensor_type, sensor_type)
         return [s for s in self.sensors.values() if s.type == t]
 
@@ -353,7 +393,7 @@ def _sensor(node: Node, scope: list[str], ctx: _Ctx) -> None:
         topic=(topic_node.text or None) if topic_node is not None else None,
         source=node.source,
         line=node.line,
-        params=plan.params,
+        params=_ByModel(plan.params),
         seed=ss,
         models=models,
         reason=plan.reason,

@@ -2,32 +2,32 @@
 constructor parameters of fastnoise models.
 
 :func:`describe` turns one ``<sensor>`` node into a :class:`Plan`: its canonical type,
-``params`` (model name -> constructor keyword arguments, without the seed) and, when
-fastnoise builds nothing for it, the reason. The rules, from gz-sensors (commit in
-``docs/peers.rst``):
+``params`` (registered model name -> constructor keyword arguments, without the seed)
+and, when fastnoise builds nothing for it, the reason. The rules name models only by
+their name in :mod:`fastnoise.core.registry`; the loader takes the class from there. The
+rules, from gz-sensors (commit in ``docs/peers.rst``):
 
-- ``imu``: one GaussianNoiseModel per axis (``ImuSensor.cc``) -> ``ImuNoise``.
+- ``imu``: one GaussianNoiseModel per axis (``ImuSensor.cc``) -> ``imu``.
 - ``lidar``/``gpu_lidar`` (``ray``/``gpu_ray``; ``<lidar>`` or ``<ray>``): ``Lidar.cc``
   builds a model only for type ``gaussian`` and only if mean, stddev, bias_mean,
   dynamic_bias_stddev or dynamic_bias_correlation_time is non-zero (|x| > 1e-6), applies
   it with dt = 0 (no dynamic-bias step) and clamps with ``<range><min>``/``<max>``
-  -> ``RangeNoise(..., flip_bias_sign=True)``.
+  -> ``range`` with ``flip_bias_sign=True``.
 - ``camera``: ``CameraSensor.cc``: type ``gaussian`` and mean or stddev non-zero ->
-  ``ImageNoise`` (mean and stddev only; variant ``camera_variant``).
-- ``depth_camera`` (``depth``): ``DepthCameraSensor.cc``, same rule -> ``DepthNoise``
+  ``camera`` (mean and stddev only; variant ``camera_variant``).
+- ``depth_camera`` (``depth``): ``DepthCameraSensor.cc``, same rule -> ``depth``
   (metres, NaN/inf kept, no [0, 1] clamp; ``<camera><clip>`` near/far: gz-rendering's
   Ogre 2 depth camera turns noisy depths beyond them into -inf/+inf).
 - ``rgbd_camera`` (``rgbd``): ``RgbdCameraSensor.cc``: type ``gaussian`` -> one
-  per-pixel normal for depth and colour: ``DepthNoise`` and ``ImageNoise`` on the same
-  seed (they draw the same normal for a pixel).
+  per-pixel normal for depth and colour: ``depth`` and ``camera`` on the same seed
+  (they draw the same normal for a pixel).
 - ``magnetometer`` (x, y, z), ``altimeter`` (vertical_position, vertical_velocity),
   ``air_pressure`` (pressure), ``air_speed`` (pressure), ``navsat`` (``gps``;
   position_sensing and velocity_sensing, horizontal and vertical) and ``force_torque``
   (force and torque x, y, z): one GaussianNoiseModel per component (type ``none`` ->
-  None) -> ``MagnetometerNoise``, ``AltimeterNoise``, ``AirPressureNoise``,
-  ``AirSpeedNoise`` (its default ``pressure_units="hectopascals"``: the noise acts in
-  hPa, as gz-sensors applies it), ``NavSatNoise`` (``horizontal_units="degrees"``) and
-  ``ForceTorqueNoise``.
+  None) -> the model of the same name (``air_speed``'s default
+  ``pressure_units="hectopascals"``: the noise acts in hPa, as gz-sensors applies it;
+  ``navsat`` with ``horizontal_units="degrees"``).
 """
 
 from __future__ import annotations
@@ -35,10 +35,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from fastnoise.io.sdf.imu import imu_triads
 from fastnoise.io.sdf.noise import GZ_EPS, component, parse_noise
 from fastnoise.io.sdf.xml import Node
 
-__all__ = ["ALIASES", "MODEL_CLASSES", "Plan", "describe"]
+__all__ = ["ALIASES", "Plan", "describe", "noise_nodes"]
 
 #: sdformat's alternative type names -> the canonical one (``Sensor::Load``).
 ALIASES = {
@@ -52,20 +53,7 @@ ALIASES = {
     "boundingbox": "boundingbox_camera",
     "wideanglecamera": "wide_angle_camera",
 }
-#: model name in a Plan's params -> the fastnoise class (attribute of ``fastnoise``).
-MODEL_CLASSES = {
-    "imu": "ImuNoise",
-    "range": "RangeNoise",
-    "image": "ImageNoise",
-    "depth": "DepthNoise",
-    "magnetometer": "MagnetometerNoise",
-    "altimeter": "AltimeterNoise",
-    "air_pressure": "AirPressureNoise",
-    "air_speed": "AirSpeedNoise",
-    "navsat": "NavSatNoise",
-    "force_torque": "ForceTorqueNoise",
-}
-# sensor type -> (payload element(s), model name, ((component, path below payload), ...))
+# sensor type -> (payload element(s), registered model name, ((component, path), ...))
 _COMPONENTS: dict[str, tuple[tuple[str, ...], str, tuple[tuple[str, str], ...]]] = {
     "magnetometer": (("magnetometer",), "magnetometer", (("x", "x"), ("y", "y"), ("z", "z"))),
     "altimeter": (
@@ -95,7 +83,8 @@ _COMPONENTS: dict[str, tuple[tuple[str, ...], str, tuple[tuple[str, str], ...]]]
 
 @dataclass
 class Plan:
-    """What fastnoise builds for one sensor: ``params[model] = kwargs`` (no seed)."""
+    """What fastnoise builds for one sensor: ``params[model] = kwargs`` (no seed), keyed
+    by registered model name."""
 
     type: str
     params: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -145,8 +134,6 @@ def describe(sensor: Node, notes: list[str], camera_variant: str) -> Plan:
     plan = Plan(stype)
     used: set[int] = set()
     if stype == "imu":
-        from fastnoise.io.sdf.imu import imu_triads
-
         imu = sensor.find("imu")
         if imu is None:
             raise sensor.error("a sensor of type imu needs an <imu> element")
@@ -276,7 +263,7 @@ def _camera(
         return
     mean, stddev = float(v["mean"]), float(v["stddev"])
     if plan.type in ("camera", "rgbd_camera"):
-        plan.params["image"] = {"mean": mean, "stddev": stddev, "variant": camera_variant}
+        plan.params["camera"] = {"mean": mean, "stddev": stddev, "variant": camera_variant}
     if plan.type in ("depth_camera", "rgbd_camera"):
         near, far = _clip(cam)
         plan.params["depth"] = {"mean": mean, "stddev": stddev, "near": near, "far": far}

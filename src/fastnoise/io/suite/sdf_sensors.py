@@ -1,5 +1,9 @@
-"""SDF sensor discovery for suites (split out of :mod:`fastnoise.io.suite.suite`, which
-re-exports it), on :func:`fastnoise.io.sdf.load_sensors`."""
+"""SDF sensor discovery for suites (:mod:`fastnoise.io.suite.suite` reads SDF files
+through it), on :func:`fastnoise.io.sdf.load_sensors`.
+
+Which SDF sensor types a suite applies to a recorded topic comes from the model
+declarations (:func:`sdf_type_models`), not from a list kept here.
+"""
 
 from __future__ import annotations
 
@@ -7,22 +11,22 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-# SDF sensor type -> the suite model that applies its noise to a recorded topic
-_SDF_TYPES = {
-    "imu": "imu",
-    "lidar": "range",
-    "gpu_lidar": "range",
-    "camera": "camera",
-    "depth_camera": "depth",
-}
-# model_name of what _try_from_sdf returns -> suite model
-_SDF_MODELS = {
-    "imu": "imu",
-    "lidar": "lidar",
-    "range": "range",
-    "camera": "camera",
-    "depth": "depth",
-}
+from fastnoise.core import registry
+from fastnoise.io.sdf import SdfSensors, load_sensors
+
+__all__ = ["SdfSensor", "sdf_sensors", "sdf_type_models"]
+
+
+def sdf_type_models() -> dict[str, str]:
+    """SDF sensor type -> the registered model a suite applies its noise with to a
+    recorded topic: every ``sdf_types`` entry of a declaration that noises ROS messages
+    (the first such declaration, when two name one type)."""
+    out: dict[str, str] = {}
+    for d in registry.models():
+        if d.messages:
+            for t in d.sdf_types:
+                out.setdefault(t, d.name)
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -42,9 +46,7 @@ class SdfSensor:
     sensor: str = ""  #: its ``name`` attribute
 
 
-def _load(path: str | os.PathLike[str]) -> Any:
-    from fastnoise.io.sdf.imu import load_sensors
-
+def _load(path: str | os.PathLike[str]) -> SdfSensors:
     try:
         return load_sensors(os.fspath(path), seed=0)
     except OSError as exc:
@@ -53,37 +55,39 @@ def _load(path: str | os.PathLike[str]) -> Any:
 
 def _try_from_sdf(path: str | os.PathLike[str], sensor: str, seed: object) -> Any:
     """The model a suite applies for ``sensor`` (scoped name, or a unique plain name) of
-    the SDF file, keyed by ``seed``; ValueError when there is none."""
+    the SDF file, keyed by ``seed``: the one of :func:`sdf_type_models` for its type;
+    ValueError when there is none."""
     found = _load(path)
     try:
         rec = found[sensor]
     except KeyError as exc:
         raise ValueError(f"{os.fspath(path)}: {exc.args[0]}") from None
-    model = _SDF_TYPES.get(rec.type)
-    if model is None:
+    name = sdf_type_models().get(rec.type)
+    if name is None:
         raise ValueError(
             f"SDF sensor {rec.name!r} ({rec.type}): no suite model applies it to a topic"
         )
-    models = rec.build(seed)
-    if not models:
+    model = rec.build(seed).get(name)
+    if model is None:
         raise ValueError(f"SDF sensor {rec.name!r} ({rec.type}): {rec.reason or 'no noise'}")
-    return next(iter(models.values()))
+    return model
 
 
 def sdf_sensors(path: str | os.PathLike[str]) -> list[SdfSensor]:
     """Every ``<sensor>`` of an SDF model or world file that has a ``<noise>`` element,
-    in file order, and whether a suite applies its noise to a topic (types imu, lidar,
-    gpu_lidar, camera and depth_camera, when Gazebo adds noise)."""
+    in file order, and whether a suite applies its noise to a topic (the sensor types
+    of :func:`sdf_type_models`, when Gazebo adds noise)."""
     return _rows(_load(path))
 
 
-def _rows(found: Any) -> list[SdfSensor]:
+def _rows(found: SdfSensors) -> list[SdfSensor]:
+    types = sdf_type_models()
     out = []
     for rec in found.values():
-        model = _SDF_TYPES.get(rec.type)
-        if model is None:
+        name = types.get(rec.type)
+        if name is None:
             ok, reason = False, f"no suite model applies {rec.type} noise to a topic"
-        elif not rec.models:
+        elif name not in rec.models:
             ok, reason = False, rec.reason or "no noise"
         else:
             ok, reason = True, ""
