@@ -1,4 +1,5 @@
-/* Memory for large result arrays (see fastnoise/_buffers.pyx, which recycles it). */
+/* Memory for large result arrays (see src/fastnoise/core/buffers.pyx, which recycles
+ * it). */
 #ifndef FN_BUFFERS_H
 #define FN_BUFFERS_H
 

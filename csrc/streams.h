@@ -1,11 +1,15 @@
 /* The stream registry: the Philox stream ids every model draws, in one place.
  *
- * Every random number is normal (or raw word) n of stream s under a key k. Each model
- * has its own key, made from the user's seed and the model's tag
- * (fastnoise.core.seeding.model_key), so two models never share a key; the ids below
- * separate the streams inside one model. fastnoise/core/streams.py holds the same
- * table with what each stream draws and its limits; tests/test_streams.py parses this
- * header and checks that both say the same.
+ * Every random number is normal (or raw word) n of stream s under a key k. A model's
+ * key is made from the user's seed and the model's tag
+ * (fastnoise.core.seeding.model_key), so models with different tags never share a key;
+ * the ids below separate the streams inside one model. A few models share a tag on
+ * purpose, each sharing declared in the model's declaration (shared_tags) with its
+ * reason and tested by tests/test_streams.py: range draws stream 4 f + 3 of the lidar
+ * key, which lidar never draws (4 f + 0..2); depth draws the camera's own per-pixel
+ * normals; each sensor of a DVL simulator keys with a child of its seed.
+ * src/fastnoise/core/streams.py holds the same table with what each stream draws and
+ * its limits; tests/test_streams.py parses this header and checks both say the same.
  */
 #ifndef FN_STREAMS_H
 #define FN_STREAMS_H
@@ -24,8 +28,9 @@
 #define FN_STREAM_AWN_ANCHOR 1u /* 16-bit halves: the anchor decision of sample n */
 #define FN_STREAM_AWN_TIE 2u    /* raw word n: breaks a tie of the 16-bit decision */
 
-/* Lidar and range (key tag "lidar"): stream frame << 2 | kind, frame < 2^62; the last
- * frame, 2^62 - 1, is reserved for the range model's once-drawn bias. */
+/* Lidar and range (one key tag, "lidar"): stream frame << 2 | kind, frame < 2^62; the
+ * lidar draws kinds 0..2, the range model kind 3 only, so their streams never meet. The
+ * last frame, 2^62 - 1, is reserved for the range model's once-drawn bias. */
 #define FN_STREAM_LIDAR_RAY_ANGULAR 0u
 #define FN_STREAM_LIDAR_HITPOINT_ANGULAR 1u
 #define FN_STREAM_LIDAR_DISTANCE 2u
@@ -48,6 +53,8 @@
 #define FN_STREAM_CARLA_INTENSITY 2u /* raw word i: intensity drop-off uniform */
 #define FN_STREAM_CARLA_FRAME_BITS 62u
 
-/* Camera (key tag "camera"): stream = frame, any frame < 2^64. */
+/* Camera and depth (one key tag, "camera"): stream = frame, any frame < 2^64; a depth
+ * image's pixel draws the camera's own normal of that pixel, on purpose (one Gaussian
+ * per pixel for RGB-D depth and colour, as gz-rendering's depth noise shader). */
 
 #endif

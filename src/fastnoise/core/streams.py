@@ -2,10 +2,18 @@
 
 Every random number is a pure function of ``(key, stream, index)``. A model's key is
 ``model_key(seed, tag)`` (``fastnoise.core.seeding``): the tag is what separates the
-models, so two models given the same seed draw independent noise. The stream ids
-separate the draws inside one model. ``csrc/streams.h`` holds the same ids for the C
-kernels; ``tests/test_streams.py`` parses it and checks both say the same, and
-``tools/pin_digests.py`` pins what each stream produces.
+models, so two models of different tags given the same seed draw independent noise.
+The stream ids separate the draws inside one model. ``csrc/streams.h`` holds the same
+ids for the C kernels; ``tests/test_streams.py`` parses it and checks both say the
+same, and ``tools/pin_digests.py`` pins what each stream produces.
+
+A key tag (a model declaration's ``tags``) used by two models is shared on purpose,
+and one of them says why in its declaration's ``shared_tags``; ``tests/test_streams.py``
+fails on an undeclared sharing and tests the declared ones: ``range`` draws only
+stream ``4 f + 3`` of the lidar key, which ``lidar`` never draws (``4 f + 0..2``), so
+the two stay independent; ``depth`` draws the camera's own normal of each pixel, the
+same Gaussian for a depth and a colour image, as Gazebo's RGB-D noise; the sensors of
+a ``dvl_simulator`` key with child seeds, apart from an ``augmented_white_noise``.
 
 Tags listed in ``RESERVED_TAGS`` are kept free: no model in use may take one.
 """
