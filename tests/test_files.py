@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastnoise import ImageNoise, ImuNoise, LidarNoise
+from fastnoise import DepthNoise, ImageNoise, ImuNoise, LidarNoise
 from fastnoise.io.apply.apply import ApplyError, apply
-from fastnoise.io.files.files import DepthNoise, image_noise_batch, lidar_noise_columns
-from fastnoise.io.suite.suite import Suite, name_seed_sequence
+from fastnoise.io.files import image_noise_batch, lidar_noise_columns
+from fastnoise.io.suite import Suite, name_seed_sequence
 
 cv2 = pytest.importorskip("cv2")
 

@@ -31,7 +31,7 @@ from rosbags.typesys import Stores, get_typestore  # noqa: E402
 
 from fastnoise import ImageNoise, ImuNoise, LidarNoise  # noqa: E402
 from fastnoise.io.apply.apply import ApplyError, apply  # noqa: E402
-from fastnoise.io.suite.suite import Suite, name_seed_sequence  # noqa: E402
+from fastnoise.io.suite import Suite, name_seed_sequence  # noqa: E402
 
 TS1 = get_typestore(Stores.ROS1_NOETIC)
 TS2 = get_typestore(Stores.ROS2_HUMBLE)

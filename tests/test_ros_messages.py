@@ -12,8 +12,7 @@ import pytest
 pytest.importorskip("rosbags")
 from rosbags.typesys import Stores, get_typestore  # noqa: E402
 
-from fastnoise import ImageNoise, ImuNoise, LidarNoise, RangeNoise  # noqa: E402
-from fastnoise.io.files.files import DepthNoise  # noqa: E402
+from fastnoise import DepthNoise, ImageNoise, ImuNoise, LidarNoise, RangeNoise  # noqa: E402
 from fastnoise.io.ros import (  # noqa: E402
     TopicNoise,
     fill_imu_covariance,
@@ -22,7 +21,7 @@ from fastnoise.io.ros import (  # noqa: E402
     pointcloud2_xyz,
     set_image_array,
 )
-from fastnoise.io.suite.suite import Suite, name_seed_sequence  # noqa: E402
+from fastnoise.io.suite import Suite, name_seed_sequence  # noqa: E402
 
 T = get_typestore(Stores.ROS2_HUMBLE).types
 

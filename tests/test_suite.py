@@ -12,7 +12,7 @@ import pytest
 import fastnoise
 from fastnoise.core.seeding import model_tag
 from fastnoise.core.streams import RESERVED_TAGS, STREAMS
-from fastnoise.io.suite.suite import (
+from fastnoise.io.suite import (
     Suite,
     load_suite,
     name_seed_sequence,

@@ -25,7 +25,7 @@ from rosbags.typesys import Stores, get_typestore  # noqa: E402
 
 from fastnoise import CarlaLidarNoise, cli  # noqa: E402
 from fastnoise.io.apply.apply import ApplyError, apply  # noqa: E402
-from fastnoise.io.suite.suite import Suite, name_seed_sequence  # noqa: E402
+from fastnoise.io.suite import Suite, name_seed_sequence  # noqa: E402
 
 TS1 = get_typestore(Stores.ROS1_NOETIC)
 TS2 = get_typestore(Stores.ROS2_HUMBLE)
@@ -449,10 +449,10 @@ def write_ply(path: Path, cloud: np.ndarray, fmt: str, face: bool = False) -> No
 
 
 def parse_pcd(path: Path):
-    from fastnoise.io.files.files import _pcd_header
+    from fastnoise.io.files.cloud_formats import pcd_header
 
     raw = path.read_bytes()
-    hdr, start = _pcd_header(raw)
+    hdr, start = pcd_header(raw)
     n = int(hdr["POINTS"][0])
     if hdr["DATA"][0] == "ascii":
         rows = np.array([ln.split() for ln in raw[start:].decode().splitlines()], dtype=np.float64)

@@ -23,19 +23,18 @@ import os
 from pathlib import Path
 from typing import TextIO
 
-from fastnoise.io.apply.bag import _apply_bag
-from fastnoise.io.apply.files import _apply_files
-from fastnoise.io.apply.output import _check_paths
+from fastnoise.io.apply.bag import apply_bag
+from fastnoise.io.apply.files import apply_files
+from fastnoise.io.apply.output import check_paths
 from fastnoise.io.apply.report import ApplyError, Report, TopicReport
-from fastnoise.io.suite.suite import Suite, load_suite
+from fastnoise.io.ros.bags import bag_kind
+from fastnoise.io.suite import Suite, load_suite
 
 __all__ = ["ApplyError", "Report", "TopicReport", "apply", "input_kind"]
 
 
 def input_kind(path: Path) -> str:
     """ "ros1", "ros2", "mcap", "folder" or "file"."""
-    from fastnoise.io.ros.bags import bag_kind
-
     kind = bag_kind(path)
     if kind is not None:
         return kind
@@ -65,7 +64,7 @@ def apply(
     (a ValueError) naming the path, topic and message index, or file, of what failed.
     """
     src_p, dst_p = Path(src), Path(dst)
-    _check_paths(src_p, dst_p, overwrite)
+    check_paths(src_p, dst_p, overwrite)
     try:
         suite = config if isinstance(config, Suite) else load_suite(config, seed=seed)
     except (OSError, ValueError) as exc:
@@ -85,7 +84,7 @@ def apply(
         notes=list(suite.notes),
     )
     if kind in ("ros1", "ros2", "mcap"):
-        _apply_bag(suite, src_p, dst_p, kind, report, overwrite, progress, nthreads, stream)
+        apply_bag(suite, src_p, dst_p, kind, report, overwrite, progress, nthreads, stream)
     else:
-        _apply_files(suite, src_p, dst_p, kind, report, overwrite, progress, nthreads, stream)
+        apply_files(suite, src_p, dst_p, kind, report, overwrite, progress, nthreads, stream)
     return report

@@ -1,5 +1,5 @@
 """``fastnoise apply`` on bags (ROS 1, ROS 2, bare MCAP): the plan of which topics are
-noised, and the pass over the messages (split out of :mod:`fastnoise.io.apply.apply`)."""
+noised, and the pass over the messages."""
 
 from __future__ import annotations
 
@@ -9,50 +9,44 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from fastnoise.io.apply.output import _Progress, _publish, _staged
+from fastnoise.io.apply.output import Progress, publish, staged
 from fastnoise.io.apply.report import ApplyError, Report, TopicReport
-from fastnoise.io.suite.suite import Suite, name_tag, normalize_topic
+from fastnoise.io.ros.bags import Codec, data_span, open_bag
+from fastnoise.io.ros.messages import stamp_ns
+from fastnoise.io.ros.noise import TopicNoise, check_topic, message_type
+from fastnoise.io.suite import Suite, name_tag, normalize_topic
 
 
-def _plan_bag(suite: Suite, bag: Any, report: Report) -> dict[str, Any]:
-    """topic -> suite entry for every noised topic (checked: types, key collisions)."""
-    from fastnoise.io.ros.noise import MESSAGE_MODELS, message_type
-
-    plan: dict[str, Any] = {}
+def _plan_bag(suite: Suite, bag: Any, report: Report) -> dict[str, tuple[Any, str]]:
+    """topic -> (suite entry, handler) for every noised topic (checked: types,
+    parameters, key collisions)."""
+    plan: dict[str, tuple[Any, str]] = {}
     tags: dict[int, str] = {}
     for name, info in sorted(bag.topics.items()):
         entry = suite.for_topic(name)
         mtype = message_type(info.msgtype)
-        if entry is None or entry.model == "copy":
+        if entry is None or entry.decl is None:
             report.topics.append(TopicReport(name, mtype, info.count, "copy"))
             continue
         types = {message_type(c.msgtype) for c in info.connections}
         if len(types) > 1:
             raise ApplyError(f"topic {name} carries several message types {sorted(types)}")
-        allowed = MESSAGE_MODELS.get(mtype, ())
-        if entry.model not in allowed:
-            raise ApplyError(
-                f"topic {name} ({mtype}): {entry.where} gives model {entry.model!r}; "
-                + (
-                    f"{mtype} takes {' or '.join(allowed)}"
-                    if allowed
-                    else f"handled types are {sorted(MESSAGE_MODELS)}"
-                )
-            )
+        try:
+            handler = check_topic(entry, name, mtype)
+        except ValueError as exc:
+            raise ApplyError(str(exc)) from None
+        assert handler is not None
         tag = name_tag(name)
         if tag in tags:
             raise ApplyError(f"topics {tags[tag]} and {name} have the same key tag {tag:#x}")
         tags[tag] = name
-        plan[name] = entry
+        plan[name] = (entry, handler)
         report.topics.append(TopicReport(name, mtype, info.count, entry.model, tag))
     return plan
 
 
 def _first_dt(bag: Any, info: Any, entry: Any, codecs: dict[int, Any]) -> float:
     """(t1 - t0) / 1e9 of an IMU topic's first two messages (the first message's dt)."""
-    from fastnoise.io.ros.bags import Codec
-    from fastnoise.io.ros.messages import stamp_ns
-
     times = []
     for conn, ts, raw in bag.messages(info.connections):
         if entry.options.get("stamps", "header") == "log":
@@ -75,9 +69,6 @@ def _first_dt(bag: Any, info: Any, entry: Any, codecs: dict[int, Any]) -> float:
     return (times[1] - times[0]) / 1e9
 
 
-_DATA_ONLY = ("sensor_msgs/Image", "sensor_msgs/PointCloud2")
-
-
 def _noise_in_record(noise: Any, msg: Any, ts: int, raw: Any) -> np.ndarray | None:
     """The output record of an Image or PointCloud2 written straight into a copy of
     ``raw`` (noise changes only the bytes of ``data``, so the record is ``raw`` with
@@ -85,11 +76,9 @@ def _noise_in_record(noise: Any, msg: Any, ts: int, raw: Any) -> np.ndarray | No
     buffer per message: one kept for the topic's next message sat in glibc's heap and
     made the writers' own frame-sized buffers grow by fresh mappings instead (measured
     +20% against +5% on a 500 MB MCAP bag of 1080p frames). None when the message does
-    not view ``raw``, or when the noise changes its size (``carla_lidar`` removing
-    points): the caller serializes it."""
-    from fastnoise.io.ros.bags import data_span
-
-    if noise.msgtype not in _DATA_ONLY or noise.entry.model == "copy" or noise.resizes:
+    not view ``raw``, or when the noise changes more than ``data``'s bytes (a
+    ``points_drop`` handler removing points, an Imu's fields): the caller serializes it."""
+    if not noise.takes_out:
         return None
     span = data_span(msg, raw)
     if span is None:
@@ -111,7 +100,7 @@ def _noise_in_record(noise: Any, msg: Any, ts: int, raw: Any) -> np.ndarray | No
     return buf
 
 
-def _apply_bag(
+def apply_bag(
     suite: Suite,
     src: Path,
     dst: Path,
@@ -122,9 +111,6 @@ def _apply_bag(
     threads: int,
     stream: TextIO | None,
 ) -> None:
-    from fastnoise.io.ros.bags import Codec, open_bag
-    from fastnoise.io.ros.noise import TopicNoise
-
     try:
         bag = open_bag(src)
     except (ImportError, ValueError) as exc:
@@ -137,10 +123,10 @@ def _apply_bag(
             return
         codecs: dict[int, Any] = {}
         noisers: dict[str, TopicNoise] = {}
-        for name, entry in plan.items():
+        for name, (entry, handler) in plan.items():
             info = bag.topics[name]
             first_dt = None
-            if entry.model == "imu":
+            if handler == "imu":
                 first_dt = _first_dt(bag, info, entry, codecs)
             try:
                 noisers[name] = TopicNoise(
@@ -151,13 +137,13 @@ def _apply_bag(
         topic_of = {c.id: normalize_topic(c.topic) for c in bag.reader.connections}
         ros1 = bag.kind == "ros1"
         t0 = time.perf_counter()
-        with _staged(dst, overwrite) as tmp:
+        with staged(dst, overwrite) as tmp:
             target = tmp / (dst.stem if kind == "mcap" else dst.name)
             try:
                 writer, conns, close = bag.writer(target)
             except Exception as exc:  # rosbags' WriterError and friends
                 raise ApplyError(f"{dst}: cannot write the bag: {exc}") from exc
-            bar = _Progress(bag.message_count, "msg", progress, stream)
+            bar = Progress(bag.message_count, "msg", progress, stream)
             try:
                 for conn, ts, raw in bag.messages():
                     out = conns[conn.id]
@@ -195,7 +181,7 @@ def _apply_bag(
                 raise
             finally:
                 bar.close()
-            _publish(result, dst, tmp)
+            publish(result, dst, tmp)
         report.seconds = time.perf_counter() - t0
     finally:
         bag.close()

@@ -1,5 +1,5 @@
-"""``fastnoise apply`` on a folder of files or one file (split out of
-:mod:`fastnoise.io.apply.apply`)."""
+"""``fastnoise apply`` on a folder of files or one file: the plan of which files are
+noised by which handler, and the pass over them."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from fastnoise.io.apply.output import _Progress, _publish, _staged
+from fastnoise.io.apply.output import Progress, publish, staged
 from fastnoise.io.apply.report import ApplyError, Report, TopicReport
-from fastnoise.io.suite.suite import Suite, name_tag
+from fastnoise.io.files.files import file_handler, file_kind, noise_file, walk
+from fastnoise.io.suite import Suite, name_tag
 
 
-def _apply_files(
+def apply_files(
     suite: Suite,
     src: Path,
     dst: Path,
@@ -24,8 +25,6 @@ def _apply_files(
     threads: int,
     stream: TextIO | None,
 ) -> None:
-    from fastnoise.io.files.files import file_kind, noise_file, walk
-
     if kind == "file":
         items = [(src.name, src)]
     else:
@@ -34,19 +33,25 @@ def _apply_files(
     for rel, path in items:
         entry = suite.for_file(rel)
         model = "copy" if entry is None else entry.model
-        if entry is not None and model != "copy" and file_kind(path) is None:
-            raise ApplyError(
-                f"file {rel}: {entry.where} matches it, but no reader knows "
-                f"{path.suffix or 'files without a suffix'}"
-            )
+        if entry is not None and entry.decl is not None:
+            kind_of = file_kind(path)
+            if kind_of is None:
+                raise ApplyError(
+                    f"file {rel}: {entry.where} matches it, but no reader knows "
+                    f"{path.suffix or 'files without a suffix'}"
+                )
+            try:
+                file_handler(entry, kind_of)  # refused before anything is written
+            except ValueError as exc:
+                raise ApplyError(f"file {rel}: {exc} ({entry.where})") from None
         tag = None if model == "copy" else name_tag(rel)
         report.topics.append(TopicReport(rel, path.suffix.lower() or "-", 1, model, tag))
         planned.append((rel, path, entry))
     if report.dry_run:
         return
-    bar = _Progress(len(planned), "file", progress, stream)
+    bar = Progress(len(planned), "file", progress, stream)
     t0 = time.perf_counter()
-    with _staged(dst, overwrite) as tmp:
+    with staged(dst, overwrite) as tmp:
         target = tmp / dst.name
         try:
             for rel, path, entry in planned:
@@ -55,7 +60,7 @@ def _apply_files(
                 size = path.stat().st_size
                 report.messages += 1
                 report.bytes_in += size
-                if entry is None or entry.model == "copy":
+                if entry is None or entry.decl is None:  # copy
                     shutil.copy2(path, out)
                 else:
                     try:
@@ -68,5 +73,5 @@ def _apply_files(
             bar.close()
         if kind != "file" and not target.exists():
             target.mkdir()
-        _publish(target, dst, tmp)
+        publish(target, dst, tmp)
     report.seconds = time.perf_counter() - t0

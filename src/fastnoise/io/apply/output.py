@@ -1,6 +1,5 @@
 """The output side of ``fastnoise apply``: the IN/OUT path checks, the progress bar and
-the staged output folder that is renamed to ``OUT`` only when complete (split out of
-:mod:`fastnoise.io.apply.apply`)."""
+the staged output folder that is renamed to ``OUT`` only when complete."""
 
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ from typing import TextIO
 from fastnoise.io.apply.report import ApplyError
 
 
-def _check_paths(src: Path, dst: Path, overwrite: bool) -> None:
+def check_paths(src: Path, dst: Path, overwrite: bool) -> None:
     if not src.exists():
         raise ApplyError(f"IN {src} does not exist")
     rs, rd = src.resolve(), dst.resolve()
@@ -31,7 +30,7 @@ def _check_paths(src: Path, dst: Path, overwrite: bool) -> None:
         raise ApplyError(f"OUT {dst} exists: remove it or give --overwrite")
 
 
-class _Progress:
+class Progress:
     """tqdm with counts and throughput (messages/s and MB/s), or nothing."""
 
     def __init__(self, total: int, unit: str, enabled: bool, stream: TextIO | None) -> None:
@@ -70,7 +69,7 @@ class _Progress:
 
 
 @contextmanager
-def _staged(dst: Path, overwrite: bool) -> Iterator[Path]:
+def staged(dst: Path, overwrite: bool) -> Iterator[Path]:
     """A fresh temporary folder beside ``dst``; the body leaves its result at
     ``<tmp>/result`` (renamed in place by the caller's ``finish``)."""
     dst.parent.mkdir(parents=True, exist_ok=True)
@@ -81,7 +80,7 @@ def _staged(dst: Path, overwrite: bool) -> Iterator[Path]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _publish(result: Path, dst: Path, tmp: Path) -> None:
+def publish(result: Path, dst: Path, tmp: Path) -> None:
     """Move the finished ``result`` to ``dst``, replacing an old ``dst`` only now."""
     if dst.exists() or dst.is_symlink():
         old = tmp / ".replaced"

@@ -1,5 +1,6 @@
-"""Point-cloud files (split out of
-:mod:`fastnoise.io.files.files`, which re-exports it)."""
+"""Point-cloud files and arrays with the ``points`` handler of
+:mod:`fastnoise.io.files.files`: ``model.apply(xyz, lidar_pose=pose, frame=k, out=xyz,
+threads=n)`` on the x, y, z columns (m), every other column, field and element kept."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from typing import Any
 
 import numpy as np
 
-from fastnoise.io.files import cloud_carla as _carla
 from fastnoise.io.files.cloud_formats import (
     pcd_ascii_rows,
     pcd_binary_body,
@@ -17,6 +17,8 @@ from fastnoise.io.files.cloud_formats import (
     read_pcd,
     read_ply,
 )
+
+__all__ = ["CLOUD_SUFFIXES", "lidar_noise_columns", "noise_kitti", "noise_pcd", "noise_ply"]
 
 CLOUD_SUFFIXES = (".bin", ".pcd", ".ply")
 
@@ -29,7 +31,8 @@ def lidar_noise_columns(
     threads: int = 1,
     columns: tuple[int, int, int] = (0, 1, 2),
 ) -> np.ndarray:
-    """LidarNoise on an (N, >=3) cloud whose ``columns`` are x, y, z (m): a copy with
+    """A ``points`` model (LidarNoise's call) on an (N, >=3) cloud whose ``columns`` are
+    x, y, z (m): a copy with
     those columns noised (``model.apply`` on them as a contiguous (N, 3) array, frame
     ``frame``) and every other column (intensity, ring, time) kept. A stack (F, N, >=3)
     is frames ``frame``, ``frame + 1``, ..."""
@@ -51,33 +54,21 @@ def lidar_noise_columns(
     return res
 
 
-def _lidar_model(model: Any) -> Any:
-    from fastnoise.models.lidar.lidar_noise import LidarNoise
-
-    if not isinstance(model, LidarNoise):
-        raise TypeError(
-            f"point clouds take model 'lidar' or 'carla_lidar', not {type(model).__name__}"
-        )
-    return model
-
-
-def _noise_kitti(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
-    if _carla.is_carla(model):
-        return _carla.carla_kitti(src, dst, model, options, threads)
+def noise_kitti(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
+    """A KITTI ``.bin`` (float32 N x 4: x, y, z, intensity); the intensity is kept."""
     raw = np.fromfile(src, dtype="<f4")
     if raw.size % 4:
         raise ValueError(f"{raw.size} float32 values: a KITTI .bin holds N x 4 (x, y, z, i)")
     cloud = raw.reshape(-1, 4)
-    res = lidar_noise_columns(_lidar_model(model), cloud, 0, options.get("pose"), threads)
+    res = lidar_noise_columns(model, cloud, 0, options.get("pose"), threads)
     res.astype("<f4").tofile(dst)
 
 
-def _noise_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
-    if _carla.is_carla(model):
-        return _carla.carla_pcd(src, dst, model, options, threads)
+def noise_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
+    """A ``.pcd`` (DATA ascii or binary)."""
     raw = src.read_bytes()
     pcd = read_pcd(raw)
-    lidar = _lidar_model(model)
+    lidar = model
     if pcd.kind == "binary":
         body, uniq, dt = pcd_binary_body(raw, pcd)
         xyz = np.stack([body[uniq[i]] for i in pcd.xi], axis=1).astype(pcd.ftype)
@@ -100,12 +91,11 @@ def _noise_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) ->
         dst.write_bytes(raw[: pcd.start] + "".join(out_lines).encode("ascii"))
 
 
-def _noise_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
-    if _carla.is_carla(model):
-        return _carla.carla_ply(src, dst, model, options, threads)
+def noise_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
+    """A ``.ply`` (ascii, binary little or big endian): the vertex element's x, y, z."""
     raw = src.read_bytes()
     ply = read_ply(raw)
-    lidar = _lidar_model(model)
+    lidar = model
     xi, ftype = ply.xi, ply.ftype
     if ply.fmt in ("binary_little_endian", "binary_big_endian"):
         body, dt, offset = ply_binary_body(raw, ply)

@@ -1,5 +1,8 @@
-"""CarlaLidarNoise (suite model "carla_lidar") on point-cloud files: KITTI .bin, .pcd,
-.ply (split out of :mod:`fastnoise.io.files.cloud`, which dispatches here)."""
+"""Point-cloud files and arrays with the ``points_drop`` handler of
+:mod:`fastnoise.io.files.files` (CARLA's lidar, suite model ``carla_lidar``):
+``model.apply(cloud, frame=k, drop=False, threads=n) -> (points, mask)`` on (N, 4)
+x, y, z, intensity; dropped points removed, or kept as NaN with ``keep_layout``. KITTI
+``.bin``, ``.pcd``, ``.ply`` and (N, >=4) arrays."""
 
 from __future__ import annotations
 
@@ -9,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from fastnoise.io.files.cloud_formats import (
-    _PCD_TYPES,
-    _PLY_TYPES,
+    PCD_TYPES,
+    PLY_TYPES,
     pcd_ascii_rows,
     pcd_binary_body,
     ply_ascii_rows,
@@ -19,17 +22,13 @@ from fastnoise.io.files.cloud_formats import (
     read_ply,
 )
 
-
-def is_carla(model: Any) -> bool:
-    from fastnoise.models.lidar.carla import CarlaLidarNoise
-
-    return isinstance(model, CarlaLidarNoise)
+__all__ = ["carla_kitti", "carla_noise_rows", "carla_pcd", "carla_ply"]
 
 
 def carla_noise_rows(
     model: Any, cloud: np.ndarray, frame: int = 0, keep_layout: bool = False, threads: int = 1
 ) -> np.ndarray:
-    """CarlaLidarNoise on an (N, >=4) float32/float64 cloud (x, y, z in m, intensity,
+    """A ``points_drop`` model on an (N, >=4) float32/float64 cloud (x, y, z in m, intensity,
     extra columns): by default the kept rows (``model.apply(cloud, frame)``'s points);
     with ``keep_layout`` all N rows, the kept ones as the model gives them, the dropped
     ones as they were with x, y, z = NaN. A stack (F, N, >=4) (``keep_layout`` only) is
@@ -108,7 +107,7 @@ def carla_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
     names, xi, ftype = pcd.names, pcd.xi, pcd.ftype
     ii = names.index("intensity") if "intensity" in names else None
     if ii is not None:
-        code = _PCD_TYPES.get((pcd.types[ii].upper(), pcd.sizes[ii]), "?")
+        code = PCD_TYPES.get((pcd.types[ii].upper(), pcd.sizes[ii]), "?")
         _float_field("PCD field", "intensity", code if pcd.counts[ii] == 1 else "?")
     keep_layout = bool(options.get("keep_layout"))
     head = raw[: pcd.start].decode("ascii")
@@ -168,7 +167,7 @@ def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
     pnames = [p for _, p in props]
     ii = pnames.index("intensity") if "intensity" in pnames else None
     if ii is not None:
-        _float_field("PLY vertex property", "intensity", _PLY_TYPES.get(props[ii][0], "?"))
+        _float_field("PLY vertex property", "intensity", PLY_TYPES.get(props[ii][0], "?"))
     n = elements[vi][1]
     if ply.fmt in ("binary_little_endian", "binary_big_endian"):
         body, dt, offset = ply_binary_body(raw, ply)
@@ -189,7 +188,7 @@ def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
         cols = [np.array([float(t[i]) for t in tok], dtype=ftype) for i in xi]
         pts, mask = _carla_fields(model, cols, ftype, threads)
         f = "{:.9g}" if ftype == np.float32 else "{:.17g}"
-        fi = "{:.9g}" if ii is None or _PLY_TYPES[props[ii][0]] == "f4" else "{:.17g}"
+        fi = "{:.9g}" if ii is None or PLY_TYPES[props[ii][0]] == "f4" else "{:.17g}"
         vert = []
         for p, t in enumerate(tok):
             if not keep_layout and not mask[p]:

@@ -1,4 +1,4 @@
-"""Point-cloud file formats shared by the LidarNoise and CarlaLidarNoise readers and
+"""Point-cloud file formats shared by the ``points`` and ``points_drop`` readers and
 writers: the PCD and PLY field types, their checked headers and their point data."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-_PCD_TYPES = {
+#: PCD (TYPE, SIZE) -> numpy type
+PCD_TYPES = {
     ("F", 4): "f4",
     ("F", 8): "f8",
     ("I", 1): "i1",
@@ -21,7 +22,8 @@ _PCD_TYPES = {
 }
 
 
-def _pcd_header(raw: bytes) -> tuple[dict[str, list[str]], int]:
+def pcd_header(raw: bytes) -> tuple[dict[str, list[str]], int]:
+    """A PCD header's lines (upper-case key -> words) and where the data start."""
     fields: dict[str, list[str]] = {}
     pos = 0
     while True:
@@ -38,7 +40,8 @@ def _pcd_header(raw: bytes) -> tuple[dict[str, list[str]], int]:
             return fields, pos
 
 
-_PLY_TYPES = {
+#: PLY property type -> numpy type
+PLY_TYPES = {
     "char": "i1",
     "uchar": "u1",
     "short": "i2",
@@ -74,7 +77,7 @@ class Pcd(NamedTuple):
 
 
 def read_pcd(raw: bytes) -> Pcd:
-    hdr, start = _pcd_header(raw)
+    hdr, start = pcd_header(raw)
     names = hdr.get("FIELDS", [])
     sizes = [int(s) for s in hdr.get("SIZE", [])]
     types = hdr.get("TYPE", [])
@@ -101,7 +104,7 @@ def pcd_binary_body(raw: bytes, pcd: Pcd) -> tuple[np.ndarray, list[str], np.dty
     ``<name>__<i>``: PCD allows repeated ``_`` names), those names and the dtype."""
     formats: list[Any] = []
     for t, s, c in zip(pcd.types, pcd.sizes, pcd.counts, strict=True):
-        code = _PCD_TYPES.get((t.upper(), s))
+        code = PCD_TYPES.get((t.upper(), s))
         if code is None:
             raise ValueError(f"PCD TYPE {t} SIZE {s} is not a known type")
         formats.append(("<" + code, (c,)) if c > 1 else "<" + code)
@@ -175,7 +178,7 @@ def read_ply(raw: bytes) -> Ply:
         if n not in pnames:
             raise ValueError(f"PLY vertex has no property {n!r} (it has {pnames})")
     xi = [pnames.index(n) for n in ("x", "y", "z")]
-    ftype = np.float32 if all(_PLY_TYPES[props[i][0]] == "f4" for i in xi) else np.float64
+    ftype = np.float32 if all(PLY_TYPES[props[i][0]] == "f4" for i in xi) else np.float64
     return Ply(start, fmt, elements, vi, props, xi, ftype)
 
 
@@ -185,8 +188,8 @@ def ply_binary_body(raw: bytes, ply: Ply) -> tuple[np.ndarray, np.dtype, int]:
     order = "<" if ply.fmt == "binary_little_endian" else ">"
     offset = ply.start
     for e in ply.elements[: ply.vi]:
-        offset += e[1] * np.dtype([(p, order + _PLY_TYPES[t]) for t, p in e[2]]).itemsize
-    dt = np.dtype([(f"{p}__{i}", order + _PLY_TYPES[t]) for i, (t, p) in enumerate(ply.props)])
+        offset += e[1] * np.dtype([(p, order + PLY_TYPES[t]) for t, p in e[2]]).itemsize
+    dt = np.dtype([(f"{p}__{i}", order + PLY_TYPES[t]) for i, (t, p) in enumerate(ply.props)])
     n = ply.elements[ply.vi][1]
     return np.frombuffer(raw, dtype=dt, count=n, offset=offset).copy(), dt, offset
 

@@ -13,10 +13,16 @@ A recording (ROS 1 bag, ROS 2 bag, ``.mcap``): ``fastnoise apply --config suite.
 OUT``, or :func:`fastnoise.io.apply.apply.apply` in Python. The suite file is described in
 :mod:`fastnoise.io.suite.suite`.
 
+Which model noises a topic is the suite's choice; how a message is noised is the
+handler's that the model declares for its type (``imu``, ``scan``, ``points``,
+``points_drop``, ``image``, ``depth_image``, ``compressed_image``, ``odometry``: each
+with its call protocol in :mod:`fastnoise.io.ros.noise`), so a registered third-party
+model noises messages as the built-ins do.
+
 Helpers (:mod:`fastnoise.io.ros.messages`), for any message object with the ROS field
 names (``rosbags`` or ``rclpy``): PointCloud2 <-> structured array views with write-back
 (:func:`pointcloud2_array`, :func:`pointcloud2_xyz`, :func:`set_pointcloud2_xyz`; for
-CarlaLidarNoise's result :func:`set_pointcloud2_carla`), Image
+the ``points_drop`` result :func:`set_pointcloud2_carla`), Image
 <-> ndarray by encoding (:func:`image_array`, :func:`set_image_array`), CompressedImage
 decode and encode (:func:`decode_compressed_image`, :func:`encode_compressed_image`), and
 covariances (:func:`fill_imu_covariance`, :func:`fill_odometry_covariance`).
@@ -41,12 +47,13 @@ from fastnoise.io.ros.messages import (
     set_pointcloud2_xyz,
     stamp_ns,
 )
-from fastnoise.io.ros.noise import MESSAGE_MODELS, TopicNoise, message_type
+from fastnoise.io.ros.noise import MESSAGE_HANDLERS, TopicNoise, check_topic, message_type
 
 __all__ = [
     "IMAGE_ENCODINGS",
-    "MESSAGE_MODELS",
+    "MESSAGE_HANDLERS",
     "TopicNoise",
+    "check_topic",
     "decode_compressed_image",
     "encode_compressed_image",
     "fill_imu_covariance",

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from fastnoise.io.suite.names import normalize_topic
+
 __all__ = ["BagInput", "Codec", "bag_kind", "data_span", "open_bag"]
 
 
@@ -259,8 +261,6 @@ def _ros2_version(path: Path) -> int:
 def open_bag(path: str | os.PathLike[str]) -> BagInput:
     """Open a ROS 1 bag, ROS 2 bag folder or bare ``.mcap`` file for reading."""
     _rosbags()
-    from fastnoise.io.suite.suite import normalize_topic
-
     p = Path(path)
     kind = bag_kind(p)
     if kind is None:

@@ -27,6 +27,7 @@ from fastnoise.io.ros.compressed import (
     decode_compressed_image,
     encode_compressed_image,
 )
+from fastnoise.models.imu.triad import odometry_covariances
 
 __all__ = [
     "IMAGE_ENCODINGS",
@@ -358,8 +359,6 @@ def fill_odometry_covariance(msg: Any, tables: tuple[np.ndarray, np.ndarray] | N
     floats each) to the source document's table
     (:func:`fastnoise.odometry_covariances`), or to ``tables`` = (pose, twist)."""
     if tables is None:
-        from fastnoise.models.imu.triad import odometry_covariances
-
         tables = odometry_covariances()
     pose, twist = tables
     msg.pose.covariance = np.array(pose, dtype=np.float64)

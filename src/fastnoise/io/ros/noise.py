@@ -1,5 +1,57 @@
 """TopicNoise: the noise of one topic, message by message (what ``fastnoise apply`` runs
-for every noised topic, and what a node calls in its subscription callback)."""
+for every noised topic, and what a node calls in its subscription callback).
+
+Which model noises a message is the suite's business; how is the business of the
+model's *handler*: a model's declaration (:class:`fastnoise.core.spec.Declaration`)
+maps each ROS message type it noises to one of the handlers below, and the handler, not
+the model's name, decides what is read from the message, what is called on the model
+and what is written back. A third-party model serves a message type by declaring one of
+these handlers and implementing its call protocol (``k`` is the frame, the message's
+index on its topic; ``n`` the suite's threads):
+
+``imu`` (``sensor_msgs/Imu``)
+    ``model.step(w, a, dt) -> (w_meas, a_meas)`` per message, ``w``/``a`` float64
+    (3,) arrays (rad/s, m/s^2), ``dt`` (s) the stamp difference in integer ns / 1e9
+    (``header.stamp``, or the bag's log time with the option ``stamps = "log"``); the
+    first message takes ``first_dt``. Covariances, unless the option ``covariance`` is
+    ``"keep"``: ``model.angular_velocity_covariance(dt, convention)`` and
+    ``model.linear_acceleration_covariance(dt, convention)``, each 9 floats (row-major
+    3 x 3). Orientation untouched.
+``scan`` (``sensor_msgs/LaserScan``)
+    ``model.apply(ranges, frame=k, threads=n)``, ``ranges`` float32 (m), returns the
+    new ranges; intensities kept. A model whose declaration lists ``message_params``
+    among ``min_range``/``max_range`` is built once per distinct value of the message's
+    ``range_min``/``range_max`` with those parameters; any other model is built once.
+``points`` (``sensor_msgs/PointCloud2``)
+    ``model.apply(xyz, lidar_pose=pose, frame=k, out=xyz, threads=n)``, ``xyz`` the
+    points' x, y, z (N, 3) (float32 when all three fields are FLOAT32, else float64; NaN
+    points kept), written back in place; ``pose`` the option ``pose`` (default None:
+    the header's frame is the sensor frame). Every other field is kept.
+``points_drop`` (``sensor_msgs/PointCloud2``)
+    ``model.apply(cloud, frame=k, drop=False, threads=n) -> (points, mask)``, ``cloud``
+    (N, 4): x, y, z and an intensity column of zeros; ``points`` (N, 4) x, y, z and the
+    intensity to store, ``mask`` (N,) True for kept points. Dropped points are removed
+    (``height`` 1, ``width`` the kept count), or kept as NaN with the option
+    ``keep_layout = true``; the ``intensity`` field (FLOAT32/FLOAT64; another type is
+    refused) receives column 3 (see
+    :func:`~fastnoise.io.ros.messages.set_pointcloud2_carla`).
+``image`` (``sensor_msgs/Image``: mono8, mono16, rgb8, bgr8, rgba8, bgra8)
+    ``model.apply(pixels, frame=k, out=noised, threads=n)`` on an (H, W) or (H, W, C)
+    uint8/uint16 view, colours in R, G, B order (alpha, a 4th channel, is for the model
+    to copy); a model with a true ``per_channel`` attribute gets bgra8 reordered too.
+``depth_image`` (``sensor_msgs/Image``, 32FC1 in metres)
+    ``model.apply(depth, frame=k, out=noised, threads=n)`` on the (H, W) float32 view.
+``compressed_image`` (``sensor_msgs/CompressedImage``, JPEG or PNG)
+    decoded with OpenCV, then as ``image`` (``model.apply(view, frame=k, out=view,
+    threads=n)``, colours in R, G, B order), re-encoded at the options ``quality``
+    (JPEG, default 95) and ``png_compression`` (PNG, default 3); ``compressedDepth`` is
+    refused.
+``odometry`` (``nav_msgs/Odometry``)
+    the "model" is a pair (pose, twist) of 36-float covariance tables, written to
+    ``pose.covariance`` and ``twist.covariance``; nothing else changes.
+
+An option a model does not declare takes the default named here.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +60,8 @@ from typing import Any
 
 import numpy as np
 
+from fastnoise.core import registry
+from fastnoise.io.files.image import noise_bgr
 from fastnoise.io.ros.messages import (
     IMAGE_ENCODINGS,
     decode_compressed_image,
@@ -22,19 +76,30 @@ from fastnoise.io.ros.messages import (
     set_pointcloud2_xyz,
     stamp_ns,
 )
-from fastnoise.io.suite.suite import Entry, Suite, load_suite, normalize_topic
+from fastnoise.io.suite import Entry, Suite, load_suite, normalize_topic
 
-__all__ = ["MESSAGE_MODELS", "TopicNoise", "message_type"]
+__all__ = ["MESSAGE_HANDLERS", "TopicNoise", "check_topic", "message_type"]
 
-#: message type (without "/msg/") -> the suite models that can noise it
-MESSAGE_MODELS = {
-    "sensor_msgs/Imu": ("imu",),
-    "sensor_msgs/LaserScan": ("range",),
-    "sensor_msgs/PointCloud2": ("lidar", "carla_lidar"),
-    "sensor_msgs/Image": ("camera", "depth"),
-    "sensor_msgs/CompressedImage": ("camera",),
-    "nav_msgs/Odometry": ("odometry",),
+#: handler name -> the message type it noises (``"pkg/Name"``; see the module docstring)
+MESSAGE_HANDLERS = {
+    "imu": "sensor_msgs/Imu",
+    "scan": "sensor_msgs/LaserScan",
+    "points": "sensor_msgs/PointCloud2",
+    "points_drop": "sensor_msgs/PointCloud2",
+    "image": "sensor_msgs/Image",
+    "depth_image": "sensor_msgs/Image",
+    "compressed_image": "sensor_msgs/CompressedImage",
+    "odometry": "nav_msgs/Odometry",
 }
+
+# constructor parameters a handler takes from each message: parameter -> message field,
+# and the field values that stand for "a valid message" when a topic is checked
+_MESSAGE_FIELDS = {"scan": {"min_range": "range_min", "max_range": "range_max"}}
+_PROBE = {"range_min": 0.0, "range_max": 1.0}
+
+# handlers that change only the bytes of ``data``, so the noised bytes can be written
+# into a caller's buffer (``out``); points_drop only with keep_layout
+_DATA_ONLY = ("points", "points_drop", "image", "depth_image")
 
 
 def message_type(msg_or_type: Any) -> str:
@@ -50,37 +115,59 @@ def message_type(msg_or_type: Any) -> str:
     return name.replace("/msg/", "/")
 
 
+def _one_of(names: list[str]) -> str:
+    return " or ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def check_topic(entry: Entry, topic: str, msgtype: str) -> str | None:
+    """The handler that noises ``topic``'s messages of type ``msgtype`` with ``entry``'s
+    model (None for ``copy``); ValueError naming the topic, the type and the models that
+    take it when the model does not noise that type, or when its parameters are not
+    allowed (a model built from each message's figures is built once with stand-ins)."""
+    decl = entry.decl
+    if decl is None:
+        return None
+    mtype = message_type(msgtype)
+    handler = decl.messages.get(mtype)
+    if handler is None:
+        takers = sorted(d.name for d in registry.for_message(mtype))
+        if not takers:
+            raise ValueError(
+                f"topic {topic} ({mtype}): {entry.where} gives model {entry.model!r}, but no "
+                f"model noises {mtype} (handled types: {registry.message_types()})"
+            )
+        raise ValueError(
+            f"topic {topic} ({mtype}): {entry.where} gives model {entry.model!r}; {mtype} "
+            f"takes {_one_of(takers)}"
+        )
+    if MESSAGE_HANDLERS.get(handler) != mtype:
+        raise ValueError(
+            f"model {decl.name!r} declares handler {handler!r} for {mtype}: not allowed: "
+            f"{mtype} has the handlers "
+            f"{sorted(h for h, t in MESSAGE_HANDLERS.items() if t == mtype)}"
+        )
+    fields = _MESSAGE_FIELDS.get(handler, {})
+    unknown = [p for p in decl.message_params if p not in fields]
+    if unknown:
+        raise ValueError(
+            f"model {decl.name!r} takes {unknown} from each message, but the {handler!r} "
+            f"handler supplies only {sorted(fields)}"
+        )
+    if decl.message_params:
+        entry.build(topic, **{p: _PROBE[fields[p]] for p in decl.message_params})
+    return handler
+
+
 class TopicNoise:
     """The noise of one topic: ``noise(msg)`` noises a message in place and returns it.
 
     Message ``k`` given to this object is frame ``k`` (``first_frame + k``) of the
     topic's model, keyed by the topic's normalized name under the suite seed (see
-    :mod:`fastnoise.io.suite.suite`): the same noise ``fastnoise apply`` gives that message in
-    a bag. Per message type:
-
-    - ``sensor_msgs/Imu`` (``imu``): angular velocity and linear acceleration through
-      ``ImuNoise.step`` with ``dt`` = (stamp_k - stamp_{k-1}) in integer ns / 1e9
-      (``header.stamp``, or the bag's log time with ``stamps = "log"``); the first
-      message takes ``first_dt`` (s). Covariances by the entry's ``covariance``
-      (default ``"white_and_bias"``); orientation untouched.
-    - ``sensor_msgs/LaserScan`` (``range``): ``ranges`` through ``RangeNoise`` with the
-      message's own ``range_min``/``range_max`` (Gazebo's clamp); intensities kept.
-    - ``sensor_msgs/PointCloud2`` (``lidar``): x, y, z (float32 or float64, any offsets,
-      ``point_step``, ``row_step``, byte order) through ``LidarNoise`` in the header's
-      frame (or the entry's ``pose``); NaN points and every other field kept.
-    - ``sensor_msgs/PointCloud2`` (``carla_lidar``): ``CarlaLidarNoise`` on the points
-      in the header's frame (the sensor frame): x, y, z read as for ``lidar``, the
-      ``intensity`` field (FLOAT32/FLOAT64; another type is refused) receives
-      e^(-a d); a cloud without one gets the drop-off that intensity drives but no
-      field for it. Dropped points (NaN points among them) are removed: ``height`` 1,
-      ``width`` the kept count, ``row_step`` and ``data`` rebuilt, every other byte of
-      a kept point unchanged; with ``keep_layout = true`` they stay, with x, y, z =
-      NaN (see :func:`~fastnoise.io.ros.messages.set_pointcloud2_carla`).
-    - ``sensor_msgs/Image`` (``camera``: mono8, mono16, rgb8, bgr8, rgba8, bgra8, colours
-      noised in R, G, B order; ``depth``: 32FC1 in metres, no clamp, NaN/inf kept).
-    - ``sensor_msgs/CompressedImage`` (``camera``): decoded, noised, re-encoded (JPEG at
-      ``quality``, PNG at ``png_compression``); ``compressedDepth`` refused.
-    - ``nav_msgs/Odometry`` (``odometry``): the covariance table only.
+    :mod:`fastnoise.io.suite.suite`): the same noise ``fastnoise apply`` gives that
+    message in a bag. The model's declaration names the handler of each message type;
+    the handlers and what each does are listed in :mod:`fastnoise.io.ros.noise`.
+    ``msgtype`` (``"pkg/Name"`` or ``"pkg/msg/Name"``) is checked at once; without it,
+    the first message's type is checked.
     """
 
     def __init__(
@@ -98,11 +185,16 @@ class TopicNoise:
         self.threads = threads
         self.first_dt = first_dt
         self.frame = int(first_frame)
+        self.options = entry.option_values()
         self.msgtype = None if msgtype is None else message_type(msgtype)
+        self.handler: str | None = None
         if self.msgtype is not None:
-            self._check_type(self.msgtype)
-        self.model = None if entry.model == "range" else entry.build(self.topic)
-        self._ranges: dict[tuple[float, float], Any] = {}
+            self.handler = check_topic(entry, self.topic, self.msgtype)
+        decl = entry.decl
+        # a model with message_params is built per message's figures (see _scan)
+        self._message_params = () if decl is None else tuple(decl.message_params)
+        self.model = None if self._message_params else entry.build(self.topic)
+        self._by_fields: dict[tuple[float, ...], Any] = {}
         self._prev_ns: int | None = None
         self._cov: dict[float, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -123,20 +215,17 @@ class TopicNoise:
         kwargs.setdefault("threads", suite.threads)
         return cls(entry, topic, msgtype, **kwargs)
 
-    def _check_type(self, msgtype: str) -> None:
-        allowed = MESSAGE_MODELS.get(msgtype)
-        if self.entry.model == "copy":
-            return
-        if allowed is None:
-            raise ValueError(
-                f"topic {self.topic}: message type {msgtype} is not handled (handled: "
-                f"{sorted(MESSAGE_MODELS)})"
-            )
-        if self.entry.model not in allowed:
-            raise ValueError(
-                f"topic {self.topic}: {msgtype} takes model {' or '.join(allowed)}, but "
-                f"{self.entry.where} gives {self.entry.model!r}"
-            )
+    @property
+    def resizes(self) -> bool:
+        """True when this topic's messages change size (``points_drop`` removing
+        points): ``out`` is then not taken."""
+        return self.handler == "points_drop" and not self.options.get("keep_layout", False)
+
+    @property
+    def takes_out(self) -> bool:
+        """True when the noise changes only the bytes of ``data`` (Image, PointCloud2
+        without removal), so ``out`` may receive them."""
+        return self.handler in _DATA_ONLY and not self.resizes
 
     # ---------------------------------------------------------------------------------
     def __call__(
@@ -146,31 +235,18 @@ class TopicNoise:
         bag's record time, used by an IMU with ``stamps = "log"``. ``out``: for an Image
         or PointCloud2, a writable uint8 array of ``data``'s size that receives the
         noised bytes and becomes ``msg.data`` (by default a new array)."""
-        msgtype = self.msgtype or message_type(msg)
         if self.msgtype is None:
-            self._check_type(msgtype)
+            self.msgtype = message_type(msg)
+            self.handler = check_topic(self.entry, self.topic, self.msgtype)
         frame = self.frame
-        if self.entry.model == "copy":
-            pass
-        elif msgtype == "sensor_msgs/Imu":
-            self._imu(msg, log_time_ns)
-        elif msgtype == "sensor_msgs/LaserScan":
-            self._scan(msg, frame)
-        elif msgtype == "sensor_msgs/PointCloud2" and self.entry.model == "carla_lidar":
-            self._carla_cloud(msg, frame, out)
-        elif msgtype == "sensor_msgs/PointCloud2":
-            self._cloud(msg, frame, out)
-        elif msgtype == "sensor_msgs/Image":
-            self._image(msg, frame, out)
-        elif msgtype == "sensor_msgs/CompressedImage":
-            self._compressed(msg, frame)
-        elif msgtype == "nav_msgs/Odometry":
-            fill_odometry_covariance(msg, self.model)
+        if self.handler is not None:
+            _HANDLERS[self.handler](self, msg, frame, log_time_ns, out)
         self.frame = frame + 1
         return msg
 
-    def _imu(self, msg: Any, log_time_ns: int | None) -> None:
-        if self.entry.options.get("stamps", "header") == "log":
+    # handlers: (self, msg, frame, log_time_ns, out) -----------------------------------
+    def _imu(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
+        if self.options.get("stamps", "header") == "log":
             if log_time_ns is None:
                 raise ValueError("stamps = 'log' needs the log time of each message")
             t = int(log_time_ns)
@@ -197,7 +273,7 @@ class TopicNoise:
         wo, ao = self.model.step(w, a, dt)
         av.x, av.y, av.z = wo.tolist()
         la.x, la.y, la.z = ao.tolist()
-        convention = self.entry.options.get("covariance", "white_and_bias")
+        convention = self.options.get("covariance", "white_and_bias")
         if convention != "keep":
             # the covariances depend on dt only: a recording's few distinct steps are
             # computed once (they cost ~30 us each, the noise itself ~1 us)
@@ -214,19 +290,24 @@ class TopicNoise:
             msg.linear_acceleration_covariance = cov[1].copy()
         self._prev_ns = t
 
-    def _scan(self, msg: Any, frame: int) -> None:
-        lim = (float(msg.range_min), float(msg.range_max))
-        model = self._ranges.get(lim)
-        if model is None:
-            try:
-                model = self.entry.build(self.topic, min_range=lim[0], max_range=lim[1])
-            except ValueError as exc:
-                raise ValueError(f"range_min {lim[0]}, range_max {lim[1]}: {exc}") from None
-            self._ranges[lim] = model
+    def _scan(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
+        model = self.model
+        if model is None:  # built from this message's figures
+            fields = _MESSAGE_FIELDS["scan"]
+            params = {p: float(getattr(msg, fields[p])) for p in self._message_params}
+            key = tuple(params.values())
+            model = self._by_fields.get(key)
+            if model is None:
+                try:
+                    model = self.entry.build(self.topic, **params)
+                except ValueError as exc:
+                    said = ", ".join(f"{fields[p]} {v}" for p, v in params.items())
+                    raise ValueError(f"{said}: {exc}") from None
+                self._by_fields[key] = model
         ranges = np.asarray(msg.ranges, dtype=np.float32)
         msg.ranges = model.apply(ranges, frame=frame, threads=self.threads)
 
-    def _cloud(self, msg: Any, frame: int, out: np.ndarray | None) -> None:
+    def _points(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
         xyz = pointcloud2_xyz(msg)
         if out is not None:
             out[...] = message_bytes(msg.data)  # every other field kept
@@ -234,27 +315,19 @@ class TopicNoise:
         if xyz.shape[0]:
             self.model.apply(
                 xyz,
-                lidar_pose=self.entry.options.get("pose"),
+                lidar_pose=self.options.get("pose"),
                 frame=frame,
                 out=xyz,
                 threads=self.threads,
             )
         set_pointcloud2_xyz(msg, xyz)
 
-    @property
-    def resizes(self) -> bool:
-        """True when this topic's messages change size (``carla_lidar`` removing points):
-        ``out`` is then not taken."""
-        return self.entry.model == "carla_lidar" and not self.entry.options.get(
-            "keep_layout", False
-        )
-
-    def _carla_cloud(self, msg: Any, frame: int, out: np.ndarray | None) -> None:
-        keep_layout = bool(self.entry.options.get("keep_layout", False))
+    def _points_drop(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
+        keep_layout = bool(self.options.get("keep_layout", False))
         if out is not None and not keep_layout:
             raise ValueError(
-                "out is not taken by carla_lidar without keep_layout = true (dropped points "
-                "are removed, so the data shrinks)"
+                f"out is not taken by {self.entry.model} without keep_layout = true (dropped "
+                "points are removed, so the data shrinks)"
             )
         xyz = pointcloud2_xyz(msg)
         pointcloud2_intensity_field(msg)  # refuse an integer intensity before any work
@@ -267,17 +340,21 @@ class TopicNoise:
             pts, mask = cloud, np.zeros(0, dtype=bool)
         set_pointcloud2_carla(msg, pts, mask, keep_layout=keep_layout, out=out)
 
-    def _image(self, msg: Any, frame: int, into: np.ndarray | None) -> None:
+    def _image(self, msg: Any, frame: int, log_time_ns: int | None, into: Any) -> None:
         enc = msg.encoding
-        depth = self.entry.model == "depth"
         if enc not in IMAGE_ENCODINGS:
             raise ValueError(
                 f"Image encoding {enc!r} is not handled: use one of {sorted(IMAGE_ENCODINGS)}"
             )
-        if depth != (enc == "32FC1"):
+        wanted = "depth_image" if enc == "32FC1" else "image"
+        if self.handler != wanted:
+            takers = sorted(
+                d.name
+                for d in registry.for_message("sensor_msgs/Image")
+                if d.messages["sensor_msgs/Image"] == wanted
+            )
             raise ValueError(
-                f"Image encoding {enc!r} takes model "
-                f"{'depth' if enc == '32FC1' else 'camera'}, not {self.entry.model!r}"
+                f"Image encoding {enc!r} takes model {_one_of(takers)}, not {self.entry.model!r}"
             )
         data = message_bytes(msg.data)
         src = image_array(msg, data)
@@ -309,14 +386,27 @@ class TopicNoise:
             self.model.apply(src, frame=frame, out=dst, threads=self.threads)
         msg.data = out
 
-    def _compressed(self, msg: Any, frame: int) -> None:
-        from fastnoise.io.files.files import _image_noise
-
+    def _compressed_image(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
         img = decode_compressed_image(msg)
-        res = _image_noise(self.model, img, frame, self.threads)
+        res = noise_bgr(self.model, img, frame, self.threads)
         encode_compressed_image(
             msg,
             res,
-            quality=self.entry.options.get("quality", 95),
-            png_compression=self.entry.options.get("png_compression", 3),
+            quality=self.options.get("quality", 95),
+            png_compression=self.options.get("png_compression", 3),
         )
+
+    def _odometry(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
+        fill_odometry_covariance(msg, self.model)
+
+
+_HANDLERS = {
+    "imu": TopicNoise._imu,
+    "scan": TopicNoise._scan,
+    "points": TopicNoise._points,
+    "points_drop": TopicNoise._points_drop,
+    "image": TopicNoise._image,
+    "depth_image": TopicNoise._image,
+    "compressed_image": TopicNoise._compressed_image,
+    "odometry": TopicNoise._odometry,
+}

@@ -1,7 +1,7 @@
 """The sensor-suite file: which noise model each topic (or file) of a recording gets
 (the format: :mod:`fastnoise.io.suite.suite`)."""
 
-from fastnoise.io.suite.entry import Entry
+from fastnoise.io.suite.entry import Entry, suite_models
 from fastnoise.io.suite.names import (
     name_seed_sequence,
     name_tag,
@@ -21,4 +21,5 @@ __all__ = [
     "normalize_relpath",
     "normalize_topic",
     "sdf_sensors",
+    "suite_models",
 ]

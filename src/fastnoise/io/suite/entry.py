@@ -1,5 +1,6 @@
-"""Suite entries and options (split out of
-:mod:`fastnoise.io.suite.suite`, which re-exports it)."""
+"""One suite entry: a topic or file pattern, the registered model it gets, that model's
+parameters and its handler options, checked against the model's declaration
+(:mod:`fastnoise.core.registry`)."""
 
 from __future__ import annotations
 
@@ -11,69 +12,23 @@ from typing import Any
 
 import numpy as np
 
+from fastnoise.core import registry
 from fastnoise.core.seeding import as_seed_sequence
+from fastnoise.core.spec import Declaration
 from fastnoise.io.suite.names import name_seed_sequence, normalize_topic
-from fastnoise.io.suite.sdf_sensors import _SDF_MODELS, _try_from_sdf
+from fastnoise.io.suite.sdf_sensors import _try_from_sdf
+from fastnoise.models.lidar.geometry import rigid_pose
 
-#: The models a suite entry may name.
-MODELS = ("imu", "lidar", "carla_lidar", "range", "camera", "depth", "odometry", "copy")
+__all__ = ["COPY", "Entry", "make_entry", "suite_models"]
 
-#: Options of each model that are not constructor parameters: name -> allowed values
-#: (a tuple of choices, or a checking function).
-OPTIONS: dict[str, dict[str, Any]] = {
-    # covariance: "white_and_bias" fills sigma_white^2 + sigma_bias^2 (the ROS 2 sensor
-    # pipeline document's rule), "gazebo" sigma_white^2 only (what gz-sensors
-    # publishes), "keep" leaves them.
-    # stamps: "header" takes dt from header.stamp, "log" from the bag's record times.
-    "imu": {"covariance": ("white_and_bias", "gazebo", "keep"), "stamps": ("header", "log")},
-    # pose: the lidar's pose in the cloud's frame (4x4 or 3x4); default: the cloud's
-    # header frame is the sensor frame. frames: a .npy/.npz holds (N, M, >=3).
-    "lidar": {"pose": "pose", "frames": "bool"},
-    # keep_layout: dropped points stay in place with x, y, z = NaN (the cloud keeps its
-    # size, height, width, row_step) instead of being removed. frames: a .npy/.npz holds
-    # (N, M, >=4) (needs keep_layout: the frames' kept counts differ).
-    "carla_lidar": {"keep_layout": "bool", "frames": "bool"},
-    "range": {},
-    # quality: JPEG quality of re-encoded CompressedImage/JPEG files (0..100, default 95);
-    # png_compression: PNG compression level (0..9, default 3); frames: a .npy/.npz
-    # holds (N, H, W[, C]).
-    "camera": {"quality": "quality", "png_compression": "png_level", "frames": "bool"},
-    "depth": {"frames": "bool"},
-    "odometry": {},
-    "copy": {},
-}
-_COMMON = ("model", "seed", "sdf", "sensor")
-_SUITE_KEYS = ("seed", "threads", "topics", "files", "sdf")
+#: The one suite ``model`` that is no registered model: the topic or file is copied.
+COPY = "copy"
 
 
-# ---------------------------------------------------------------------------------------
-# entries
-
-
-def _check_option(where: str, model: str, key: str, value: object) -> object:
-    rule = OPTIONS[model][key]
-    if isinstance(rule, tuple):
-        if value not in rule:
-            raise ValueError(f"{where}: {key}={value!r} is not allowed: use one of {rule}")
-        return value
-    if rule == "bool":
-        if not isinstance(value, bool):
-            raise ValueError(f"{where}: {key}={value!r} is not allowed: use true or false")
-        return value
-    if rule in ("quality", "png_level"):
-        hi = 100 if rule == "quality" else 9
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= hi:
-            raise ValueError(f"{where}: {key}={value!r} is not allowed: use an int in [0, {hi}]")
-        return value
-    if rule == "pose":
-        from fastnoise.models.lidar.geometry import rigid_pose
-
-        try:
-            rigid_pose(key, value)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"{where}: {exc}") from None
-        return np.asarray(value, dtype=np.float64)
-    raise AssertionError(rule)  # pragma: no cover
+def suite_models() -> list[str]:
+    """The names a suite entry may give as ``model``: every registered model that
+    noises a ROS message type or a file format, and ``copy``."""
+    return sorted([d.name for d in registry.models() if d.messages or d.files] + [COPY])
 
 
 @dataclass(frozen=True)
@@ -82,75 +37,85 @@ class Entry:
 
     pattern: str  #: topic name or pattern (normalized), or a relative-path pattern
     kind: str  #: "topic" or "file"
-    model: str  #: one of MODELS
+    model: str  #: a registered model's name (see :func:`suite_models`), or "copy"
     params: Mapping[str, Any]  #: constructor parameters
-    options: Mapping[str, Any]  #: the model's OPTIONS given
+    options: Mapping[str, Any]  #: the handler options given (the declaration's options)
     seed: np.random.SeedSequence  #: the suite seed this entry keys from
     where: str  #: where it was defined, for messages ("suite.toml: topics./imu")
     sdf: tuple[str, str] | None = None  #: (file, sensor name) when built by from_sdf
+
+    @property
+    def decl(self) -> Declaration | None:
+        """The model's declaration (None for ``copy``)."""
+        return None if self.model == COPY else registry.get(self.model)
+
+    def option_values(self) -> dict[str, Any]:
+        """The handler options: those given, over the declared defaults."""
+        decl = self.decl
+        values = {} if decl is None else {p.name: p.default for p in decl.options if not p.required}
+        values.update(self.options)
+        return values
 
     def matches(self, name: str) -> bool:
         """The normalized ``name`` matches this entry's pattern."""
         return name == self.pattern or fnmatch.fnmatchcase(name, self.pattern)
 
     def seed_for(self, name: str) -> np.random.SeedSequence:
-        """The seed of ``name``'s model (see the module docstring)."""
+        """The seed of ``name``'s model (see :mod:`fastnoise.io.suite.suite`)."""
         return name_seed_sequence(self.seed, name)
 
     def build(self, name: str, **extra: Any) -> Any:
-        """The model for topic or file ``name`` (normalized), keyed by its name. ``extra``
-        adds constructor parameters (``min_range``/``max_range`` of a range model)."""
+        """The model for topic or file ``name`` (normalized), keyed by its name; None for
+        ``copy``. ``extra`` are the declaration's ``message_params`` (a LaserScan's
+        range limits), given by each message."""
+        decl = self.decl
+        if decl is None:
+            return None
         ss = self.seed_for(name)
         try:
-            return _construct(self, ss, extra)
+            if self.sdf is None:
+                return decl.make({**self.params, **extra}, ss)
+            model = _try_from_sdf(self.sdf[0], self.sdf[1], ss)
+            if extra:  # rebuilt with the message's figures
+                model = type(model)(**{**model.state["params"], **extra}, seed=ss)
+            return model
         except (TypeError, ValueError) as exc:
             raise ValueError(f"{self.where}: {exc}") from None
 
 
-def _construct(entry: Entry, ss: np.random.SeedSequence, extra: dict[str, Any]) -> Any:
-    if entry.sdf is not None:
-        model = _try_from_sdf(entry.sdf[0], entry.sdf[1], ss)
-        if extra:  # rebuild with the message's figures (a range model's limits)
-            params = {**model.state["params"], **extra}
-            model = type(model)(**params, seed=ss)
-        return model
-    params = {**entry.params, **extra}
-    m = entry.model
-    if m == "imu":
-        from fastnoise.models.imu.imu_noise import ImuNoise
-
-        return ImuNoise(**params, seed=ss)
-    if m == "lidar":
-        from fastnoise.models.lidar.lidar_noise import LidarNoise
-
-        return LidarNoise(**params, seed=ss)
-    if m == "carla_lidar":
-        from fastnoise.models.lidar.carla import CarlaLidarNoise
-
-        return CarlaLidarNoise(**params, seed=ss)
-    if m == "range":
-        from fastnoise.models.lidar.range_noise import RangeNoise
-
-        params.setdefault("mean", 0.0)  # a suite may leave the white-noise mean out
-        return RangeNoise(**params, seed=ss)
-    if m == "camera":
-        from fastnoise.models.camera.image_noise import ImageNoise
-
-        return ImageNoise(**params, seed=ss)
-    if m == "depth":
-        from fastnoise.io.files.files import DepthNoise
-
-        return DepthNoise(**params, seed=ss)
-    if m == "odometry":
-        from fastnoise.models.imu.triad import odometry_covariances
-
-        if params:
-            raise ValueError(f"odometry takes no parameters, got {sorted(params)}")
-        return odometry_covariances()
-    return None  # copy
+def _declaration(where: str, model: object) -> Declaration:
+    """The declaration of a suite ``model`` name (an old alias warns)."""
+    allowed = suite_models()
+    try:
+        decl = registry.get(model)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"{where}: model={model!r} is not allowed: use one of {allowed}") from None
+    if not (decl.messages or decl.files):
+        raise ValueError(
+            f"{where}: model={model!r} is not allowed: it noises no ROS message and no file "
+            f"(use one of {allowed})"
+        )
+    return decl
 
 
-def _entry(
+def _check_option(where: str, decl: Declaration, key: str, value: object) -> object:
+    spec = decl.option(key)
+    assert spec is not None
+    try:
+        value = spec.check(value)
+        if spec.kind == "pose":  # a rule the spec cannot express: a rigid transform
+            rigid_pose(key, value)
+            value = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: {exc}") from None
+    return value
+
+
+def _messages_of(decl: Declaration) -> str:
+    return " or ".join(t.rsplit("/", 1)[-1] for t in decl.messages) or "message"
+
+
+def make_entry(
     where: str,
     kind: str,
     pattern: str,
@@ -158,6 +123,8 @@ def _entry(
     suite_seed: np.random.SeedSequence,
     base: Path,
 ) -> Entry:
+    """The entry of one ``[topics]``/``[files]`` table (checked; ValueError naming
+    ``where``, the key, the value and what is allowed)."""
     if not isinstance(table, Mapping):
         raise ValueError(f"{where}: must be a table (model = ..., parameters)")
     table = dict(table)
@@ -165,9 +132,10 @@ def _entry(
     sdf_file = table.pop("sdf", None)
     sensor = table.pop("sensor", None)
     if model is None and sdf_file is None:
-        raise ValueError(f"{where}: no model: give model = one of {MODELS}, or sdf and sensor")
-    if model is not None and model not in MODELS:
-        raise ValueError(f"{where}: model={model!r} is not allowed: use one of {MODELS}")
+        raise ValueError(
+            f"{where}: no model: give model = one of {suite_models()}, or sdf and sensor"
+        )
+    decl = None if model is None or model == COPY else _declaration(where, model)
     seed = suite_seed
     if "seed" in table:
         try:
@@ -184,44 +152,49 @@ def _entry(
             built = _try_from_sdf(sdf_path, sensor, 0)
         except (OSError, TypeError, ValueError) as exc:
             raise ValueError(f"{where}: {exc}") from None
-        sdf_model = _SDF_MODELS.get(getattr(type(built), "model_name", ""))
-        if sdf_model is None:
+        name = getattr(type(built), "model_name", None)
+        if name not in registry.names():
             raise ValueError(f"{where}: from_sdf built {type(built).__name__}: not handled")
-        if model is not None and model != sdf_model:
-            raise ValueError(f"{where}: model={model!r} but the SDF sensor is {sdf_model!r}")
-        model = sdf_model
+        sdf_decl = _declaration(where, name)
+        if model is not None and (decl is None or decl.name != sdf_decl.name):
+            raise ValueError(f"{where}: model={model!r} but the SDF sensor is {sdf_decl.name!r}")
+        decl = sdf_decl
     elif sensor is not None:
         raise ValueError(f"{where}: sensor={sensor!r} needs sdf = <file>")
-    assert model is not None
     options = {}
-    for key in list(table):
-        if key in OPTIONS[model]:
-            options[key] = _check_option(where, model, key, table.pop(key))
+    if decl is not None:
+        for key in list(table):
+            if decl.option(key) is not None:
+                options[key] = _check_option(where, decl, key, table.pop(key))
     if sdf is not None and table:
         raise ValueError(f"{where}: parameters {sorted(table)} beside sdf: the SDF gives them")
-    if model == "range" and ({"min_range", "max_range"} & set(table)):
-        raise ValueError(
-            f"{where}: min_range and max_range come from each LaserScan message "
-            "(its range_min, range_max): leave them out"
-        )
-    if model == "carla_lidar" and options.get("frames") and not options.get("keep_layout"):
-        raise ValueError(
-            f"{where}: frames = true needs keep_layout = true (each frame keeps a different "
-            "number of points, so dropped points must stay as NaN rows)"
-        )
-    if model == "range" and kind == "file":
-        raise ValueError(f"{where}: model 'range' is for LaserScan topics, not files")
+    if decl is not None:
+        given = [p for p in decl.message_params if p in table]
+        if given:
+            raise ValueError(
+                f"{where}: {' and '.join(given)} come from each {_messages_of(decl)} message: "
+                "leave them out"
+            )
+        if decl.check_options is not None:
+            try:
+                decl.check_options(options)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"{where}: {exc}") from None
+        if kind == "file" and not decl.files:
+            types = " or ".join(decl.messages)
+            raise ValueError(f"{where}: model {decl.name!r} is for {types} topics, not files")
     entry = Entry(
         pattern=normalize_topic(pattern) if kind == "topic" else pattern,
         kind=kind,
-        model=model,
+        model=COPY if decl is None else decl.name,
         params=table,
         options=options,
         seed=seed,
         where=where,
         sdf=sdf,
     )
-    # build one now so a bad parameter is refused before any data is read
-    extra = {"min_range": 0.0, "max_range": 1.0} if model == "range" else {}
-    entry.build(entry.pattern if kind == "topic" else "check", **extra)
+    # build one now so a bad parameter is refused before any data is read; a model that
+    # takes parameters from each message is checked where the message type is known
+    if decl is not None and not decl.message_params:
+        entry.build(entry.pattern if kind == "topic" else "check")
     return entry

@@ -1,5 +1,5 @@
-"""Topic and name helpers (split out of
-:mod:`fastnoise.io.suite.suite`, which re-exports it)."""
+"""Topic names, relative paths and the key of each: what a suite entry's model is
+seeded with (see :mod:`fastnoise.io.suite.suite`)."""
 
 from __future__ import annotations
 

@@ -6,37 +6,39 @@ A suite is TOML (``tomllib``) or JSON with the same structure::
     threads = 2               # threads per noise call (default 1); the bits do not depend on it
 
     [topics."/imu/data"]      # a topic name, or a shell-style pattern ("/cam*/image_raw")
-    model = "imu"             # ImuNoise: every other key is a constructor parameter ...
+    model = "imu"             # a registered model: every other key is a parameter ...
     gyro = { noise_stddev = 0.002, bias_stddev = 0.0003, bias_correlation_time = 400.0 }
     accel = { noise_stddev = 0.02 }
-    covariance = "white_and_bias"  # ... except the handler's options (see OPTIONS)
+    covariance = "white_and_bias"  # ... except the options it declares for its handlers
 
     [topics."/points"]
-    model = "lidar"           # LidarNoise on sensor_msgs/PointCloud2
+    model = "lidar"           # RGL's lidar noise on sensor_msgs/PointCloud2
     distance_noise_stddev_base = 0.02
 
     [topics."/carla/lidar"]
-    model = "carla_lidar"     # CarlaLidarNoise: CARLA's drop-off, intensity, range noise
+    model = "carla_lidar"     # CARLA's drop-off, intensity and range noise
     noise_stddev = 0.02       # m; the other parameters keep CARLA's defaults
 
     [files."images/*.png"]    # a pattern over POSIX paths relative to the input folder
-    model = "camera"          # ImageNoise
+    model = "camera"          # Gazebo's per-pixel image noise
     stddev = 0.007
 
     [sdf]                     # optional: sensors of an SDFormat model or world file
     file = "robot.sdf"        # relative to the suite file
     topics = { imu_sensor = "/imu/data" }   # sensor -> topic (default: its <topic>)
 
-Models (``model = ...``): ``imu`` (:class:`~fastnoise.models.imu.imu_noise.ImuNoise`), ``lidar``
-(:class:`~fastnoise.models.lidar.lidar_noise.LidarNoise`), ``carla_lidar``
-(:class:`~fastnoise.models.lidar.carla.CarlaLidarNoise` on PointCloud2 topics and cloud
-files, see "CARLA drop-off" below), ``range``
-(:class:`~fastnoise.models.lidar.range_noise.RangeNoise`; ``min_range``/``max_range`` come from
-each LaserScan message, ``mean`` defaults to 0), ``camera``
-(:class:`~fastnoise.models.camera.image_noise.ImageNoise`), ``depth``
-(:class:`fastnoise.io.files.files.DepthNoise`: metres, no clamp), ``odometry`` (the source
-document's covariance table, no noise) and ``copy`` (left byte-identical, to exclude a
-topic that a later pattern would match). An entry may give ``seed`` (its own
+Models (``model = ...``): the name of any registered model
+(:mod:`fastnoise.core.registry`) that declares ROS message types or file formats, or
+``copy`` (left byte-identical, to exclude a topic that a later pattern would match);
+``fastnoise apply --models`` lists them with their messages, files and options. Every
+other key of the table is a constructor parameter, except the options the model
+declares for its handlers (``covariance`` above) and its ``message_params``, which each
+message supplies (a ``range`` model's ``min_range``/``max_range`` come from each
+LaserScan; the suite refuses them). A model without files is refused in ``[files]``,
+one with neither messages nor files everywhere. Parameters are checked when the suite
+is loaded, by building one model; those of a model with ``message_params`` when a topic
+of a known message type is planned (``fastnoise apply``, also with ``--dry-run``, and
+:class:`~fastnoise.io.ros.TopicNoise`). An entry may give ``seed`` (its own
 suite seed) and, instead of parameters, ``sdf`` (a file) and ``sensor`` (a
 ``<sensor name=...>``, or its scoped name ``"model::link::sensor"``): the model is then
 what :func:`fastnoise.io.sdf.load_sensors` reads for it. SDF sensors of types ``imu``,
@@ -49,12 +51,13 @@ The first entry whose pattern matches a topic (in file order; ``[sdf]`` sensors 
 
 Keys. A topic's (or file's) model is seeded with
 ``child(child(seed, model_tag("suite")), name_tag(name))`` where ``name`` is the
-normalized topic name (:func:`normalize_topic`: ``"imu//data/"`` is ``"/imu/data"``) or
-the file's POSIX path relative to the input folder, and ``name_tag`` is the first four
-bytes (little-endian) of its SHA-256. The model then takes its own tag below that, as
-with any seed (``fastnoise.core.streams`` lists the row). So a topic's noise depends only
-on the suite seed, its name and its messages: any subset of the topics or files, in any
-order, gets the same noise as in the whole recording.
+normalized topic name (:func:`~fastnoise.io.suite.names.normalize_topic`:
+``"imu//data/"`` is ``"/imu/data"``) or the file's POSIX path relative to the input
+folder, and ``name_tag`` is the first four bytes (little-endian) of its SHA-256. The
+model then takes its own tag below that, as with any seed (``fastnoise.core.streams``
+lists the row). So a topic's noise depends only on the suite seed, its name and its
+messages: any subset of the topics or files, in any order, gets the same noise as in
+the whole recording.
 
 CARLA drop-off (``model = "carla_lidar"``): the parameters are CarlaLidarNoise's
 (``atmosphere_attenuation_rate`` 1/m, ``dropoff_general_rate``,
@@ -96,45 +99,13 @@ from typing import Any
 import numpy as np
 
 from fastnoise.core.seeding import as_seed_sequence
-from fastnoise.io.suite.entry import (
-    _COMMON,  # noqa: F401
-    _SUITE_KEYS,  # noqa: F401
-    MODELS,  # noqa: F401
-    OPTIONS,  # noqa: F401
-    Entry,  # noqa: F401
-    _check_option,  # noqa: F401
-    _construct,  # noqa: F401
-    _entry,  # noqa: F401
-)
-from fastnoise.io.suite.names import (
-    _SUITE_TAG,  # noqa: F401
-    name_seed_sequence,  # noqa: F401
-    name_tag,  # noqa: F401
-    normalize_relpath,  # noqa: F401
-    normalize_topic,  # noqa: F401
-)
-from fastnoise.io.suite.sdf_sensors import (
-    _SDF_MODELS,  # noqa: F401
-    SdfSensor,  # noqa: F401
-    _load,
-    _rows,
-    _try_from_sdf,  # noqa: F401
-    sdf_sensors,  # noqa: F401
-)
+from fastnoise.io.suite.entry import Entry, make_entry
+from fastnoise.io.suite.names import normalize_relpath, normalize_topic
+from fastnoise.io.suite.sdf_sensors import _load, _rows
 
-__all__ = [
-    "MODELS",
-    "OPTIONS",
-    "Entry",
-    "SdfSensor",
-    "Suite",
-    "load_suite",
-    "name_seed_sequence",
-    "name_tag",
-    "normalize_relpath",
-    "normalize_topic",
-    "sdf_sensors",
-]
+__all__ = ["Suite", "load_suite"]
+
+_SUITE_KEYS = ("seed", "threads", "topics", "files", "sdf")
 
 
 @dataclass(frozen=True)
@@ -204,7 +175,7 @@ class Suite:
                         pattern = normalize_topic(pattern)
                     except ValueError as exc:
                         raise ValueError(f"{where}: {exc}") from None
-                entries.append(_entry(where, kind, pattern, table, ss, basedir))
+                entries.append(make_entry(where, kind, pattern, table, ss, basedir))
         notes: list[str] = []
         if "sdf" in data:
             entries += _sdf_entries(data["sdf"], ss, basedir, source, notes)
@@ -272,7 +243,7 @@ def _sdf_entries(
             )
             continue
         entries.append(
-            _entry(
+            make_entry(
                 f"{where}: sensor {s.name!r}",
                 "topic",
                 normalize_topic(topic),
