@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the wheel once (one compile, in its own build venv), repair it with auditwheel
 # to a manylinux tag, check that the licence is in it and in the sdist, and install it
-# with its test and lint extras into .ci-venv: the later steps test the installed wheel.
+# with its test and lint extras into .ci-venv, with the demo model plugin of
+# tests/plugin_pkg: the later steps test the installed wheel.
 set -euo pipefail
 . .ci/lib.sh
 
@@ -59,3 +60,6 @@ if ! grep -Eq '^fastnoise-[^/]*/LICENSE$' <<<"$sdist_members"; then
 fi
 
 "$CI_VENV/bin/python" -m pip install -q "$wheel[test,lint]"
+# the demo model plugin of tests/plugin_pkg: tests/test_plugins.py checks that its entry
+# points load (one model) and warn (one broken entry point) from an installed package
+"$CI_VENV/bin/python" -m pip install -q --no-deps ./tests/plugin_pkg
