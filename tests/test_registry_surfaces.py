@@ -148,3 +148,21 @@ def test_toy_in_the_cli_model_list_and_the_parameter_table(toy, capsys):
     assert "sensor_msgs/LaserScan (scan)" in out and "npy (array)" in out
     table = registry.get("toy").params_table()
     assert "``stddev``" in table and "``offset``" in table and "standard deviation" in table
+
+
+def test_message_params_are_checked_where_the_message_type_is_known():
+    """range takes min_range/max_range from each LaserScan: a suite refuses them, and
+    its other parameters are checked when a topic of a known type is planned."""
+    with pytest.raises(ValueError, match="min_range come from each LaserScan message"):
+        Suite.from_dict({"topics": {"/s": {"model": "range", "min_range": 0.2}}})
+    suite = Suite.from_dict({"seed": 1, "topics": {"/s": {"model": "range", "stddev": -1}}})
+    from fastnoise.io.ros import TopicNoise
+
+    with pytest.raises(ValueError, match=r'topics\."/s": stddev=-1 is not allowed'):
+        TopicNoise.from_suite(suite, "/s", "sensor_msgs/msg/LaserScan")
+
+
+def test_an_old_model_name_warns_and_names_the_new_one():
+    with pytest.warns(DeprecationWarning, match="'image' is deprecated: use 'camera'"):
+        suite = Suite.from_dict({"seed": 1, "topics": {"/c": {"model": "image"}}})
+    assert suite.for_topic("/c").model == "camera"
