@@ -36,6 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fastnoise.analysis import plots as _plots
+from fastnoise.core import registry
+from fastnoise.core.model import STATE_KEYS
+
 if TYPE_CHECKING:  # pragma: no cover
     from fastnoise.analysis.fit import NoiseFit
 
@@ -133,10 +137,8 @@ def fit_report(
     sections = [Section("Fitted terms", text=fit.table())]
     if plots:
         try:
-            from fastnoise.analysis.plots import plot_allan_fit
-
             tell("writing allan_fit.png")
-            plot_allan_fit(fit, out / "allan_fit.png", title=f"Allan deviation of {source}")
+            _plots.plot_allan_fit(fit, out / "allan_fit.png", title=f"Allan deviation of {source}")
             files["allan_fit"] = out / "allan_fit.png"
             sections.insert(0, Section("Allan deviation and fitted model", image="allan_fit.png"))
         except ImportError as exc:
@@ -154,8 +156,6 @@ def load_model_config(
     """Build the model named ``model`` (imu, lidar, range, camera, dvl) from a
     configuration (a JSON file path or the parsed object; layouts in the module notes).
     ``seed`` overrides the configuration's seed. Returns (model, picture settings)."""
-    from fastnoise.core.model import STATE_KEYS, registered_models
-
     if not isinstance(model, str) or model not in MODEL_NAMES:
         raise ValueError(f"model={model!r} is not allowed: use one of {sorted(MODEL_NAMES)}")
     name = MODEL_NAMES[model]
@@ -175,7 +175,7 @@ def load_model_config(
             f"config['report'] has unknown entries {unknown}: allowed for {model} are "
             f"{list(_REPORT_KEYS[name])}"
         )
-    cls: Any = registered_models()[name]
+    cls: Any = registry.get(name).cls
     if all(k in data for k in STATE_KEYS):
         if data["model"] != name:
             raise ValueError(
@@ -187,11 +187,9 @@ def load_model_config(
             obj = cls(**params, seed=seed)
         return obj, settings
     if name == "dvl_simulator" and "params" not in data:
-        from fastnoise.models.dvl.simulator import DvlSimulator
-
         if seed is not None:
             data["seed"] = seed
-        return DvlSimulator.from_config(data), settings
+        return cls.from_config(data), settings
     extra = sorted(set(data) - {"params", "seed"})
     if extra:
         raise ValueError(
@@ -218,8 +216,6 @@ def model_report(
     stationary log with the theory per term; lidar/range: range and angular errors;
     camera: crops and the noise histogram; dvl: error distributions and composites.
     Returns name -> path."""
-    from fastnoise.analysis import plots
-
     tell = say or (lambda _line: None)
     obj, settings = load_model_config(model, config, seed=seed)
     name = MODEL_NAMES[model]
@@ -230,18 +226,18 @@ def model_report(
     if name == "imu":
         rate = float(settings.get("rate", 100.0))
         samples = int(settings.get("samples", 2**18))
-        plots.plot_allan_model(obj, 1.0 / rate, png, n_samples=samples)
+        _plots.plot_allan_model(obj, 1.0 / rate, png, n_samples=samples)
     elif name in ("lidar", "range"):
-        plots.plot_lidar(
+        _plots.plot_lidar(
             obj,
             png,
             distances=settings.get("distances", (1.0, 5.0, 10.0, 20.0, 50.0)),
             points_per_distance=int(settings.get("points_per_distance", 20_000)),
         )
     elif name == "camera":
-        plots.plot_camera(obj, png, crop=int(settings.get("crop", 48)))
+        _plots.plot_camera(obj, png, crop=int(settings.get("crop", 48)))
     else:
-        plots.plot_dvl(obj, png, n=int(settings.get("samples", 20_000)))
+        _plots.plot_dvl(obj, png, n=int(settings.get("samples", 20_000)))
     state = obj.state
     text = json.dumps(state["params"], indent=1, default=_json_default)
     sections = [Section(f"{model} noise", image=png.name), Section("Parameters", text=text)]
