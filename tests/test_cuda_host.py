@@ -20,6 +20,8 @@ import numpy as np
 import pytest
 from _host_shim import host_shim
 
+import fastnoise
+import fastnoise.cuda as fcuda
 from fastnoise.core.generator import fill_normals
 from fastnoise.cuda import source_dir
 
@@ -119,3 +121,19 @@ def test_small_integer_conversions_by_bit_pattern():
     k = np.arange(-(1 << 21), 1 << 21, dtype=np.int32)
     bits = (np.uint32(0x4B400000) + k.view(np.uint32)).view(np.float32)
     assert np.array_equal(bits - np.float32(1.5 * 2.0**23), k.astype(np.float32))
+
+
+@pytest.mark.parametrize(
+    ("call", "needs"),
+    [
+        (lambda m: fcuda.image_noise(m, None), "fastnoise.ImageNoise"),
+        (lambda m: fcuda.lidar_noise(m, None), "fastnoise.LidarNoise"),
+        (lambda m: fcuda.range_noise(m, None), "fastnoise.RangeNoise"),
+        (lambda m: fcuda.normal(m, size=3), "fastnoise.GaussianNoiseGenerator"),
+    ],
+)
+def test_gpu_functions_take_only_the_model_they_serve(call, needs):
+    # the model is checked by its declared (registered) name before CuPy is touched,
+    # so this runs without a GPU; a depth camera is not the camera model
+    with pytest.raises(TypeError, match=rf"is not allowed: it must be a {needs}$"):
+        call(fastnoise.DepthNoise(seed=1))

@@ -289,3 +289,28 @@ def test_zarr_in_and_out(client, tmp_path):
     out = zarr.open_array(str(tmp_path / "out.zarr"), mode="r")[:]
     want = np.stack([model.apply(imgs[i], frame=i) for i in range(6)])
     assert np.array_equal(out, want)
+
+
+# ---- models are known by their registered name ------------------------------------------
+
+
+def test_each_function_takes_only_the_model_it_serves():
+    # dispatch goes by the model class's declaration (its registered name), so a wrong
+    # model is refused at once, naming the class the function needs, instead of
+    # failing later in a worker
+    imgs = da.zeros((1, 4, 4), dtype=np.uint8)
+    pts = da.zeros((1, 5, 3))
+    rng = da.zeros((1, 5))
+    wrong = fastnoise.AltimeterNoise(seed=1)
+    calls = [
+        (lambda m: fdask.image_noise(imgs, m), "fastnoise.ImageNoise", "camera"),
+        (lambda m: fdask.lidar_noise(pts, m), "fastnoise.LidarNoise", "lidar"),
+        (lambda m: fdask.range_noise(rng, m), "fastnoise.RangeNoise", "range"),
+        (lambda m: fdask.imu_noise(pts[0], pts[0], 0.01, m), "fastnoise.ImuNoise", "imu"),
+    ]
+    for call, cls, name in calls:
+        with pytest.raises(TypeError, match=rf"must be a {cls} \(the registered model '{name}'\)"):
+            call(wrong)
+    truth = da.zeros((4, 2))
+    with pytest.raises(TypeError, match=r"must be a fastnoise.DvlSimulator"):
+        fdask.dvl_noise(truth, wrong, fields=("depth", "altitude"))

@@ -16,12 +16,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import dask
 import dask.array as da
 import numpy as np
 from dask import delayed
 
+from fastnoise.core import registry
 from fastnoise.core import validate as _validate
-from fastnoise.core.model import Model
+from fastnoise.models.dvl.dtypes import MESSAGE_DTYPE
 
 __all__ = [
     "dvl_noise",
@@ -61,8 +63,7 @@ def worker_environ() -> dict[str, Any]:
         Variable name -> value: Dask's ``distributed.nanny.pre-spawn-environ`` with
         the two thresholds set.
     """
-    import dask.config
-    import distributed  # noqa: F401  (registers the distributed.* defaults)
+    import distributed  # noqa: F401  (optional; registers the distributed.* defaults)
 
     env = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}))
     env["MALLOC_MMAP_THRESHOLD_"] = MMAP_THRESHOLD
@@ -70,15 +71,21 @@ def worker_environ() -> dict[str, Any]:
     return env
 
 
-def _state_of(model: Model) -> dict[str, Any]:
+def _state_of(model: Any, name: str) -> dict[str, Any]:
+    """The state a chunk rebuilds the model from; TypeError unless ``model`` is one of
+    the registered model ``name`` (the functions here call that model's methods)."""
+    declared = getattr(getattr(type(model), "declaration", None), "name", None)
+    if declared != name:
+        cls = registry.get(name).cls
+        raise TypeError(
+            f"model={model!r} is not allowed: it must be a {cls.__module__.split('.')[0]}."
+            f"{cls.__name__} (the registered model {name!r})"
+        )
     return model.state
 
 
 def _rebuild(state: dict[str, Any]) -> Any:
-    from fastnoise.core.model import registered_models
-
-    cls = registered_models()[state["model"]]
-    return cls.from_state(state)
+    return registry.get(state["model"]).cls.from_state(state)
 
 
 def _start(block_info: dict | None, axis: int) -> int:
@@ -120,7 +127,7 @@ def image_noise(images: da.Array, model: Any, first_frame: int = 0) -> da.Array:
         _image_block,
         images,
         dtype=images.dtype,
-        state=_state_of(model),
+        state=_state_of(model, "camera"),
         first_frame=int(first_frame),
         full_width=int(images.shape[2]),
         meta=np.empty((0,) * images.ndim, dtype=images.dtype),
@@ -160,7 +167,7 @@ def lidar_noise(
         raise ValueError(f"points must be frames x points x 3, got shape {points.shape}")
     points = points.rechunk({2: -1})
     kw = {
-        "state": _state_of(model),
+        "state": _state_of(model, "lidar"),
         "first_frame": int(first_frame),
         "dtype": np.float64,
         "meta": np.empty((0, 0, 0), dtype=np.float64),
@@ -194,7 +201,7 @@ def range_noise(ranges: da.Array, model: Any, first_frame: int = 0) -> da.Array:
         _range_block,
         ranges,
         dtype=np.float64,
-        state=_state_of(model),
+        state=_state_of(model, "range"),
         first_frame=int(first_frame),
         meta=np.empty((0, 0), dtype=np.float64),
     )
@@ -225,9 +232,7 @@ def dvl_noise(truth: da.Array, model: Any, fields: tuple[str, ...] | None = None
     single ``measure_many`` call over the whole record gives it (each chunk starts the
     sensors at the model's positions plus its first sample). The model is not advanced.
     """
-    from fastnoise.models.dvl.dtypes import MESSAGE_DTYPE
-
-    state = _state_of(model)
+    state = _state_of(model, "dvl_simulator")
     if fields is None:
         if truth.ndim != 1 or truth.dtype.names is None:
             raise ValueError("truth must be 1-D structured, or N x F with fields=")
@@ -297,7 +302,7 @@ def imu_noise(omega: da.Array, accel: da.Array, dt: float, model: Any, return_st
     dt = _validate.positive("dt", dt)
     omega = omega.rechunk({1: -1})
     accel = accel.rechunk(omega.chunks)
-    state = delayed(_state_of(model), traverse=True)
+    state = delayed(_state_of(model, "imu"), traverse=True)
     outs_o, outs_a = [], []
     for blk_o, blk_a, n in zip(
         omega.to_delayed().ravel(), accel.to_delayed().ravel(), omega.chunks[0], strict=True

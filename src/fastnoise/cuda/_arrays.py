@@ -1,5 +1,6 @@
-"""Device arrays in and out: CuPy arrays, anything with ``__cuda_array_interface__``
-(Numba, PyTorch, JAX...) or DLPack, all viewed as CuPy arrays without a copy."""
+"""The arguments of the GPU functions: device arrays in and out (CuPy arrays, anything
+with ``__cuda_array_interface__`` (Numba, PyTorch, JAX...) or DLPack, all viewed as CuPy
+arrays without a copy), and the model a kernel serves, known by its registered name."""
 
 from __future__ import annotations
 
@@ -7,7 +8,21 @@ from typing import Any
 
 import numpy as np
 
+from fastnoise.core import registry
 from fastnoise.cuda._compile import cupy_module
+
+
+def model_arg(arg: str, value: object, name: str) -> Any:
+    """``value`` when its class declares the registered model ``name`` (a kernel reads
+    that model's fields); TypeError naming the argument and the class otherwise."""
+    declared = getattr(getattr(type(value), "declaration", None), "name", None)
+    if declared != name:
+        cls = registry.get(name).cls
+        raise TypeError(
+            f"{arg}={value!r} is not allowed: it must be a "
+            f"{cls.__module__.split('.')[0]}.{cls.__name__}"
+        )
+    return value
 
 
 def as_device(name: str, value: object) -> Any:

@@ -1,4 +1,5 @@
-"""Camera noise on GPU images: ImageNoise's bits, per pixel and per frame."""
+"""Camera noise on GPU images: the bits of the ``camera`` model (ImageNoise), per pixel
+and per frame."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ from typing import Any
 import numpy as np
 
 from fastnoise.core import validate as _validate
-from fastnoise.cuda._arrays import as_device, launch_grid, like_input
+from fastnoise.cuda._arrays import as_device, launch_grid, like_input, model_arg
 from fastnoise.cuda._compile import cupy_module, kernel
 from fastnoise.models.camera.checks import tile_offsets
-from fastnoise.models.camera.image_noise import ImageNoise
 
 _DTYPES = {
     np.dtype(np.uint8): 0,
@@ -50,7 +50,7 @@ def _span(a: Any) -> tuple[int, int]:
 
 
 def image_noise(
-    model: ImageNoise,
+    model: Any,
     image: Any,
     frame: int | None = None,
     out: Any = None,
@@ -83,8 +83,7 @@ def image_noise(
     GPU array
         ``out``, or a new array of the input's kind (a tensor for a tensor).
     """
-    if not isinstance(model, ImageNoise):
-        raise TypeError(f"model={model!r} is not allowed: it must be a fastnoise.ImageNoise")
+    model_arg("model", model, "camera")
     img = _image("image", image)
     per_channel = bool(model.per_channel)
     if frame is not None:

@@ -12,8 +12,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import fastnoise
-
 #: NVRTC options: no fused multiply-add unless the source writes fma (so every
 #: operation is the one the C code names), IEEE sqrt and division, no flush to zero.
 COMPILE_OPTIONS = (
@@ -33,7 +31,7 @@ def source_dir() -> Path:
     The installed package's ``_csrc`` (the wheel ships the C sources), or, in a source
     checkout, the repository's ``csrc``.
     """
-    pkg = Path(fastnoise.__file__).resolve().parent
+    pkg = Path(__file__).resolve().parent.parent  # the fastnoise package
     for cand in (pkg / "_csrc", pkg.parent.parent / "csrc"):
         if (cand / "device" / "kernels.cu").is_file():
             return cand

@@ -1,4 +1,5 @@
-"""Lidar and range noise on GPU arrays: LidarNoise.apply's and RangeNoise.apply's bits."""
+"""Lidar and range noise on GPU arrays: the bits of the ``lidar`` and ``range`` models
+(LidarNoise.apply, RangeNoise.apply)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from fastnoise.core import validate as _validate
-from fastnoise.cuda._arrays import as_device, launch, like_input
+from fastnoise.cuda._arrays import as_device, launch, like_input, model_arg
 from fastnoise.cuda._compile import cupy_module, kernel
 from fastnoise.models.lidar.geometry import LAST_FRAME, frame_geometry
-from fastnoise.models.lidar.lidar_noise import LidarNoise
 from fastnoise.models.lidar.params import GAZEBO_ZERO
-from fastnoise.models.lidar.range_noise import RangeNoise
 
 _REALS = (np.dtype(np.float64), np.dtype(np.float32))
 _MAX_RANGE = 1e9  # FN_LIDAR_MAX_RANGE (csrc/lidar.h): a hit is at most this far, m
@@ -27,7 +26,7 @@ class PointParams(NamedTuple):
     local: bool
 
 
-def point_params(model: LidarNoise, lidar_pose: object) -> PointParams:
+def point_params(model: Any, lidar_pose: object) -> PointParams:
     """Parameters of one LidarNoise.apply call, as the CPU driver sets them."""
     kw, t, to_local = frame_geometry(model.axis, lidar_pose)
     am, asd = model.hitpoint_angular_noise_mean, model.hitpoint_angular_noise_stddev
@@ -42,7 +41,7 @@ def point_params(model: LidarNoise, lidar_pose: object) -> PointParams:
     )  # fmt: skip
 
 
-def range_params(model: RangeNoise) -> np.ndarray:
+def range_params(model: Any) -> np.ndarray:
     """[bias, mean, stddev, precision, min_range, max_range] as the CPU model passes them
     (precision 0 unless above Gazebo's 1e-6)."""
     prec = model.precision if model.precision > GAZEBO_ZERO else 0.0
@@ -97,7 +96,7 @@ class GpuNoisyPoints(NamedTuple):
 
 
 def lidar_noise(
-    model: LidarNoise,
+    model: Any,
     points: Any,
     distances: Any = None,
     hit_mask: Any = None,
@@ -135,8 +134,7 @@ def lidar_noise(
         Device arrays of the input's kind; ``local_points`` is None unless asked for
         (``points`` itself when ``lidar_pose`` is None, as on the CPU).
     """
-    if not isinstance(model, LidarNoise):
-        raise TypeError(f"model={model!r} is not allowed: it must be a fastnoise.LidarNoise")
+    model_arg("model", model, "lidar")
     pts = _reals("points", points, lambda s: len(s) == 2 and s[1] == 3, "(N, 3)")
     n, dt = pts.shape[0], pts.dtype
     cp = cupy_module()
@@ -177,7 +175,7 @@ def lidar_noise(
 
 
 def range_noise(
-    model: RangeNoise, ranges: Any, frame: int = 0, first_index: int = 0, out: Any = None
+    model: Any, ranges: Any, frame: int = 0, first_index: int = 0, out: Any = None
 ) -> Any:
     """``model.apply(ranges, ...)`` on a GPU array: the same bits, on the device.
 
@@ -197,8 +195,7 @@ def range_noise(
     -------
     GPU array of the input's kind (``out`` when given).
     """
-    if not isinstance(model, RangeNoise):
-        raise TypeError(f"model={model!r} is not allowed: it must be a fastnoise.RangeNoise")
+    model_arg("model", model, "range")
     arr = _reals("ranges", ranges, lambda s: True, "any shape")
     fr = _validate.integer("frame", frame, 0, LAST_FRAME + 1)
     first = _index_range(first_index, arr.size)

@@ -7,8 +7,7 @@ from typing import Any
 import numpy as np
 
 from fastnoise.core import validate as _validate
-from fastnoise.core.generator import GaussianNoiseGenerator
-from fastnoise.cuda._arrays import as_device, launch, output
+from fastnoise.cuda._arrays import as_device, launch, model_arg, output
 from fastnoise.cuda._compile import kernel
 
 _F64 = np.dtype(np.float64)
@@ -70,7 +69,7 @@ def fill_normals(
 
 
 def normal(
-    generator: GaussianNoiseGenerator,
+    generator: Any,
     loc: float = 0.0,
     scale: float = 1.0,
     size: int | tuple[int, ...] | None = None,
@@ -101,10 +100,7 @@ def normal(
     -------
     cupy.ndarray (or ``out``)
     """
-    if not isinstance(generator, GaussianNoiseGenerator):
-        raise TypeError(
-            f"generator={generator!r} is not allowed: it must be a fastnoise.GaussianNoiseGenerator"
-        )
+    model_arg("generator", generator, "generator")
     m = _validate.finite("loc", loc)
     sd = _validate.nonnegative("scale", scale)
     if out is not None:
@@ -124,7 +120,7 @@ def normal(
 
 
 def standard_normal(
-    generator: GaussianNoiseGenerator,
+    generator: Any,
     size: int | tuple[int, ...] | None = None,
     *,
     dtype: Any = np.float32,
