@@ -319,6 +319,7 @@ def tamper_cases(state: dict[str, Any]) -> Iterator[tuple[str, Any, tuple[str, .
             if isinstance(leaf, bool):
                 yield f"{label}=str", _set(state, where, "yes"), name
             elif isinstance(leaf, int):
+                bad: object
                 for bad in (-1, 2**64, 1.5, "7", True):
                     if bad == -1 and part == "params":
                         continue  # some integer parameters may be negative
