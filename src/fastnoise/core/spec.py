@@ -15,9 +15,15 @@ format of :mod:`fastnoise.core.validate` ("``name=value`` is not allowed: ...").
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import numbers
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from fastnoise.core import validate
 
@@ -39,24 +45,67 @@ KINDS = {
     "bool": "True or False",
     "choice": "one of the listed choices",
     "vector3": "a scalar or a length-3 vector of real numbers",
-    "matrix3": "a 3x3 matrix of real numbers",
+    "matrix3": "a 3x3 matrix of real numbers (a scalar: that multiple of I; a length-3 "
+    "vector: the diagonal)",
     "pose": "a 4x4 or 3x4 rigid transform",
     "triad": "a TriadNoise (or a dict of its parameters, or None)",
     "component": "a dict of Gazebo <noise> values, or None",
+    "mapping": "a mapping",
     "seed": "an int >= 0, a numpy.random.SeedSequence or None",
     "array": "an array",
     "object": "an object",
 }
+
+#: Kinds whose values ``low``/``high`` bound (each component of a vector or matrix).
+BOUNDED_KINDS = ("real", "int", "vector3", "matrix3")
+#: The shape of a value of each kind once checked (None: no fixed shape).
+SHAPES: dict[str, tuple[int, ...] | None] = {
+    "real": (),
+    "int": (),
+    "bool": (),
+    "choice": (),
+    "vector3": (3,),
+    "matrix3": (3, 3),
+}
+
+
+def format_number(x: float) -> str:
+    """A bound as people write it: 1e30 and 1e-6 (not 1e+30, 1e-06), 2**64 for a large
+    power of two, inf."""
+    if isinstance(x, int) and not isinstance(x, bool) and x >= 2**32 and x & (x - 1) == 0:
+        return f"2**{x.bit_length() - 1}"
+    if isinstance(x, float) and math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return re.sub(r"e\+?(-?)0*(\d)", r"e\1\2", f"{x:g}")
+
+
+_LITERAL = re.compile(r"(``.*?``)")
+
+
+def _rst(text: str) -> str:
+    """Plain text as reStructuredText: ``*`` and ``|`` outside literals escaped."""
+    parts = _LITERAL.split(text)
+    return "".join(
+        p if p.startswith("``") else p.replace("*", "\\*").replace("|", "\\|") for p in parts
+    )
 
 
 @dataclass(frozen=True)
 class Param:
     """One parameter of a model (or one option of a model's handler in a suite file).
 
-    ``low``/``high`` bound a real, int or vector3 (``None``: unbounded on that side;
-    ``low_open``/``high_open`` exclude the bound). ``unit`` is the SI unit (``""`` for
-    a dimensionless number). ``alters_bits``: a change of this parameter changes the
-    output bits (False for ``threads``-like parameters that change only the speed).
+    ``low``/``high`` bound a real, int, vector3 or matrix3 (each component; ``None``:
+    unbounded on that side; ``low_open``/``high_open`` exclude the bound), and ``also``
+    lists values allowed besides the bounds (``inf`` for "no limit", ``0`` for "off").
+    A ``None`` default means None is allowed too (the doc says what it means). ``unit``
+    is the SI unit (``""`` for a dimensionless number). ``alters_bits``: a change of
+    this parameter changes the output bits (False for ``threads``-like parameters
+    that change only the speed, or only whether a doubtful value warns or raises).
+    ``keyword_only``: the constructor takes it by keyword only. ``fields`` are the
+    entries of a ``component``, ``triad`` or ``mapping`` value, as specs. ``rule``
+    states, in words, a condition across parameters that the spec cannot check (the
+    constructor does). ``in_state``: the value is kept in ``state['params']`` (False
+    for what ``from_state`` is given again, as SensorSimulator's ``source``).
     """
 
     name: str
@@ -71,6 +120,10 @@ class Param:
     choices: tuple[Any, ...] = ()
     alters_bits: bool = True
     keyword_only: bool = True
+    also: tuple[Any, ...] = ()
+    fields: tuple[Param, ...] = ()
+    rule: str = ""
+    in_state: bool = True
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -80,78 +133,206 @@ class Param:
             )
         if self.kind == "choice" and not self.choices:
             raise ValueError(f"Param {self.name!r}: a choice needs its choices")
+        if (self.low is not None or self.high is not None) and self.kind not in BOUNDED_KINDS:
+            raise ValueError(
+                f"Param {self.name!r}: a {self.kind} has no bounds (only {list(BOUNDED_KINDS)})"
+            )
 
     @property
     def required(self) -> bool:
         """The parameter has no default."""
         return self.default is REQUIRED
 
-    def allowed(self) -> str:
-        """What the parameter allows, in words (the tail of its error messages)."""
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        """The shape of the checked value (``()`` a scalar, ``(3,)`` a vector3, ...);
+        None where the kind fixes none."""
+        return SHAPES.get(self.kind)
+
+    def bounds(self) -> str:
+        """The bounds in words: ``in [0, 1e30]``, ``> 0``, ``""`` for none."""
+        lo, hi = self.low, self.high
+        if lo is not None and hi is not None:
+            return (
+                f"in {'(' if self.low_open else '['}{format_number(lo)}, "
+                f"{format_number(hi)}{')' if self.high_open else ']'}"
+            )
+        if lo is not None:
+            return f"{'>' if self.low_open else '>='} {format_number(lo)}"
+        if hi is not None:
+            return f"{'<' if self.high_open else '<='} {format_number(hi)}"
+        return ""
+
+    def allowed(self, *, unit: bool = True) -> str:
+        """What the parameter allows, in words (the tail of its error messages; the
+        docs' tables give the unit a column of its own: ``unit=False``)."""
         if self.kind == "choice":
-            return f"one of {list(self.choices)}"
-        text = KINDS[self.kind]
-        if self.kind in ("real", "int", "vector3"):
-            lo = "" if self.low is None else f"{'>' if self.low_open else '>='} {self.low:g}"
-            hi = "" if self.high is None else f"{'<' if self.high_open else '<='} {self.high:g}"
-            bounds = " and ".join(b for b in (lo, hi) if b)
-            if self.kind != "int":
-                text += ", finite"
+            parts = [f"one of {list(self.choices)}"]
+        else:
+            parts = [KINDS[self.kind]]
+        if self.fields and self.kind in ("component", "mapping"):
+            parts[0] += f" with any of the keys {[f.name for f in self.fields]}"
+        if self.kind in BOUNDED_KINDS:
+            # "in [a, b]" says finite; one bound or none needs the word
+            bounds = self.bounds()
+            if self.kind != "int" and not (self.low is not None and self.high is not None):
+                bounds = " and ".join(b for b in ("finite", bounds) if b)
+            if self.also:
+                bounds += " or " + " or ".join(format_number(v) for v in self.also)
             if bounds:
-                text += f", {bounds}"
-            if self.unit:
-                text += f" ({self.unit})"
+                each = "each " if self.kind in ("vector3", "matrix3") else ""
+                sep = " " if bounds.startswith("in ") and not each else ", "
+                parts[0] += f"{sep}{each}{bounds}"
+        if self.rule:
+            parts.append(self.rule)
+        text = ", ".join(parts)
+        if self.default is None and "None" not in text:
+            text += ", or None"
+        if unit and self.unit:
+            text += f" ({self.unit})"
         return text
 
     def _refuse(self, value: object, error: type[Exception] = ValueError) -> Exception:
-        return error(f"{self.name}={value!r} is not allowed: it must be {self.allowed()}")
+        shown = repr(value)
+        if len(shown) > 80:  # a huge int or array: its start says enough
+            shown = shown[:60] + "..."
+        return error(f"{self.name}={shown} is not allowed: it must be {self.allowed()}")
 
     def _in_bounds(self, v: float) -> bool:
+        if v in self.also:
+            return True
+        if not math.isfinite(v):
+            return False
         if self.low is not None and (v <= self.low if self.low_open else v < self.low):
             return False
         return not (self.high is not None and (v >= self.high if self.high_open else v > self.high))
 
+    def _reals(self, value: object) -> np.ndarray:
+        """``value`` as a float64 array of real numbers; a bool, a string or an object
+        anywhere in it is refused (TypeError naming the parameter), not converted."""
+        try:
+            items = np.asarray(value, dtype=object)
+        except (TypeError, ValueError):
+            raise self._refuse(value) from None
+        for x in items.flat:
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+                raise self._refuse(value, TypeError)
+        try:
+            return np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):  # ragged, or an int beyond the doubles
+            raise self._refuse(value) from None
+
     def check(self, value: object) -> Any:
         """``value`` checked against this spec (and converted: a real to float, a
-        vector3 to a float64 array); TypeError or ValueError naming the parameter, the
-        value and what is allowed. Kinds whose rules a spec cannot express (triad,
-        component, pose, seed, array, object) are left to the model's constructor."""
+        vector3 to a float64 array of shape (3,), a matrix3 to (3, 3), a component to
+        a dict with every key of its fields); TypeError or ValueError naming the
+        parameter, the value and what is allowed. The ``rule`` across parameters, and
+        kinds whose rules a spec cannot express (triad, mapping, pose, seed, array,
+        object), are left to the model's constructor."""
         kind = self.kind
+        if value is None and (self.default is None or None in self.choices):
+            return None
         if kind == "real":
             try:
                 v = validate.finite(self.name, value)
             except TypeError:
                 raise self._refuse(value, TypeError) from None
-            except ValueError:
+            except (ValueError, OverflowError):  # not finite, or an int beyond the doubles
+                v = float(value) if isinstance(value, (float, np.floating)) else math.nan
+                if v in self.also:
+                    return v  # inf where inf means "no limit"
                 raise self._refuse(value) from None
             if not self._in_bounds(v):
                 raise self._refuse(value)
             return v
         if kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
+            if (
+                isinstance(value, (bool, np.bool_))
+                or not isinstance(value, numbers.Integral)
+                or (isinstance(value, np.generic) and value.dtype.kind not in "iu")
+            ):
                 raise self._refuse(value, TypeError)
-            if not self._in_bounds(value):
+            v = int(value)
+            if v not in self.also and (
+                (self.low is not None and (v <= self.low if self.low_open else v < self.low))
+                or (self.high is not None and (v >= self.high if self.high_open else v > self.high))
+            ):
                 raise self._refuse(value)
-            return int(value)
+            return v
         if kind == "bool":
             try:
                 return validate.boolean(self.name, value)
             except TypeError:
                 raise self._refuse(value, TypeError) from None
         if kind == "choice":
-            try:
-                return validate.choice(self.name, value, self.choices)
-            except ValueError:
-                raise self._refuse(value) from None
+            if value is None or isinstance(value, bool) or value not in self.choices:
+                raise self._refuse(value)
+            return value
         if kind == "vector3":
-            try:
-                arr = validate.vector3(self.name, value)
-            except (TypeError, ValueError):
-                raise self._refuse(value) from None
-            if not all(self._in_bounds(float(x)) for x in arr):
+            arr = self._reals(value)
+            if arr.ndim == 0:
+                arr = np.full(3, float(arr))
+            if arr.shape != (3,) or not all(self._in_bounds(float(x)) for x in arr):
                 raise self._refuse(value)
             return arr
+        if kind == "matrix3":
+            arr = self._reals(value)
+            if arr.ndim == 0:
+                arr = np.eye(3) * float(arr)
+            elif arr.shape == (3,):
+                arr = np.diag(arr)
+            if arr.shape != (3, 3) or not all(self._in_bounds(float(x)) for x in arr.flat):
+                raise self._refuse(value)
+            return arr
+        if kind == "component" and self.fields:
+            if not isinstance(value, Mapping):
+                raise self._refuse(value, TypeError)
+            known = {f.name: f for f in self.fields}
+            unknown = [k for k in value if k not in known]
+            if unknown:
+                raise ValueError(
+                    f"{self.name}={dict(value)!r} is not allowed: it has the unknown keys "
+                    f"{unknown} (allowed are {list(known)})"
+                )
+            return {
+                k: dataclasses.replace(f, name=f"{self.name}[{k!r}]").check(value[k])
+                if k in value
+                else f.default
+                for k, f in known.items()
+            }
         return value
+
+
+def params_table(params: tuple[Param, ...], caption: str) -> str:
+    """``params`` as a reStructuredText list-table (the docs' model pages)."""
+    rows = [
+        f".. list-table:: {caption}",
+        "   :header-rows: 1",
+        "   :widths: 18 30 10 12 6 24",
+        "",
+        "   * - name",
+        "     - allowed",
+        "     - unit",
+        "     - default",
+        "     - alters bits",
+        "     - meaning",
+    ]
+    for p in params:
+        if p.required:
+            default = "(required)"
+        elif isinstance(p.default, float) and math.isinf(p.default):
+            default = format_number(p.default)
+        else:
+            default = f"``{p.default!r}``"
+        rows += [
+            f"   * - ``{p.name}``",
+            f"     - {_rst(p.allowed(unit=False))}",
+            f"     - {_rst(p.unit) or '-'}",
+            f"     - {default}",
+            f"     - {'yes' if p.alters_bits else 'no'}",
+            f"     - {_rst(p.doc)}",
+        ]
+    return "\n".join(rows) + "\n"
 
 
 @dataclass(frozen=True)
@@ -221,25 +402,4 @@ class Declaration:
 
     def params_table(self) -> str:
         """The parameters as a reStructuredText list-table (the docs' model pages)."""
-        rows = [
-            f".. list-table:: Parameters of ``{self.name}``",
-            "   :header-rows: 1",
-            "",
-            "   * - name",
-            "     - allowed",
-            "     - unit",
-            "     - default",
-            "     - alters bits",
-            "     - meaning",
-        ]
-        for p in self.params:
-            default = "(required)" if p.required else f"``{p.default!r}``"
-            rows += [
-                f"   * - ``{p.name}``",
-                f"     - {p.allowed()}",
-                f"     - {p.unit or '-'}",
-                f"     - {default}",
-                f"     - {'yes' if p.alters_bits else 'no'}",
-                f"     - {p.doc}",
-            ]
-        return "\n".join(rows) + "\n"
+        return params_table(self.params, f"Parameters of ``{self.name}``")
