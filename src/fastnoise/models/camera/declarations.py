@@ -21,6 +21,103 @@ _FRAMES = Param(
 )
 
 
+# |mean| and stddev bounds of both camera models: the noise stays finite
+_MAX = 1e30
+
+#: ImageNoise's parameters (intensities in full-scale units: 1.0 is 255 for uint8,
+#: 65535 for uint16, 1.0 for float images).
+CAMERA_PARAMS = (
+    Param(
+        "mean",
+        "real",
+        "noise mean",
+        unit="full scale",
+        default=0.0,
+        low=-_MAX,
+        high=_MAX,
+        keyword_only=False,
+    ),
+    Param(
+        "stddev",
+        "real",
+        "noise standard deviation (Gazebo's example: 0.007, about 1.8 levels of 8 bits)",
+        unit="full scale",
+        default=0.007,
+        low=0.0,
+        high=_MAX,
+        keyword_only=False,
+    ),
+    Param(
+        "per_channel",
+        "bool",
+        "an independent normal per colour channel, not one per pixel shared by all",
+        default=False,
+        keyword_only=False,
+    ),
+    Param(
+        "variant",
+        "choice",
+        "gazebo: the noise is mean + stddev z (Ogre 1 shader); ogre2: that value shaped "
+        "as sign(z) abs(z)**2.1 (Ogre 2 shader)",
+        default="gazebo",
+        choices=("gazebo", "ogre2"),
+        keyword_only=False,
+    ),
+    Param(
+        "linear_light",
+        "bool",
+        "add the noise in linear light (the value decoded from sRGB and encoded back); "
+        "None: on for ogre2, off for gazebo",
+        default=None,
+    ),
+)
+
+#: DepthNoise's parameters.
+DEPTH_PARAMS = (
+    Param(
+        "mean",
+        "real",
+        "noise mean",
+        unit="m",
+        default=0.0,
+        low=-_MAX,
+        high=_MAX,
+        keyword_only=False,
+    ),
+    Param(
+        "stddev",
+        "real",
+        "noise standard deviation",
+        unit="m",
+        default=0.0,
+        low=0.0,
+        high=_MAX,
+        keyword_only=False,
+    ),
+    Param(
+        "near",
+        "real",
+        "near clip distance (Gazebo's <clip>): a noisy depth below near + 1e-6 becomes "
+        "-inf; None: no clip",
+        unit="m",
+        default=None,
+        low=-_MAX,
+        high=_MAX,
+        rule="< far when both are given",
+    ),
+    Param(
+        "far",
+        "real",
+        "far clip distance: a noisy depth above far - 1e-6 becomes +inf; None: no clip",
+        unit="m",
+        default=None,
+        low=-_MAX,
+        high=_MAX,
+        rule="> near when both are given",
+    ),
+)
+
+
 def _camera_example(cls: type) -> Any:
     return cls(0.0, 0.05, seed=10)
 
@@ -33,6 +130,7 @@ CAMERA = Declaration(
     name="camera",
     summary="Gazebo's per-pixel Gaussian image noise, one normal per pixel (or per channel)",
     tags=("camera",),
+    params=CAMERA_PARAMS,
     messages={"sensor_msgs/Image": "image", "sensor_msgs/CompressedImage": "compressed_image"},
     files={"image": "image", "npy": "image", "npz": "image"},
     sdf_types=("camera",),
@@ -78,6 +176,7 @@ DEPTH = Declaration(
         "pixel, one Gaussian per pixel for RGB-D depth and colour, as gz-rendering's "
         "depth noise shader"
     },
+    params=DEPTH_PARAMS,
     messages={"sensor_msgs/Image": "depth_image"},
     files={"image": "depth_image", "npy": "depth_image", "npz": "depth_image"},
     sdf_types=("depth_camera",),

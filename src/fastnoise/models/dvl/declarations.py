@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from fastnoise.core.spec import Declaration
+from fastnoise.core.spec import Declaration, Param
+from fastnoise.models.dvl.config import SENSOR_NAMES, VALUE_MAX
 from fastnoise.models.dvl.dtypes import TRUTH_DTYPE
 
 #: Why the two DVL models may use one key tag: each sensor of a DvlSimulator keys with
@@ -17,6 +18,65 @@ from fastnoise.models.dvl.dtypes import TRUTH_DTYPE
 _DVL_TAG_REASON = (
     "sensor i of a DvlSimulator keys with child i of the simulator's seed, an "
     "AugmentedWhiteNoise with its own seed: the keys differ"
+)
+
+
+# Units of one sensor's values: deg, m/s, m or rev/min, as the sensor measures.
+_UNIT = "the sensor's"
+
+#: One DVL sensor's noise parameters (an AugmentedWhiteNoise's, and each entry of a
+#: DvlSimulator's ``sensors``).
+SENSOR_NOISE_PARAMS = (
+    Param(
+        "bias",
+        "real",
+        "added to every value that is not anchored",
+        unit=_UNIT,
+        default=0.0,
+        low=-VALUE_MAX,
+        high=VALUE_MAX,
+        keyword_only=False,
+        rule="with a sensor: in the table's reasonable range (else a warning, or an "
+        "error when strict)",
+    ),
+    Param(
+        "noise_dev",
+        "real",
+        "standard deviation of the white noise",
+        unit=_UNIT,
+        default=0.0,
+        low=0.0,
+        high=VALUE_MAX,
+        keyword_only=False,
+        rule="with a sensor: in the table's reasonable range (else a warning, or an "
+        "error when strict)",
+    ),
+    Param(
+        "anchor",
+        "real",
+        "the value sent instead of the measurement when the anchor event occurs",
+        unit=_UNIT,
+        default=0.0,
+        low=-VALUE_MAX,
+        high=VALUE_MAX,
+        keyword_only=False,
+    ),
+    Param(
+        "anchor_probability",
+        "real",
+        "probability of the anchor event per sample",
+        default=0.0,
+        low=0.0,
+        high=1.0,
+        keyword_only=False,
+    ),
+)
+_STRICT = Param(
+    "strict",
+    "bool",
+    "a value outside the sensor table's reasonable range raises instead of warning",
+    default=False,
+    alters_bits=False,
 )
 
 
@@ -33,6 +93,18 @@ AUGMENTED_WHITE_NOISE = Declaration(
     summary="one DVL sensor: bias + white noise, or with a probability a fixed anchor value",
     tags=("dvl",),
     shared_tags={"dvl": _DVL_TAG_REASON},
+    params=(
+        *SENSOR_NOISE_PARAMS,
+        Param(
+            "sensor",
+            "choice",
+            "a name of the sensor table: enables the reasonable-range check of bias and noise_dev",
+            default=None,
+            choices=(*SENSOR_NAMES, None),
+            alters_bits=False,
+        ),
+        _STRICT,
+    ),
     example=_awn_example,
     exercise=_awn_exercise,
 )
@@ -59,6 +131,18 @@ DVL_SIMULATOR = Declaration(
     "composite from the measured angles",
     tags=("dvl",),
     shared_tags={"dvl": _DVL_TAG_REASON},
+    params=(
+        Param(
+            "sensors",
+            "mapping",
+            "sensor name -> its noise parameters (a SensorNoise or a dict); sensors and "
+            "keys left out are 0 (a perfect sensor)",
+            default=None,
+            keyword_only=False,
+            fields=SENSOR_NOISE_PARAMS,
+        ),
+        _STRICT,
+    ),
     example=_dvl_example,
     exercise=_dvl_exercise,
 )

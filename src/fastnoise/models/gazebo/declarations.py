@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from fastnoise.core.spec import Declaration
+from fastnoise.core.spec import Declaration, Param
 
 _W = np.tile([0.1, -0.2, 0.3], (64, 1))
 _A = np.tile([0.0, 0.1, 9.81], (64, 1))
@@ -26,6 +26,65 @@ _GZ = {
 _NAV = np.column_stack(
     [np.linspace(-80, 80, 20), np.linspace(-179, 179, 20), np.full((20, 4), 1.0)]
 )
+
+
+# Largest |value| of a noise parameter (gazebo.noise.MAX_PARAM): sums stay finite.
+_MAX = 1e30
+
+
+def _gz(name: str, doc: str, unit: str, *, signed: bool = False) -> Param:
+    return Param(
+        name,
+        "real",
+        doc,
+        unit=unit,
+        default=0.0,
+        low=-_MAX if signed else 0.0,
+        high=_MAX,
+        keyword_only=False,
+    )
+
+
+#: gz-sensors' Gaussian noise model's parameters (SDF's ``<noise>`` children): a
+#: GazeboNoise's, and the keys of every component of the Gazebo sensors. Unit u: the
+#: channel's own (m, Pa, T, ...).
+GAZEBO_NOISE_PARAMS = (
+    _gz("mean", "mean of the white noise N(mean, stddev)", "u", signed=True),
+    _gz("stddev", "standard deviation of the white noise", "u"),
+    _gz(
+        "bias_mean",
+        "mean of the turn-on bias N(bias_mean, bias_stddev), drawn once and negated with "
+        "probability 1/2",
+        "u",
+        signed=True,
+    ),
+    _gz("bias_stddev", "standard deviation of the turn-on bias", "u"),
+    _gz(
+        "dynamic_bias_stddev",
+        "driving density of the dynamic bias (stationary std: it times sqrt(tau/2)); it "
+        "moves on samples with dt > 0",
+        "u/sqrt(s)",
+    ),
+    _gz("dynamic_bias_correlation_time", "correlation time tau of the dynamic bias", "s"),
+    _gz(
+        "precision",
+        "when > 1e-6: results are rounded to a multiple of it (halves away from zero)",
+        "u",
+    ),
+)
+
+
+def _component(name: str, doc: str, unit: str) -> Param:
+    """A Gazebo sensor's component: None (no noise) or its <noise> values."""
+    return Param(
+        name,
+        "component",
+        doc + "; None: no noise",
+        unit=unit,
+        default=None,
+        keyword_only=False,
+        fields=GAZEBO_NOISE_PARAMS,
+    )
 
 
 def _noise_example(cls: type) -> Any:
@@ -50,6 +109,7 @@ GAZEBO_NOISE = Declaration(
     summary="gz-sensors' Gaussian noise model: white noise, turn-on bias with a random "
     "sign, dynamic bias, precision",
     tags=("gazebo_noise",),
+    params=GAZEBO_NOISE_PARAMS,
     example=_noise_example,
     exercise=_noise_exercise,
 )
@@ -64,6 +124,7 @@ MAGNETOMETER = Declaration(
     summary="Gazebo's magnetometer: one noise model per axis (T)",
     tags=("magnetometer",),
     sdf_types=("magnetometer",),
+    params=tuple(_component(a, f"noise of the field's {a} axis", "T") for a in "xyz"),
     example=lambda cls: cls(x=_GZ, z={"stddev": 1e-6}, seed=12),
     exercise=_magnetometer_exercise,
 )
@@ -78,6 +139,10 @@ ALTIMETER = Declaration(
     summary="Gazebo's altimeter: vertical position (m) and velocity (m/s) noise",
     tags=("altimeter",),
     sdf_types=("altimeter",),
+    params=(
+        _component("vertical_position", "noise of the vertical position", "m"),
+        _component("vertical_velocity", "noise of the vertical velocity", "m/s"),
+    ),
     example=lambda cls: cls(vertical_position=_GZ, vertical_velocity=_GZ, seed=13),
     exercise=_altimeter_exercise,
 )
@@ -92,6 +157,7 @@ AIR_PRESSURE = Declaration(
     summary="Gazebo's air pressure sensor: pressure noise (Pa)",
     tags=("air_pressure",),
     sdf_types=("air_pressure",),
+    params=(_component("pressure", "noise of the static pressure", "Pa"),),
     example=lambda cls: cls(pressure=_GZ, seed=14),
     exercise=_pressure_exercise,
 )
@@ -106,6 +172,21 @@ AIR_SPEED = Declaration(
     summary="Gazebo's air speed sensor: differential-pressure noise (hPa, as gz-sensors)",
     tags=("air_speed",),
     sdf_types=("air_speed",),
+    params=(
+        _component(
+            "pressure",
+            "noise of the differential pressure, in pressure_units",
+            "hPa or Pa",
+        ),
+        Param(
+            "pressure_units",
+            "choice",
+            "hectopascals: as gz-sensors, the noise acts on float32 hPa; pascals: on Pa, "
+            "in float64, as the SDF element's name says",
+            default="hectopascals",
+            choices=("hectopascals", "pascals"),
+        ),
+    ),
     example=lambda cls: cls(pressure=_GZ, seed=15),
     exercise=_speed_exercise,
 )
@@ -120,6 +201,28 @@ NAVSAT = Declaration(
     summary="Gazebo's NavSat (GPS): horizontal and vertical position and velocity noise",
     tags=("navsat",),
     sdf_types=("navsat",),
+    params=(
+        _component(
+            "horizontal_position",
+            "noise of latitude and longitude (one model, one bias), in horizontal_units",
+            "deg or m",
+        ),
+        _component("vertical_position", "noise of the altitude", "m"),
+        _component(
+            "horizontal_velocity",
+            "noise of the east and north velocities (one model, one bias)",
+            "m/s",
+        ),
+        _component("vertical_velocity", "noise of the up velocity", "m/s"),
+        Param(
+            "horizontal_units",
+            "choice",
+            "degrees: as gz-sensors, the noise is added to degrees; metres: north and east "
+            "metres, turned into degrees on the WGS84 ellipsoid",
+            default="degrees",
+            choices=("degrees", "metres"),
+        ),
+    ),
     example=lambda cls: cls(_GZ, _GZ, _GZ, _GZ, horizontal_units="metres", seed=16),
     exercise=_navsat_exercise,
 )
@@ -135,6 +238,10 @@ FORCE_TORQUE = Declaration(
     summary="Gazebo's force-torque sensor: force (N) and torque (N m) noise per axis",
     tags=("force_torque",),
     sdf_types=("force_torque",),
+    params=(
+        *(_component(f"force_{a}", f"noise of the force's {a} component", "N") for a in "xyz"),
+        *(_component(f"torque_{a}", f"noise of the torque's {a} component", "N m") for a in "xyz"),
+    ),
     example=lambda cls: cls(force_x=_GZ, torque_z=_GZ, seed=17),
     exercise=_force_torque_exercise,
 )
