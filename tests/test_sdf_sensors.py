@@ -581,18 +581,24 @@ def _suite_types():
 
 def test_the_suite_sdf_types_are_the_declarations(tmp_path):
     assert sdf_type_models() == _suite_types()
-    assert sdf_type_models() == {
+    builtin = {
         "imu": "imu",
         "camera": "camera",
         "depth_camera": "depth",
         "lidar": "range",
         "gpu_lidar": "range",
     }
-    # a type without a model that noises messages is not for suites (magnetometer)
+    assert builtin.items() <= sdf_type_models().items()
+    # a type whose model noises no message is not for suites (magnetometer), nor is one
+    # that no model declares (sonar)
+    assert registry.for_sdf_type("magnetometer") and "magnetometer" not in sdf_type_models()
     path = tmp_path / "w.sdf"
-    path.write_text(_world(_SONAR))
-    (row,) = sdf_sensors(path)
-    assert not row.importable and row.reason == "no suite model applies sonar noise to a topic"
+    mag = f'<sensor name="mag" type="magnetometer">{_NOISY["magnetometer"]}</sensor>'
+    path.write_text(_world(mag + _SONAR))
+    rows = sdf_sensors(path)
+    assert [(r.type, r.importable) for r in rows] == [("magnetometer", False), ("sonar", False)]
+    assert rows[0].reason == "no suite model applies magnetometer noise to a topic"
+    assert rows[1].reason == "no suite model applies sonar noise to a topic"
 
 
 def test_a_test_only_declaration_joins_the_suite_sdf_types(tmp_path, sonar_toy):

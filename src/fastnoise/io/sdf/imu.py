@@ -1,4 +1,4 @@
-"""An :class:`fastnoise.models.imu.imu_noise.ImuNoise` from one SDFormat ``<imu>``
+"""An IMU noise model (the registry's ``imu``) from one SDFormat ``<imu>``
 (:func:`from_sdf`); :func:`imu_triads` is also the ``imu`` rule of
 :func:`fastnoise.io.sdf.load_sensors`.
 
@@ -37,9 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from fastnoise.core import registry
 from fastnoise.io.sdf.noise import NOISE_KEYS, component, parse_noise
 from fastnoise.io.sdf.xml import Node, SdfError, parse_text, read_source
-from fastnoise.models.imu.imu_noise import ImuNoise
 from fastnoise.models.imu.triad import TriadNoise, gauss_markov_stddev_from_gazebo
 
 __all__ = ["from_sdf", "imu_noise_params_from_sdf", "imu_triads"]
@@ -177,10 +177,12 @@ def from_sdf(
     seed: int | np.random.SeedSequence | None = None,
     name: str | None = None,
     normal_dtype: str = "float32",
-) -> ImuNoise:
-    """An ImuNoise with the Gazebo noise of the SDF ``<imu>`` element (see the module
-    docstring for the meaning of each element). ``sdf`` is XML text or a file path;
-    ``seed`` and ``normal_dtype`` are passed to ``ImuNoise``. For every sensor of a
-    model or world file use :func:`fastnoise.io.sdf.load_sensors`."""
+) -> Any:
+    """An ImuNoise (the registry's ``imu`` model) with the Gazebo noise of the SDF
+    ``<imu>`` element (see the module docstring for the meaning of each element).
+    ``sdf`` is XML text or a file path; ``seed`` and ``normal_dtype`` are passed to the
+    model. For every sensor of a model or world file use
+    :func:`fastnoise.io.sdf.load_sensors`."""
     gyro, accel = imu_noise_params_from_sdf(sdf, name)
-    return ImuNoise(gyro=gyro, accel=accel, seed=seed, normal_dtype=normal_dtype)
+    imu = registry.get("imu").cls
+    return imu(gyro=gyro, accel=accel, seed=seed, normal_dtype=normal_dtype)
