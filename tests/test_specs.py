@@ -457,3 +457,38 @@ def test_a_spec_refuses_bounds_on_a_kind_without_them() -> None:
         Param("flag", "bool", "d", low=0.0)
     with pytest.raises(ValueError, match="kind='float' is not allowed"):
         Param("x", "float", "d")
+
+
+def test_the_docs_directive_renders_every_declared_model() -> None:
+    """``.. fastnoise-params::`` (docs/_ext) renders the registry's tables, of any
+    registered model (a plugin's too), and refuses an unknown name."""
+    pytest.importorskip("sphinx")
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "docs" / "_ext" / "fastnoise_docs.py"
+    spec = importlib.util.spec_from_file_location("_fastnoise_docs", path)
+    assert spec is not None and spec.loader is not None
+    ext = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ext)
+    for d in registry.models():
+        if d.params:
+            assert ext.params_rst(d.name) == d.params_table()
+    assert "``noise_density``" in ext.params_rst("imu.gyro", caption="TriadNoise")
+    for bad in ("no_such_model", "imu.no_such_param", "imu.normal_dtype"):
+        with pytest.raises(ValueError):
+            ext.params_rst(bad)
+
+
+def test_every_built_in_model_has_its_table_on_a_model_page() -> None:
+    from pathlib import Path
+
+    pages = Path(__file__).resolve().parent.parent / "docs" / "models"
+    text = "\n".join(p.read_text("utf-8") for p in pages.glob("*.rst"))
+    built_in = [
+        d.name
+        for d in registry.models()
+        if d.params and d.cls is not None and d.cls.__module__.startswith("fastnoise.")
+    ]
+    missing = [n for n in built_in if f".. fastnoise-params:: {n}\n" not in text]
+    assert missing == []

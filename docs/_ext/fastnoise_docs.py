@@ -19,6 +19,11 @@ so that they cannot drift from it, and docstring fixes that the API reference ne
 
 * ``env-check-consistency``: every name in ``fastnoise.__all__`` must be documented
   as ``fastnoise.<name>``, else the build fails (with ``-W``).
+
+* The ``fastnoise-params`` directive: a model's parameter table, generated from its
+  declaration in the registry (``.. fastnoise-params:: imu``), or the table of the
+  entries of one of its parameters (``.. fastnoise-params:: imu.gyro``: TriadNoise's
+  fields). An unknown name fails the build.
 """
 
 from __future__ import annotations
@@ -27,8 +32,12 @@ import os
 import re
 from pathlib import Path
 
+from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
 
 logger = logging.getLogger(__name__)
 
@@ -342,7 +351,56 @@ def check_api_coverage(app: Sphinx, env: object) -> None:
         )
 
 
+# ---- parameter tables from the model declarations -------------------------------------
+
+
+def params_rst(target: str, caption: str | None = None) -> str:
+    """The reStructuredText table of ``target``: a registered model's name (its
+    parameters) or ``model.param`` (the entries of that parameter, as TriadNoise's
+    fields for ``imu.gyro``). ValueError naming what is known for an unknown target."""
+    from fastnoise.core import registry
+    from fastnoise.core.spec import params_table
+
+    name, _, param = target.partition(".")
+    if name not in registry.names():
+        raise ValueError(f"{name!r} is no registered model: use one of {registry.names()}")
+    decl = registry.get(name)
+    if not param:
+        if not decl.params:
+            raise ValueError(f"model {name!r} declares no parameters")
+        return params_table(decl.params, caption or f"Parameters of ``{name}``")
+    try:
+        spec = decl.param(param)
+    except KeyError as exc:
+        raise ValueError(exc.args[0]) from None
+    if not spec.fields:
+        raise ValueError(f"parameter {target!r} has no entries (fields) to list")
+    return params_table(spec.fields, caption or f"Entries of ``{target}``")
+
+
+class ParamsDirective(SphinxDirective):
+    """``.. fastnoise-params:: model[.param]`` with an optional ``:caption:``."""
+
+    required_arguments = 1
+    option_spec = {"caption": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        try:
+            text = params_rst(self.arguments[0], self.options.get("caption"))
+        except ValueError as exc:
+            raise self.error(f"fastnoise-params: {exc}") from None
+        source = self.get_source_info()[0]
+        node = nodes.container()
+        self.state.nested_parse(
+            StringList(text.splitlines(), source=f"{source} (fastnoise-params)"),
+            self.content_offset,
+            node,
+        )
+        return node.children
+
+
 def setup(app: Sphinx) -> dict[str, object]:
+    app.add_directive("fastnoise-params", ParamsDirective)
     app.connect("config-inited", write_generated)
     app.connect("autodoc-process-docstring", process_docstring, priority=100)
     app.connect("autodoc-process-signature", process_signature, priority=100)
