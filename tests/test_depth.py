@@ -29,7 +29,7 @@ def test_import_paths_name_one_class():
     from fastnoise.models.camera.depth import DepthNoise as c
 
     with pytest.warns(DeprecationWarning, match="use fastnoise.DepthNoise"):
-        from fastnoise.io.files.files import DepthNoise as b  # where 0.2 had it
+        from fastnoise.io.files import DepthNoise as b  # where 0.2 had it
     assert fn.DepthNoise is b is c
     assert "DepthNoise" in fn.__all__
 

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -84,17 +83,6 @@ _CLOUD_WRITERS = {
     ("points_drop", ".pcd"): carla_pcd,
     ("points_drop", ".ply"): carla_ply,
 }
-
-
-def __getattr__(name: str) -> Any:
-    if name == "DepthNoise":  # lived here in 0.2
-        warnings.warn(
-            "fastnoise.io.files.files.DepthNoise is deprecated: use fastnoise.DepthNoise",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return registry.get("depth").cls
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def file_kind(path: str | os.PathLike[str]) -> str | None:
