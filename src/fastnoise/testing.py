@@ -168,7 +168,7 @@ def check_params_declared(decl: Declaration) -> None:
         raise unittest.SkipTest(f"the declaration of {decl.name!r} lists no params")
     m = _make(decl)
     got = sorted(m.state["params"])
-    want = sorted(p.name for p in decl.params if getattr(p, "in_state", True))
+    want = sorted(p.name for p in decl.params if p.in_state)
     assert got == want, f"state['params'] has {got}, the declaration lists {want}"
 
 
