@@ -736,7 +736,7 @@ def test_objects_made_with_new_raise_cleanly(cls):
     else:
         calls += [lambda: obj.measure(1.0), lambda: obj.measure_many(np.zeros(4))]
     for call in calls:
-        with pytest.raises(RuntimeError, match="never built"):
+        with pytest.raises(RuntimeError, match="never initialised"):
             call(obj) if call is repr else call()
     obj.__init__(seed=3)  # and it can still be built
     assert obj.state == cls(seed=3).state

@@ -666,7 +666,7 @@ def test_failed_reinit_changes_nothing_and_new_objects_are_safe():
     blank = ImuNoise.__new__(ImuNoise)
     w, a = blank.step([0.1, 0.2, 0.3], [0.0, 0.0, 9.81], 0.01)  # no noise at all
     assert w.tolist() == [0.1, 0.2, 0.3] and a.tolist() == [0.0, 0.0, 9.81]
-    with pytest.raises(RuntimeError, match="initialized"):
+    with pytest.raises(RuntimeError, match="never initialised"):
         blank.copy()
 
 

@@ -155,6 +155,8 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         stream = _validate.counter("stream", stream)
         self._seed_seq = ss
         fn_stream_init(&self.st, key_from_seed_sequence(ss), stream)
+        self._key = self.st.key
+        self._built = True
 
     def generate(self, mean=0.0, stddev=1.0):
         """One float64 draw ``fma(stddev, z, mean)`` (units of ``mean``): the source
@@ -278,11 +280,6 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
     declaration = _declarations.GENERATOR
 
     @property
-    def key(self):
-        """64-bit Philox key (from ``seed``)."""
-        return self.st.key
-
-    @property
     def stream(self):
         """Stream id (Philox counter words 2 and 3)."""
         return self.st.stream
@@ -307,7 +304,6 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
     def _take(self, other):
         cdef GaussianNoiseGenerator g = other
         self.st = g.st
-        self._seed_seq = g._seed_seq
 
     def _check_room(self, n):
         # the position must stay below 2**64: at 2**64 it would wrap to 0 and hand

@@ -1,5 +1,7 @@
 # The base of every model (see model.pyx for the contract).
 
+from libc.stdint cimport uint64_t
+
 cdef extern from "fnlock.h" nogil:
     ctypedef struct fn_lock:
         pass
@@ -11,6 +13,8 @@ cdef extern from "fnlock.h" nogil:
 cdef class Model:
     cdef object _seed_seq  # numpy.random.SeedSequence, or None for a deterministic model
     cdef fn_lock _lock  # guards positions and states shared by threads (zeroed: unlocked)
+    cdef uint64_t _key  # the Philox key of the model's first key tag (0 until built)
+    cdef bint _built  # __init__ completed: the C state is the model's, not the blank one
 
 
 # The per-object lock: taken around every read-and-advance of a model's position (and
@@ -28,3 +32,14 @@ cdef inline int lock_model(Model m) except -1:
 
 cdef inline void unlock_model(Model m) noexcept:
     fn_lock_release(&m._lock)
+
+
+# Refuses an object whose __init__ never completed (made with cls.__new__, or left by a
+# failed __init__): its C state is the blank one, safe but not a model. Each public
+# entry point that reads the model's parameters calls it first.
+cdef inline int check_built(Model m) except -1:
+    if not m._built:
+        raise RuntimeError(f"this {type(m).__name__} was never initialised (made with "
+                           "__new__, or left by a failed __init__): call __init__ or use "
+                           "from_state")
+    return 0

@@ -52,7 +52,12 @@ import warnings
 
 from fastnoise.core import registry as _registry
 from fastnoise.core import validate
-from fastnoise.core.seeding import as_seed_sequence, seed_sequence_state
+from fastnoise.core.seeding import (
+    as_seed_sequence,
+    key_from_seed_sequence,
+    model_key,
+    seed_sequence_state,
+)
 
 #: Schema version of the ``state`` dict (not of the output streams).
 STATE_VERSION = 1
@@ -153,7 +158,8 @@ cdef class Model:
         validate.fields("state['position']", position, ())
 
     def _take(self, other):
-        """Become ``other``, a fully built model of the same class (cannot fail)."""
+        """Become ``other``, a fully built model of the same class (cannot fail); the
+        base's fields (seed, key, built) are copied by the ``state`` setter."""
         raise NotImplementedError
 
     def reset(self):
@@ -167,13 +173,29 @@ cdef class Model:
 
     # ---- the shared contract ------------------------------------------------------------
     def _set_seed(self, seed):
-        """Take ``seed`` (an int, a SeedSequence, a 0.2 state's sequence or None for
-        fresh entropy) as this model's seed and return its SeedSequence; a model's
-        ``__init__`` calls it once everything else is checked. For models written in
-        Python (plugins), whose instances cannot set the base's C fields themselves."""
+        """Take ``seed`` (an int, a SeedSequence, a state's sequence, or None for fresh
+        entropy) as this model's seed, derive its key (``model_key(seed, tag)`` of the
+        declaration's first key tag) and mark the model built; return the
+        SeedSequence. A model written in Python (a plugin) calls it last in its
+        ``__init__``, once everything else is checked: its instances cannot set the
+        base's C fields themselves."""
         ss = as_seed_sequence(seed)
+        tags = type(self).declaration.tags
+        self._key = model_key(ss, tags[0]) if tags else key_from_seed_sequence(ss)
         self._seed_seq = ss
+        self._built = True
         return ss
+
+    @property
+    def key(self):
+        """64-bit Philox key of the model: ``model_key(seed, tag)`` of its first key
+        tag (``fastnoise.core.streams`` lists each model's streams under it). Models
+        that draw nothing have no key."""
+        if not type(self).stochastic:
+            raise AttributeError(f"{type(self).__name__} draws no random numbers: it has "
+                                 "no key")
+        check_built(self)
+        return int(self._key)
 
     @property
     def seed(self):
@@ -196,7 +218,11 @@ cdef class Model:
     @state.setter
     def state(self, value):
         # built and validated in full first, so a refused state changes nothing
-        self._take(type(self).from_state(value, **self._state_extras()))
+        cdef Model other = type(self).from_state(value, **self._state_extras())
+        self._take(other)  # the model's own fields; the base's below
+        self._seed_seq = other._seed_seq
+        self._key = other._key
+        self._built = other._built
 
     @classmethod
     def from_state(cls, state, **extras):

@@ -29,13 +29,11 @@ class DepthNoise(Model):
         self,
         mean: float = 0.0,
         stddev: float = 0.0,
-        seed: int | np.random.SeedSequence | None = None,
         *,
+        seed: int | np.random.SeedSequence | None = None,
         near: float | None = None,
         far: float | None = None,
     ) -> None: ...
-    @property
-    def key(self) -> int: ...
     @property
     def frame(self) -> int: ...
     @frame.setter
@@ -44,6 +42,7 @@ class DepthNoise(Model):
     def apply(
         self,
         depth: _Depth,
+        *,
         frame: int | None = None,
         out: _Depth | None = None,
         threads: int = 1,

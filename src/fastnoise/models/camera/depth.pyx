@@ -18,7 +18,7 @@ seed in its ``state`` and could not reserve frames under the lock.
 
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport Model, lock_model, unlock_model
+from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.camera import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core.deprecation import positional_options
 
 # gz-rendering depth_camera_final_fs.glsl: tolerance of its clip tests, m
 CLIP_TOLERANCE = 1e-6
@@ -139,11 +140,13 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
     cdef readonly double stddev
     cdef readonly object near
     cdef readonly object far
-    cdef uint64_t _key
     cdef uint64_t _frame
-    cdef bint _built
 
-    def __init__(self, mean=0.0, stddev=0.0, seed=None, *, near=None, far=None):
+    def __init__(self, mean=0.0, stddev=0.0, *args, near=None, far=None, seed=None):
+        if args:  # 0.2 callers passed these by position
+            seed, = positional_options(
+                "DepthNoise()", args, ('seed',),
+                (seed,), (None,))
         # everything is checked into locals first: a refused call changes nothing
         mean = _validate.in_range("mean", mean, -_MAX_PARAM, _MAX_PARAM)
         stddev = _validate.in_range("stddev", stddev, 0.0, _MAX_PARAM)
@@ -165,17 +168,6 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
         self._frame = 0
         self._built = True
 
-    cdef inline int _check_built(self) except -1:
-        if not self._built:
-            raise RuntimeError("this DepthNoise was never initialised (made with __new__ or "
-                               "by a failed __init__)")
-        return 0
-
-    @property
-    def key(self):
-        """64-bit Philox key (the camera key of ``seed``)."""
-        return self._key
-
     @property
     def frame(self):
         """Frame index that the next ``apply(depth)`` without ``frame`` uses."""
@@ -194,7 +186,7 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
         self._frame = 0
         unlock_model(self)
 
-    def apply(self, depth, frame=None, out=None, threads=1):
+    def apply(self, depth, *args, frame=None, out=None, threads=1):
         """Noise a depth image.
 
         Parameters
@@ -217,7 +209,11 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
         numpy.ndarray
             The noisy depth, m (``out`` when given).
         """
-        self._check_built()
+        if args:  # 0.2 callers passed these by position
+            frame, out, threads = positional_options(
+                "DepthNoise.apply", args, ('frame', 'out', 'threads'),
+                (frame, out, threads), (None, None, 1))
+        check_built(self)
         if not isinstance(depth, np.ndarray):
             raise TypeError(f"depth={depth!r} is not allowed: it must be a numpy.ndarray (m)")
         if depth.dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
@@ -286,10 +282,7 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
         self.stddev = o.stddev
         self.near = o.near
         self.far = o.far
-        self._seed_seq = o._seed_seq
-        self._key = o._key
         self._frame = o._frame
-        self._built = o._built
         unlock_model(self)
 
 

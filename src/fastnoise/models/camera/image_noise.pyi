@@ -35,14 +35,12 @@ class ImageNoise(Model):
         self,
         mean: float = 0.0,
         stddev: float = 0.007,
+        *,
         per_channel: bool = False,
         variant: Literal["gazebo", "ogre2"] = "gazebo",
         seed: int | np.random.SeedSequence | None = None,
-        *,
         linear_light: bool | None = None,
     ) -> None: ...
-    @property
-    def key(self) -> int: ...
     @property
     def frame(self) -> int: ...
     @frame.setter
@@ -51,6 +49,7 @@ class ImageNoise(Model):
     def apply(
         self,
         image: _Image,
+        *,
         frame: int | None = None,
         out: _Image | None = None,
         threads: int = 1,

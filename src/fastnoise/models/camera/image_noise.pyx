@@ -12,7 +12,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport Model, lock_model, unlock_model
+from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
 
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import threads as _threads
@@ -21,6 +21,7 @@ from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.camera import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core.deprecation import positional_options
 from fastnoise.models.camera import checks as _checks
 
 cnp.import_array()
@@ -197,11 +198,14 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     cdef readonly str variant
     cdef readonly bint linear_light
     cdef int _variant_code
-    cdef uint64_t _key
     cdef uint64_t _frame
 
-    def __init__(self, mean=0.0, stddev=0.007, per_channel=False, variant="gazebo",
-                 seed=None, *, linear_light=None):
+    def __init__(self, mean=0.0, stddev=0.007, *args, per_channel=False, variant="gazebo",
+                 seed=None, linear_light=None):
+        if args:  # 0.2 callers passed these by position
+            per_channel, variant, seed = positional_options(
+                "ImageNoise()", args, ('per_channel', 'variant', 'seed'),
+                (per_channel, variant, seed), (False, 'gazebo', None))
         # everything is checked into locals first: a failed call changes nothing
         mean = _validate.in_range("mean", mean, -_MAX_PARAM, _MAX_PARAM)
         stddev = _validate.in_range("stddev", stddev, 0.0, _MAX_PARAM)
@@ -221,12 +225,8 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         self._variant_code = _VARIANTS[variant]
         self._seed_seq = ss
         self._key = key
+        self._built = True
         self._frame = 0
-
-    @property
-    def key(self):
-        """64-bit Philox key."""
-        return self._key
 
     @property
     def frame(self):
@@ -246,7 +246,7 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         self._frame = 0
         unlock_model(self)
 
-    def apply(self, image, frame=None, out=None, threads=1, row_offset=0, col_offset=0,
+    def apply(self, image, *args, frame=None, out=None, threads=1, row_offset=0, col_offset=0,
               full_width=None):
         """Return ``image`` with camera noise added (the input is left unchanged).
 
@@ -289,13 +289,18 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         ndarray
             ``out``, or a new C-contiguous array of the image's shape and dtype.
         """
+        if args:  # 0.2 callers passed these by position
+            frame, out, threads, row_offset, col_offset, full_width = positional_options(
+                "ImageNoise.apply", args,
+                ("frame", "out", "threads", "row_offset", "col_offset", "full_width"),
+                (frame, out, threads, row_offset, col_offset, full_width),
+                (None, None, 1, 0, 0, None))
         cdef _Job j = _Job.__new__(_Job)
         cdef cnp.ndarray src, dst
         cdef uint64_t f
         cdef bint full
         cdef Py_ssize_t height, width, parts
-        if self.variant is None:
-            raise RuntimeError("this ImageNoise was never initialised (call __init__)")
+        check_built(self)
         img = _image_input(image)
         cdef int nthreads = _threads.count(threads)
         if frame is not None:
@@ -393,8 +398,6 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         self.variant = o.variant
         self.linear_light = o.linear_light
         self._variant_code = o._variant_code
-        self._seed_seq = o._seed_seq
-        self._key = o._key
         self._frame = o._frame
         unlock_model(self)
 

@@ -15,7 +15,7 @@ cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
 from fastnoise.core.buffers cimport recycled_empty
-from fastnoise.core.model cimport Model, lock_model, unlock_model
+from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
 from fastnoise.models.dvl.capi cimport (
     FN_DVL_NO_ROOM,
     FN_DVL_OK,
@@ -32,6 +32,7 @@ from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.dvl import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core.deprecation import positional_options
 from fastnoise.models.dvl.config import VALUE_MAX, DvlRangeWarning, check_noise_params
 
 cnp.import_array()
@@ -91,11 +92,6 @@ def no_room_error(who, position, n):
     """The error for a batch that would take a sensor past its last position."""
     return OverflowError(f"{who} is at position {position}: {n} more samples would pass its "
                          f"last position 2**64 - 1 (positions never wrap)")
-
-
-def _unbuilt(obj):
-    return RuntimeError(f"this {type(obj).__name__} was never built (made with __new__ or "
-                        f"left by a failed __init__): call __init__ or use from_state")
 
 
 cdef class AugmentedWhiteNoise(Model):
@@ -166,11 +162,13 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         self._strict = strict
         self._sensor = sensor
         self._seed_seq = ss
+        self._key = key
         fn_awn_init(&self.s, key)
         self.s.bias = b
         self.s.noise_dev = sd
         self.s.anchor = a
         self.s.anchor_probability = p
+        self._built = True
 
     cdef _set(self, str name, value):
         vals = {"bias": self.s.bias, "noise_dev": self.s.noise_dev,
@@ -233,11 +231,6 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         unlock_model(self)
 
     @property
-    def key(self):
-        """64-bit Philox key of this sensor."""
-        return self.s.key
-
-    @property
     def sensor(self):
         """Sensor-table name (or None): selects the reasonable ranges."""
         return self._sensor
@@ -255,8 +248,7 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         cdef double t = <double>truth if type(truth) is float else real("truth", truth)
         cdef double v = 0.0
         cdef int rc
-        if self._seed_seq is None:
-            raise _unbuilt(self)
+        check_built(self)
         # One sample, read and advanced in one C call with the GIL held and no Python
         # code inside: under the GIL as atomic as a locked reservation (also one such
         # step once the lock is taken), at no cost. The lock, 27 ns a pair here, would
@@ -274,7 +266,7 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
             return no_room_error(self._who(), self.s.position, n)
         return too_large_error(name, value)
 
-    def measure_many(self, truth, out=None):
+    def measure_many(self, truth, *args, out=None):
         """Measured values of the next ``truth.size`` samples (float64, shape of
         ``truth``), equal to as many ``measure`` calls.
 
@@ -292,14 +284,17 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         its samples are then used (the position has moved past them) and ``out`` holds
         partial results.
         """
+        if args:  # 0.2 callers passed these by position
+            out, = positional_options(
+                "AugmentedWhiteNoise.measure_many", args, ('out',),
+                (out,), (None,))
         cdef fn_awn_params snap
         cdef cnp.ndarray o
         cdef double *op
         cdef const double *tp
         cdef size_t n
         cdef int rc
-        if self._seed_seq is None:
-            raise _unbuilt(self)
+        check_built(self)
         given = as_array("truth", truth)
         t = _arrays.intake("truth", given, _F64)
         if out is None:
@@ -349,8 +344,7 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
     declaration = _declarations.AUGMENTED_WHITE_NOISE
 
     def _params(self):
-        if self._seed_seq is None:
-            raise _unbuilt(self)
+        check_built(self)
         return {"bias": self.s.bias, "noise_dev": self.s.noise_dev, "anchor": self.s.anchor,
                 "anchor_probability": self.s.anchor_probability, "sensor": self._sensor,
                 "strict": bool(self._strict)}
@@ -375,7 +369,6 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         unlock_model(self)
         self._sensor = o._sensor
         self._strict = o._strict
-        self._seed_seq = o._seed_seq
 
     @classmethod
     def from_state(cls, state, **extras):

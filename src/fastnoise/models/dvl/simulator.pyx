@@ -21,7 +21,7 @@ cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
 from fastnoise.core.buffers cimport recycled_empty
-from fastnoise.core.model cimport Model, lock_model, unlock_model
+from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
 from fastnoise.models.dvl.capi cimport (
     FN_DVL_NFIELDS,
     FN_DVL_NO_ROOM,
@@ -49,6 +49,7 @@ from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.dvl import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, child_seed_sequence, model_key
+from fastnoise.core.deprecation import positional_options
 from fastnoise.models.dvl.config import (
     MESSAGE_FIELDS,
     SENSOR_NAMES,
@@ -64,7 +65,6 @@ from fastnoise.models.dvl import measurement as _dvl_measurement
 from fastnoise.models.dvl import sensor as _dvl_sensor
 from fastnoise.models.dvl.sensor import (
     LAST_POSITION,
-    _unbuilt,
     no_room_error,
     too_large_error,
 )
@@ -129,7 +129,6 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
     cdef fn_awn _empty[FN_DVL_NSENSORS]
     cdef tuple _sensors
     cdef bint _strict
-    cdef uint64_t _key
 
     def __cinit__(self, *args, **kwargs):
         # a safe empty configuration until __init__ commits one: the pointers lead to
@@ -169,10 +168,10 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
         self._seed_seq = ss
         self._strict = strict
         self._key = key
+        self._built = True
 
-    cdef tuple _built(self):
-        if self._sensors is None:
-            raise _unbuilt(self)
+    cdef tuple _sensor_objects(self):
+        check_built(self)
         return self._sensors
 
     @classmethod
@@ -193,7 +192,7 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
 
         The seed is recorded when it is an int or a fresh (non-spawned) SeedSequence
         with int entropy; else it is None."""
-        sensors = self._built()
+        sensors = self._sensor_objects()
         ss = self._seed_seq
         seed = ss.entropy if (not ss.spawn_key and isinstance(ss.entropy, int)) else None
         return DvlConfig(sensors={name: SensorNoise(*(getattr(s, p) for p in NOISE_PARAMS))
@@ -202,21 +201,13 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
     @property
     def sensors(self):
         """{sensor name: AugmentedWhiteNoise} in table order (a new dict each time)."""
-        return dict(zip(SENSOR_NAMES, self._built()))
+        return dict(zip(SENSOR_NAMES, self._sensor_objects()))
 
     def __getitem__(self, name):
-        sensors = self._built()
+        sensors = self._sensor_objects()
         if not isinstance(name, str) or name not in SENSOR_NAMES:
             raise KeyError(f"{name!r} is not a DVL sensor: use one of {list(SENSOR_NAMES)}")
         return sensors[SENSOR_NAMES.index(name)]
-
-    @property
-    def key(self):
-        """64-bit Philox key ``model_key(seed, "dvl")`` of the simulator's seed. The
-        simulator draws nothing on it: sensor ``i`` draws on its own key (``sim[name].key``,
-        from child ``i`` of ``seed``)."""
-        self._built()
-        return self._key
 
     @property
     def strict(self):
@@ -238,8 +229,7 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
         cdef DvlMeasurement m
         cdef int rc, bad = -1
         cdef tuple sensors
-        if self._sensors is None:
-            raise _unbuilt(self)
+        check_built(self)
         fill_truth(truth, t)  # may run Python code (a value's __float__)
         m = DvlMeasurement.__new__(DvlMeasurement)
         # Read and advance all ten positions in one C call with the GIL held and no
@@ -254,7 +244,7 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
             raise too_large_error(f"truth[{TRUTH_FIELDS[bad]!r}]", t[bad])
         return m
 
-    def measure_many(self, truth, out=None, threads=1):
+    def measure_many(self, truth, *args, out=None, threads=1):
         """DVL messages for a whole recording, equal to as many ``measure`` calls.
 
         ``truth``: a structured array (e.g. of ``TRUTH_DTYPE``) or a mapping of field
@@ -280,7 +270,11 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
         (``fastnoise.release_spare_memory()`` hands it back); pass ``out`` to reuse a
         buffer of your own instead.
         """
-        self._built()
+        if args:  # 0.2 callers passed these by position
+            out, threads = positional_options(
+                "DvlSimulator.measure_many", args, ('out', 'threads'),
+                (out, threads), (None, 1))
+        self._sensor_objects()
         cdef _Batch job = new_batch()
         cdef cnp.ndarray o
         cdef size_t n
@@ -349,7 +343,7 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
     def reset(self):
         """Rewind every sensor to sample 0 (parameters are kept), all at once."""
         cdef int j
-        self._built()
+        self._sensor_objects()
         lock_model(self)
         for j in range(FN_DVL_NSENSORS):
             self.ps[j].position = 0
@@ -360,25 +354,25 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
     declaration = _declarations.DVL_SIMULATOR
 
     def _params(self):
-        sensors = self._built()
+        sensors = self._sensor_objects()
         return {"sensors": {name: {p: getattr(s, p) for p in NOISE_PARAMS}
                             for name, s in zip(SENSOR_NAMES, sensors)},
                 "strict": bool(self._strict)}
 
     def _position(self):
         return {"sensors": {name: {"position": int(s.position)}
-                            for name, s in zip(SENSOR_NAMES, self._built())}}
+                            for name, s in zip(SENSOR_NAMES, self._sensor_objects())}}
 
     def _set_position(self, position):
         pos = _checks.check_position(position)
-        for s, p in zip(self._built(), pos):  # all checked: now applied
+        for s, p in zip(self._sensor_objects(), pos):  # all checked: now applied
             s.position = p
 
     def _take(self, other):
         if type(other) is not type(self):  # a typed None would be dereferenced
             raise TypeError(f"other={other!r} is not allowed: use a {type(self).__name__}")
         cdef DvlSimulator o = other
-        self._commit(o._built(), o._seed_seq, o._strict, o._key)
+        self._commit(o._sensor_objects(), o._seed_seq, o._strict, o._key)
 
     @classmethod
     def from_state(cls, state, **extras):

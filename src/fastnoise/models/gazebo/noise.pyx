@@ -11,7 +11,7 @@ channel's output depends only on (seed, component, sample index) and the inputs.
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport Model, lock_model, unlock_model
+from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
 from fastnoise.models.gazebo.capi cimport (
     FN_STREAM_GZ_TAG,
     fn_gz_channel_apply,
@@ -29,6 +29,7 @@ from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.gazebo import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core.deprecation import positional_options
 
 cnp.import_array()
 
@@ -232,7 +233,6 @@ cdef class GazeboNoise(Model):
     declaration = _declarations.GAZEBO_NOISE
 
     cdef _Channels _ch
-    cdef bint _built
     cdef readonly double mean, stddev, bias_mean, bias_stddev, precision
     cdef readonly double dynamic_bias_stddev, dynamic_bias_correlation_time
 
@@ -255,42 +255,31 @@ cdef class GazeboNoise(Model):
         self.precision = d["precision"]
         self._ch = ch
         self._seed_seq = ss
+        self._key = ch.key
         self._built = True
-
-    cdef inline int _check_built(self) except -1:
-        if not self._built:
-            raise RuntimeError("this GazeboNoise was never initialised (made with __new__ or "
-                               "by a failed __init__)")
-        return 0
-
-    @property
-    def key(self):
-        """64-bit Philox key (``model_key(seed, "gazebo_noise")``)."""
-        self._check_built()
-        return self._ch.key
 
     @property
     def bias(self):
         """The current bias (u): the turn-on bias, moved by the dynamic bias."""
-        self._check_built()
+        check_built(self)
         return self._ch.bias(0)
 
     @property
     def count(self):
         """Samples applied since construction or ``reset()``."""
-        self._check_built()
+        check_built(self)
         return self._ch.count(0)
 
     def _params(self):
-        self._check_built()
+        check_built(self)
         return {k: float(getattr(self, k)) for k in PARAM_KEYS}
 
     def _position(self):
-        self._check_built()
+        check_built(self)
         return dict(self._ch.position()["value"])
 
     def _set_position(self, position):
-        self._check_built()
+        check_built(self)
         self._ch.set_position("state['position']", {"value": position})
 
     def _take(self, other):
@@ -303,12 +292,10 @@ cdef class GazeboNoise(Model):
         self.dynamic_bias_stddev = o.dynamic_bias_stddev
         self.dynamic_bias_correlation_time = o.dynamic_bias_correlation_time
         self.precision = o.precision
-        self._seed_seq = o._seed_seq
-        self._built = o._built
 
     def reset(self):
         """Back to sample 0 and the turn-on bias (the same bias as after construction)."""
-        self._check_built()
+        check_built(self)
         ch = _Channels(self._ch.key, self._ch.names, self._ch.params)
         lock_model(self)
         self._ch = ch
@@ -319,7 +306,7 @@ cdef class GazeboNoise(Model):
         >= 0; 0 leaves the dynamic bias where it is), as gz-sensors' ``Noise::Apply(x,
         dt)``."""
         cdef double v, d, r
-        self._check_built()
+        check_built(self)
         v = real_one("x", x)
         d = dt_one(dt)
         self._ch.check_room(0, 1)
@@ -328,12 +315,16 @@ cdef class GazeboNoise(Model):
         unlock_model(self)
         return r
 
-    def apply(self, x, dt=0.0, out=None):
+    def apply(self, x, dt=0.0, *args, out=None):
         """Noised successive samples (u) of the 1-D array ``x`` (u), in order, as that
         many ``apply_one`` calls would give them, bit for bit. ``dt`` (s): a scalar for
         every sample or an array of shape (n,). float64 result; ``out`` (float64,
         shape (n,), C-contiguous, writeable; may be ``x`` itself) receives it."""
-        self._check_built()
+        if args:  # 0.2 callers passed these by position
+            out, = positional_options(
+                "GazeboNoise.apply", args, ('out',),
+                (out,), (None,))
+        check_built(self)
         arr = _arrays.intake("x", x, np.float64, ndim=1)
         n = arr.shape[0]
         dts, stride = dt_array(dt, n)

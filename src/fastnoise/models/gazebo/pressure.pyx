@@ -3,7 +3,7 @@ for what every Gazebo sensor model shares)."""
 
 cimport numpy as cnp
 
-from fastnoise.core.model cimport lock_model, unlock_model
+from fastnoise.core.model cimport check_built, lock_model, unlock_model
 from fastnoise.models.gazebo.noise cimport dt_one, real_one
 from fastnoise.models.gazebo.sensors cimport _GazeboSensor
 
@@ -11,6 +11,7 @@ import numpy as np
 
 from fastnoise.core import arrays as _arrays
 from fastnoise.core.model import register_model
+from fastnoise.core.deprecation import positional_options
 from fastnoise.models.gazebo import declarations as _declarations
 
 cnp.import_array()
@@ -51,7 +52,7 @@ cdef class AirPressureNoise(_GazeboSensor):
         """What gz-sensors publishes as the FluidPressure message's variance:
         ``sqrt(stddev)`` (Pa) of the pressure noise, 0.0 without noise (a gz-sensors
         quirk, kept so a message can be rebuilt as Gazebo sends it)."""
-        self._check_built()
+        check_built(self)
         p = self._ch.params[0]
         return 0.0 if p is None else float(np.sqrt(p["stddev"]))
 
@@ -114,12 +115,16 @@ cdef class AirSpeedNoise(_GazeboSensor):
         unlock_model(self)
         return <double>h
 
-    def apply(self, data, dt=0.0, out=None):
+    def apply(self, data, dt=0.0, *args, out=None):
         """Noised successive readings: ``data`` (Pa) has shape (n,); reading k is bit for
         bit what ``apply_one`` gives for it after the readings before it. ``dt`` (s): a
         scalar or one per reading, finite and >= 0. float64 result; ``out`` (float64,
         shape (n,), C-contiguous, writeable; may be ``data`` itself) receives it."""
-        self._check_built()
+        if args:  # 0.2 callers passed these by position
+            out, = positional_options(
+                "AirSpeedNoise.apply", args, ('out',),
+                (out,), (None,))
+        check_built(self)
         if self._alt or not self._ch.on[0]:
             return self._batch(data, dt, out)
         arr = _arrays.intake("data", data, np.float64, ndim=1)

@@ -9,7 +9,6 @@ from fastnoise.models.gazebo.noise cimport _Channels
 
 cdef class _GazeboSensor(Model):
     cdef readonly _Channels _ch
-    cdef bint _built
     cdef str _unit  # the unit switch's value (None for a model without one)
     cdef bint _alt  # the unit switch is at its second value ("pascals", "metres")
     cdef int _ncol
@@ -17,8 +16,6 @@ cdef class _GazeboSensor(Model):
     cdef int _run[6][3]  # (channel, first column, samples per row) of _runs
     cdef tuple _args  # apply_one's reading arguments, in column order
 
-    @cython.final
-    cdef int _check_built(self) except -1
     # room for `rows` more readings in every channel (NavSat adds its horizontal one)
     cdef int _rooms(self, size_t rows) except -1
     # noise one reading v (n_columns values) in place; room checked, lock held

@@ -15,12 +15,10 @@ _F6 = tuple[float, float, float, float, float, float]
 @disjoint_base
 class _GazeboSensor(Model):
     n_columns: ClassVar[int]
-    @property
-    def key(self) -> int: ...
     def bias(self, component: str) -> float: ...
     def reset(self) -> None: ...
     def apply(
-        self, data: npt.ArrayLike, dt: npt.ArrayLike = 0.0, out: np.ndarray | None = None
+        self, data: npt.ArrayLike, dt: npt.ArrayLike = 0.0, *, out: np.ndarray | None = None
     ) -> np.ndarray: ...
 
 class MagnetometerNoise(_GazeboSensor):

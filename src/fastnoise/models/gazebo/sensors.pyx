@@ -23,7 +23,7 @@ from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 
-from fastnoise.core.model cimport lock_model, unlock_model
+from fastnoise.core.model cimport check_built, lock_model, unlock_model
 from fastnoise.models.gazebo.noise cimport dt_one, real_one
 
 import numpy as np
@@ -33,6 +33,7 @@ from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.gazebo import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core.deprecation import positional_options
 from fastnoise.models.gazebo.noise import dt_array, noise_params
 
 cnp.import_array()
@@ -63,6 +64,7 @@ cdef class _GazeboSensor(Model):
         ss = as_seed_sequence(seed)
         self._ch = _Channels(model_key(ss, cls.model_name), cls._components, params)
         self._seed_seq = ss
+        self._key = self._ch.key
         self._layout()
         self._built = True
 
@@ -78,27 +80,15 @@ cdef class _GazeboSensor(Model):
             self._run[r][1] = c
             self._run[r][2] = m
 
-    cdef int _check_built(self) except -1:
-        if not self._built:
-            raise RuntimeError(f"this {type(self).__name__} was never initialised (made "
-                               "with __new__ or by a failed __init__)")
-        return 0
-
-    @property
-    def key(self):
-        """64-bit Philox key (``model_key(seed, model_name)``)."""
-        self._check_built()
-        return self._ch.key
-
     def bias(self, component):
         """The current bias of ``component`` (one of the constructor's component
         arguments; in its unit; 0.0 for a component without noise)."""
-        self._check_built()
+        check_built(self)
         i = _validate.choice("component", component, self._components)
         return self._ch.bias(self._components.index(i))
 
     def _params(self):
-        self._check_built()
+        check_built(self)
         d = {n: None if v is None else dict(v)
              for n, v in zip(self._components, self._ch.params)}
         if self._units is not None:
@@ -106,11 +96,11 @@ cdef class _GazeboSensor(Model):
         return d
 
     def _position(self):
-        self._check_built()
+        check_built(self)
         return self._ch.position()
 
     def _set_position(self, position):
-        self._check_built()
+        check_built(self)
         self._ch.set_position("state['position']", position)
 
     def _take(self, other):
@@ -121,13 +111,11 @@ cdef class _GazeboSensor(Model):
         self._unit = o._unit
         self._alt = o._alt
         self._layout()
-        self._seed_seq = o._seed_seq
-        self._built = o._built
 
     def reset(self):
         """Back to sample 0 of every component and the turn-on biases (the same biases
         as after construction)."""
-        self._check_built()
+        check_built(self)
         ch = _Channels(self._ch.key, self._ch.names, self._ch.params)
         lock_model(self)
         self._ch = ch
@@ -160,7 +148,7 @@ cdef class _GazeboSensor(Model):
         cdef object x
         cdef PyObject *a[6]
         if not self._built:
-            self._check_built()
+            check_built(self)
         a[0] = <PyObject *>a0
         a[1] = <PyObject *>a1
         a[2] = <PyObject *>a2
@@ -183,14 +171,18 @@ cdef class _GazeboSensor(Model):
             PyTuple_SET_ITEM(t, k, x)
         return t
 
-    def apply(self, data, dt=0.0, out=None):
+    def apply(self, data, dt=0.0, *args, out=None):
         """Noised successive readings: ``data`` has shape (n, ``n_columns``) (shape
         (n,) for one column), the columns ``apply_one``'s reading arguments in their
         order and units; row k is reading k, bit for bit what ``apply_one`` gives for
         it after the readings before it. ``dt`` (s): a scalar or one per row (shape
         (n,)), finite and >= 0. float64 result of ``data``'s shape; ``out`` (float64,
         C-contiguous, writeable; may be ``data`` itself) receives it."""
-        self._check_built()
+        if args:  # 0.2 callers passed these by position
+            out, = positional_options(
+                "apply", args, ('out',),
+                (out,), (None,))
+        check_built(self)
         return self._batch(data, dt, out)
 
     def _batch(self, data, dt, out):

@@ -14,6 +14,7 @@ class ImuNoise(Model):
         self,
         gyro: TriadNoise | dict[str, Any] | None = None,
         accel: TriadNoise | dict[str, Any] | None = None,
+        *,
         seed: int | np.random.SeedSequence | None = None,
         normal_dtype: str | type | np.dtype[Any] = "float32",
         **keywords: Any,
@@ -40,8 +41,6 @@ class ImuNoise(Model):
     def gyro(self) -> TriadNoise: ...
     @property
     def accel(self) -> TriadNoise: ...
-    @property
-    def key(self) -> int: ...
     @property
     def normal_dtype(self) -> str: ...
     @property

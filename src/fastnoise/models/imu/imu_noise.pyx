@@ -14,7 +14,7 @@ from libc.string cimport memset
 from fastnoise.core.capi cimport FN_FLOAT32, FN_FLOAT64
 from fastnoise.core.buffers cimport recycled_empty
 from fastnoise.core.fast_arrays cimport behaved_f64, read3_fast
-from fastnoise.core.model cimport Model, lock_model, unlock_model
+from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
 from fastnoise.models.imu cimport capi
 from fastnoise.models.imu.capi cimport fn_imu
 
@@ -23,6 +23,7 @@ from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.imu import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core.deprecation import positional_options
 from fastnoise.models.imu import checks as _checks
 from fastnoise.models.imu.triad import triad_covariance
 
@@ -129,7 +130,12 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         capi.fn_imu_blank(&self.m)
         self._last_time = NAN
 
-    def __init__(self, gyro=None, accel=None, seed=None, normal_dtype="float32", **keywords):
+    def __init__(self, gyro=None, accel=None, *args, seed=None, normal_dtype="float32",
+                 **keywords):
+        if args:  # 0.2 callers passed these by position
+            seed, normal_dtype = positional_options(
+                "ImuNoise()", args, ('seed', 'normal_dtype'),
+                (seed, normal_dtype), (None, 'float32'))
         # everything is checked and built before self changes: a failed __init__
         # leaves the object as it was
         cdef fn_imu built
@@ -144,6 +150,8 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         self._gyro = g
         self._accel = a
         self._seed_seq = ss
+        self._key = built.key
+        self._built = True
 
     # ---- per sample -------------------------------------------------------------
     def step(self, omega, accel, dt, out_omega=None, out_accel=None):
@@ -270,11 +278,6 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         return self._accel
 
     @property
-    def key(self):
-        """64-bit Philox key (from ``seed``)."""
-        return int(self.m.key)
-
-    @property
     def sample_count(self):
         """Samples produced since the start (or the last reset)."""
         cdef bint locked = _enter(self)
@@ -326,8 +329,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     declaration = _declarations.IMU
 
     def _params(self):
-        if self._gyro is None:
-            raise RuntimeError("this ImuNoise was never initialized (call ImuNoise(...))")
+        check_built(self)
         return {"gyro": self._gyro.to_dict(), "accel": self._accel.to_dict(),
                 "normal_dtype": self.normal_dtype}
 
@@ -369,7 +371,6 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         _leave(self, locked)
         self._gyro = o._gyro
         self._accel = o._accel
-        self._seed_seq = o._seed_seq
 
 
 register_model(ImuNoise)

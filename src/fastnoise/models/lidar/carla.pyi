@@ -31,12 +31,11 @@ class CarlaLidarNoise(Model):
         noise_stddev: float = 0.0,
         seed: _Seed = None,
     ) -> None: ...
-    @property
-    def key(self) -> int: ...
     def reset(self) -> None: ...
     def apply(
         self,
         points: npt.ArrayLike,
+        *,
         frame: int = 0,
         first_index: int = 0,
         drop: bool | None = None,

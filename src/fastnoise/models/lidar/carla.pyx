@@ -13,7 +13,7 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint64_t
 
-from fastnoise.core.model cimport Model
+from fastnoise.core.model cimport Model, check_built
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from fastnoise.core import threads as _threads
 from fastnoise.core.model import register_model
 from fastnoise.models.lidar import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core.deprecation import positional_options
 from fastnoise.models.lidar.carla_points import CarlaPoints, carla_inputs, carla_params
 
 cnp.import_array()
@@ -158,7 +159,6 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
     cdef readonly double atmosphere_attenuation_rate, dropoff_general_rate
     cdef readonly double dropoff_intensity_limit, dropoff_zero_intensity, noise_stddev
     cdef fn_carla_params prm
-    cdef bint _built
 
     def __init__(self, *, atmosphere_attenuation_rate=0.004, dropoff_general_rate=0.45,
                  dropoff_intensity_limit=0.8, dropoff_zero_intensity=0.4, noise_stddev=0.0,
@@ -182,18 +182,8 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
         self.prm.limit = self.dropoff_intensity_limit
         self.prm.zero = self.dropoff_zero_intensity
         self._seed_seq = ss
+        self._key = key
         self._built = True
-
-    cdef inline int _check_built(self) except -1:
-        if not self._built:
-            raise RuntimeError("this CarlaLidarNoise was never initialised (made with __new__ "
-                               "or by a failed __init__)")
-        return 0
-
-    @property
-    def key(self):
-        """64-bit Philox key (the carla_lidar key of ``seed``)."""
-        return self.prm.key
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     def _params(self):
@@ -213,16 +203,14 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
         self.dropoff_zero_intensity = o.dropoff_zero_intensity
         self.noise_stddev = o.noise_stddev
         self.prm = o.prm
-        self._seed_seq = o._seed_seq
-        self._built = o._built
 
     def reset(self):
         """Does nothing: the noise is keyed by the frame passed to every call (kept for
         the model contract)."""
-        self._check_built()
+        check_built(self)
 
     # ---- noise -----------------------------------------------------------------------
-    def apply(self, points, frame=0, first_index=0, drop=None, out=None, threads=1):
+    def apply(self, points, *args, frame=0, first_index=0, drop=None, out=None, threads=1):
         """CARLA's drop-off, intensity and range noise on a point cloud.
 
         Parameters
@@ -256,7 +244,11 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
             e^(-a d) of the noise-free distance, x, y, z moved by the noise. mask: (N,)
             or (F, N) bool, True where the point is kept.
         """
-        self._check_built()
+        if args:  # 0.2 callers passed these by position
+            frame, first_index, drop, out, threads = positional_options(
+                "CarlaLidarNoise.apply", args, ('frame', 'first_index', 'drop', 'out', 'threads'),
+                (frame, first_index, drop, out, threads), (0, 0, None, None, 1))
+        check_built(self)
         pts, fr, first, nthreads, res, keep, drop = carla_inputs(
             points, frame, first_index, drop, out, threads)
         # (no negative indices here: the module is built with wraparound=False)

@@ -56,8 +56,6 @@ class LidarNoise(Model):
     ) -> LidarNoise: ...
     @property
     def axis(self) -> np.ndarray: ...
-    @property
-    def key(self) -> int: ...
     def reset(self) -> None: ...
     def perturb_rays(
         self,
@@ -72,6 +70,7 @@ class LidarNoise(Model):
         points: npt.ArrayLike,
         distances: npt.ArrayLike | None = None,
         hit_mask: npt.ArrayLike | None = None,
+        *,
         lidar_pose: npt.ArrayLike | None = None,
         frame: int = 0,
         first_index: int = 0,

@@ -21,7 +21,7 @@ accuracy (|z| <= 6.66 in both), far below any lidar's noise.
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport Model
+from fastnoise.core.model cimport Model, check_built
 from fastnoise.models.lidar.call cimport _PointsCall, new_points_call
 from fastnoise.models.lidar.capi cimport (
     fn_lidar_rays_check_f32,
@@ -37,6 +37,7 @@ from fastnoise.core import threads as _threads
 from fastnoise.core.model import register_model
 from fastnoise.models.lidar import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core.deprecation import positional_options
 from fastnoise.models.lidar.geometry import (
     MIN_PER_THREAD,
     apply_inputs,
@@ -122,7 +123,6 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
     cdef readonly double hitpoint_angular_noise_mean, hitpoint_angular_noise_stddev
     cdef readonly double distance_noise_mean, distance_noise_stddev_base
     cdef readonly double distance_noise_stddev_rise_per_meter
-    cdef uint64_t _key
     cdef object _axis       # unit axis (float64 array), renormalized
     cdef object _axis_arg   # the axis as given (list of 3 floats), for params
 
@@ -150,6 +150,7 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         self._axis_arg = k_arg
         self._seed_seq = ss
         self._key = key
+        self._built = True
 
     @classmethod
     def from_rgl(cls, angular_noise_type, angular_noise_stddev, angular_noise_mean,
@@ -169,26 +170,15 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
             distance_noise_stddev_base, distance_noise_stddev_rise_per_meter,
             distance_noise_mean))
 
-    cdef inline int _check_built(self) except -1:
-        if self._axis is None:
-            raise RuntimeError("this LidarNoise was never initialised (made with __new__ or "
-                               "by a failed __init__)")
-        return 0
-
     @property
     def axis(self):
         """Unit rotation axis in the lidar frame (copy)."""
-        self._check_built()
+        check_built(self)
         return self._axis.copy()
-
-    @property
-    def key(self):
-        """64-bit Philox key (the lidar key of ``seed``)."""
-        return self._key
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     def _params(self):
-        self._check_built()
+        check_built(self)
         return lidar_state_params(self, self._axis_arg)
 
     def _take(self, other):
@@ -202,13 +192,11 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         self.distance_noise_stddev_rise_per_meter = o.distance_noise_stddev_rise_per_meter
         self._axis = o._axis
         self._axis_arg = o._axis_arg
-        self._seed_seq = o._seed_seq
-        self._key = o._key
 
     def reset(self):
         """Does nothing: the noise is keyed by the frame passed to every call, so there
         is no position to rewind (kept for the model contract)."""
-        self._check_built()
+        check_built(self)
 
     # ---- noise -----------------------------------------------------------------------
     def perturb_rays(self, ray_poses, lidar_pose=None, frame=0, first_index=0, out=None):
@@ -239,7 +227,7 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         Returns the noised poses (same shape; float32 stays float32, else float64). The
         bottom row of 4x4 poses is copied unchanged.
         """
-        self._check_built()
+        check_built(self)
         poses = ray_poses_input(ray_poses)
         cdef uint64_t fr = frame_index("frame", frame)
         cdef uint64_t first = _first_index(first_index, poses.shape[0])
@@ -277,7 +265,7 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
                                 "end of the lidar streams")
         return res
 
-    def apply(self, points, distances=None, hit_mask=None, lidar_pose=None, frame=0,
+    def apply(self, points, distances=None, hit_mask=None, *args, lidar_pose=None, frame=0,
               first_index=0, out=None, return_local=False, drop_non_hits=False, threads=1,
               distances_out=None, hit_mask_out=None):
         """Hitpoint angular noise, then distance noise, on a cloud of hit points.
@@ -343,7 +331,16 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         ``q'' = q' (1 + eps / |q'|)``, ``d' = d + eps``. Non-hits are copied unchanged.
         A hit at the lidar origin has no direction and is left in place (eps = 0).
         """
-        self._check_built()
+        if args:  # 0.2 callers passed these by position
+            (lidar_pose, frame, first_index, out, return_local, drop_non_hits, threads,
+             distances_out, hit_mask_out) = positional_options(
+                "LidarNoise.apply", args,
+                ("lidar_pose", "frame", "first_index", "out", "return_local",
+                 "drop_non_hits", "threads", "distances_out", "hit_mask_out"),
+                (lidar_pose, frame, first_index, out, return_local, drop_non_hits, threads,
+                 distances_out, hit_mask_out),
+                (None, 0, 0, None, False, False, 1, None, None))
+        check_built(self)
         (pts, dist_in, mask_in, fr, first, nthreads, kw, t, to_local, pout, dout, mout, lout,
          return_local, drop_non_hits) = apply_inputs(
             self._axis, points, distances, hit_mask, lidar_pose, frame, first_index, out,

@@ -56,13 +56,12 @@ class RangeNoise(Model):
         cpu_lidar: bool = False,
         seed: _Seed = None,
     ) -> RangeNoise: ...
-    @property
-    def key(self) -> int: ...
     def reset(self) -> None: ...
     def apply_one(self, range_m: float, frame: int = 0, index: int = 0) -> float: ...
     def apply(
         self,
         ranges: npt.ArrayLike,
+        *,
         frame: int = 0,
         first_index: int = 0,
         out: np.ndarray | None = None,

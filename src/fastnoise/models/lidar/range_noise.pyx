@@ -17,7 +17,7 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport Model
+from fastnoise.core.model cimport Model, check_built
 from fastnoise.models.lidar.capi cimport (
     FN_LIDAR_RANGE,
     fn_lidar_stream,
@@ -35,6 +35,7 @@ from fastnoise.core.generator import fill_normals
 from fastnoise.core.model import register_model
 from fastnoise.models.lidar import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core.deprecation import positional_options
 from fastnoise.models.lidar.geometry import (
     LAST_FRAME,
     MIN_PER_THREAD,
@@ -154,7 +155,6 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
     declaration = _declarations.RANGE
 
     cdef fn_range_params prm
-    cdef bint _built
     cdef readonly double mean, stddev, min_range, max_range
     cdef readonly double bias_mean, bias_stddev, precision, bias
     cdef readonly bint flip_bias_sign, inf_outside_limits, enabled
@@ -198,6 +198,7 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         self.enabled = enabled
         self.bias = b
         self._seed_seq = ss
+        self._key = key
         self.prm.key = key
         self.prm.frame = 0
         self.prm.bias = b
@@ -241,17 +242,6 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
                    flip_bias_sign=True, inf_outside_limits=cpu_lidar, enabled=enabled,
                    seed=seed)
 
-    cdef inline int _check_built(self) except -1:
-        if not self._built:
-            raise RuntimeError("this RangeNoise was never initialised (made with __new__ or "
-                               "by a failed __init__)")
-        return 0
-
-    @property
-    def key(self):
-        """64-bit Philox key (the lidar key of ``seed``)."""
-        return self.prm.key
-
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     def _params(self):
         return {
@@ -281,14 +271,12 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         self.enabled = o.enabled
         self.bias = o.bias
         self.prm = o.prm
-        self._seed_seq = o._seed_seq
-        self._built = o._built
 
     def reset(self):
         """Does nothing: the noise is keyed by the frame passed to every call and the
         bias is fixed by the seed, so there is no position to rewind (kept for the
         model contract)."""
-        self._check_built()
+        check_built(self)
 
     # ---- noise -----------------------------------------------------------------------
     def apply_one(self, range_m, frame=0, index=0):
@@ -301,7 +289,7 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         cdef double r, out
         cdef uint64_t idx
         cdef int rc
-        self._check_built()
+        check_built(self)
         # fast path: a float and in-range ints; anything else is checked by name
         if type(range_m) is float:
             r = range_m
@@ -324,7 +312,7 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
                                 "lidar streams")
         return out
 
-    def apply(self, ranges, frame=0, first_index=0, out=None, threads=1):
+    def apply(self, ranges, *args, frame=0, first_index=0, out=None, threads=1):
         """Noised ranges (m) of one scan, any shape; beam i is ``ranges.flat[i]``.
 
         float32 data (any byte order) stays float32; other real types become float64
@@ -336,7 +324,11 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         receives the result; it may be ``ranges`` itself (in place), and any other
         sharing of memory with ``ranges`` is refused (ValueError).
         """
-        self._check_built()
+        if args:  # 0.2 callers passed these by position
+            frame, first_index, out, threads = positional_options(
+                "RangeNoise.apply", args, ('frame', 'first_index', 'out', 'threads'),
+                (frame, first_index, out, threads), (0, 0, None, 1))
+        check_built(self)
         arr = float_data("ranges", ranges)
         fr = frame_index("frame", frame, _LAST_FRAME)
         first = _first_index(first_index, arr.size)

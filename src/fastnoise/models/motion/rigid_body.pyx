@@ -10,7 +10,7 @@ cimport numpy as cnp
 from libc.math cimport M_PI, fabs, floor, fmod, isfinite
 
 from fastnoise.core.capi cimport fn_sincos_f64
-from fastnoise.core.model cimport Model
+from fastnoise.core.model cimport Model, check_built
 
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
@@ -204,6 +204,7 @@ Rotation of a rigid body about its principal axes, driven by a body-frame torque
             self.omega_[i] = omega0[i]
             self.angles_[i] = angles0[i]
         self.zyx_ = _KINEMATICS[kinematics]
+        self._built = True
 
     # ---- dynamics -----------------------------------------------------------------
     cdef int step(self, double dt, const double *tau) noexcept nogil:
@@ -264,8 +265,7 @@ Rotation of a rigid body about its principal axes, driven by a body-frame torque
                 raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 (s)")
         else:
             h = _positive("dt", dt)
-        if not self.inertia_[0] > 0.0:
-            raise RuntimeError("this RigidBodySimulator was never initialised (call __init__)")
+        check_built(self)
         read3("torque", torque, tau)
         rc = self.step(h, tau)
         if rc == _OMEGA_TOO_LARGE:

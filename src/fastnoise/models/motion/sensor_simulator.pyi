@@ -27,8 +27,8 @@ class SensorSimulator(Model):
     def __init__(
         self,
         source: RigidBodySimulator | MotionSource,
-        seed: int | SeedSequence | None = ...,
         *,
+        seed: int | SeedSequence | None = ...,
         noise_stddev: ArrayLike = ...,
         drift_rate: ArrayLike = ...,
         angle_drift_rate: ArrayLike | None = ...,
@@ -56,5 +56,3 @@ class SensorSimulator(Model):
     def noise_stddev(self) -> NDArray[np.float64]: ...
     @property
     def generator_state(self) -> dict[str, Any]: ...
-    @property
-    def key(self) -> int: ...

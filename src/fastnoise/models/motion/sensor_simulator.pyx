@@ -18,6 +18,7 @@ from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.motion import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_seed_sequence
+from fastnoise.core.deprecation import positional_options
 from fastnoise.models.motion import sensor_simulator_checks as _checks
 
 cnp.import_array()
@@ -154,8 +155,12 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         # never None, so C-level reads of an object made with __new__ cannot crash
         self.gen = GaussianNoiseGenerator.__new__(GaussianNoiseGenerator)
 
-    def __init__(self, source, seed=None, *, noise_stddev=0.0, drift_rate=0.0,
+    def __init__(self, source, *args, seed=None, noise_stddev=0.0, drift_rate=0.0,
                  angle_drift_rate=None):
+        if args:  # 0.2 callers passed these by position
+            seed, = positional_options(
+                "SensorSimulator()", args, ('seed',),
+                (seed,), (None,))
         cdef int i
         # everything is checked into locals first: a failed call changes nothing;
         # errors use the constructor's own names, so they name what was passed
@@ -171,6 +176,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         old = (self.source_, self.gen)
         self.source_ = source
         self._seed_seq = ss
+        self._key = gen.key
         self.gen = gen
         for i in range(3):
             self.sigma_[i] = sigma[i]
@@ -178,6 +184,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
             self.rate_angles_[i] = rate_a[i]
             self.drift_omega_[i] = 0.0
             self.drift_angles_[i] = 0.0
+        self._built = True
         del old
 
     # ---- configuration ------------------------------------------------------------
@@ -339,11 +346,6 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         ``state['position']['generator']`` of the sensor."""
         return self.gen.state
 
-    @property
-    def key(self):
-        """64-bit Philox key of the noise generator."""
-        return self.gen.key
-
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     model_name = "sensor_simulator"
     declaration = _declarations.SENSOR_SIMULATOR
@@ -382,7 +384,6 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         cdef int i
         old = (self.source_, self.gen)  # dropped once the new state is whole
         self.source_ = o.source_
-        self._seed_seq = o._seed_seq
         self.gen = o.gen
         for i in range(3):
             self.drift_omega_[i] = o.drift_omega_[i]

@@ -1,0 +1,39 @@
+"""Old spellings that still work for one release, each with a DeprecationWarning that
+names the new one (the renames are listed in the CHANGELOG)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+
+def positional_options(
+    where: str,
+    args: Sequence[Any],
+    names: Sequence[str],
+    values: Sequence[Any],
+    defaults: Sequence[Any],
+) -> tuple[Any, ...]:
+    """Merge options a 0.2 caller passed by position (``args``, in ``names`` order)
+    with the keyword values ``values`` (whose defaults are ``defaults``): returns the
+    values in ``names`` order, after a DeprecationWarning that names the keywords to
+    write. TypeError for more positions than options, or for an option given both by
+    position and by keyword."""
+    if len(args) > len(names):
+        raise TypeError(
+            f"{where} takes at most {len(names)} options by position (deprecated): got "
+            f"{len(args)}; pass {', '.join(names)} by keyword"
+        )
+    merged = list(values)
+    for i, value in enumerate(args):
+        if values[i] is not defaults[i] and values[i] != defaults[i]:
+            raise TypeError(f"{where} got {names[i]} both by position and by keyword")
+        merged[i] = value
+    given = ", ".join(f"{n}=..." for n in names[: len(args)])
+    warnings.warn(
+        f"{where}: options by position are deprecated: write {given}",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return tuple(merged)
