@@ -4,10 +4,11 @@
 With the demo plugin of tests/plugin_pkg installed (CI installs it; locally:
 ``python -m pip install --no-deps ./tests/plugin_pkg``), its model ``demo_range`` is in
 the registry, passes the contract (fastnoise.testing.check_model), works in a suite file
-and in ``fastnoise apply``, and its broken second entry point only warns, by name. The
-loading itself, a broken entry point among good ones included, is tested without the
-package too: entry points made up in this process, and a made-up installed
-distribution in a child process.
+and in ``fastnoise apply``, and a child process lists it beside the built-ins with no
+warning. The loading itself, a broken entry point among good ones included, is tested
+without the package: entry points made up in this process, and a made-up installed
+distribution in a child process (a broken entry point in the demo package would warn
+in every run of the environment it is installed in).
 """
 
 from __future__ import annotations
@@ -107,12 +108,10 @@ def test_the_plugin_model_works_in_fastnoise_apply(tmp_path):
 
 
 @needs_demo
-def test_a_broken_entry_point_warns_by_name_and_the_built_ins_still_load():
+def test_the_plugin_loads_quietly_beside_the_built_ins():
     r = _child("-W", "always", "-c", _LIST_MODELS)
     assert r.returncode == 0, r.stderr
-    assert "PluginWarning" in r.stderr
-    assert "'demo_broken'" in r.stderr
-    assert "fastnoise_plugin_demo_missing.model:Nothing" in r.stderr
+    assert "Warning" not in r.stderr, r.stderr
     names = set(r.stdout.split())
     assert {"imu", "lidar", "range", "camera", "depth", "generator", "demo_range"} <= names
 

@@ -15,7 +15,6 @@ import numpy as np
 
 from fastnoise.core.generator import fill_normals
 from fastnoise.core.model import Model
-from fastnoise.core.seeding import model_key
 from fastnoise.core.spec import Declaration, Param
 
 
@@ -52,18 +51,14 @@ class ToyNoise(Model):
         stddev = decl.param("stddev").check(stddev)
         offset = decl.param("offset").check(offset)
         self.stddev, self.offset = stddev, offset
-        self._key = model_key(self._set_seed(seed), "toy")
-
-    @property
-    def key(self) -> int:
-        return self._key
+        self._set_seed(seed)  # last: the base takes the seed and derives the key
 
     def apply(self, values: Any, *, frame: int = 0, threads: int = 1, out: Any = None) -> Any:
         """``values + offset + stddev * z`` (float64, or float32 for float32 input)."""
         v = np.asarray(values)
         dtype = np.float32 if v.dtype == np.float32 else np.float64
         z = np.empty(v.shape, dtype=dtype)
-        fill_normals(self._key, frame, 0, z.reshape(-1), self.offset, self.stddev, threads)
+        fill_normals(self.key, frame, 0, z.reshape(-1), self.offset, self.stddev, threads)
         res = v.astype(dtype) + z
         if out is None:
             return res
@@ -75,8 +70,6 @@ class ToyNoise(Model):
 
     def _take(self, other: Any) -> None:
         self.stddev, self.offset = other.stddev, other.offset
-        self._key = other._key
-        self._set_seed(other.seed)
 
     def reset(self) -> None:
         """Nothing moves: every call names its frame."""

@@ -15,7 +15,6 @@ import numpy as np
 
 from fastnoise.core.generator import fill_normals
 from fastnoise.core.model import Model
-from fastnoise.core.seeding import model_key
 from fastnoise.core.spec import Declaration, Param
 
 
@@ -51,18 +50,14 @@ class DemoRangeNoise(Model):
         stddev = decl.param("stddev").check(stddev)
         bias = decl.param("bias").check(bias)
         self.stddev, self.bias = stddev, bias
-        self._key = model_key(self._set_seed(seed), "demo_range")
-
-    @property
-    def key(self) -> int:
-        return self._key
+        self._set_seed(seed)  # last: the base takes the seed and derives the key
 
     def apply(self, ranges: Any, *, frame: int = 0, threads: int = 1, out: Any = None) -> Any:
         """The noisy ranges (float64, or float32 for float32 input)."""
         r = np.asarray(ranges)
         dtype = np.float32 if r.dtype == np.float32 else np.float64
         z = np.empty(r.shape, dtype=dtype)
-        fill_normals(self._key, frame, 0, z.reshape(-1), self.bias, self.stddev, threads)
+        fill_normals(self.key, frame, 0, z.reshape(-1), self.bias, self.stddev, threads)
         res = np.maximum(r.astype(dtype) + z, 0)
         if out is None:
             return res
@@ -74,8 +69,6 @@ class DemoRangeNoise(Model):
 
     def _take(self, other: Any) -> None:
         self.stddev, self.bias = other.stddev, other.bias
-        self._key = other._key
-        self._set_seed(other.seed)
 
     def reset(self) -> None:
         """Nothing moves: every call names its frame."""
