@@ -217,35 +217,6 @@ def _label(v: Any) -> str:
     return "10**400" if v is _HUGE else repr(v)
 
 
-#: Where a built-in constructor is known to disagree with its spec (reported; the fix
-#: belongs to the constructors' checks, not to the specs). Each case still runs.
-_OVERFLOW = pytest.mark.xfail(
-    raises=OverflowError,
-    strict=False,  # (a model checking with Param.check, as a plugin may, passes)
-    reason="fastnoise.core.validate.finite lets float()'s OverflowError out for an int "
-    "beyond the doubles: not a ValueError, and the message names neither the parameter "
-    "nor the value",
-)
-_DTYPE_TEXT = pytest.mark.xfail(
-    raises=AssertionError,
-    strict=True,
-    reason="the motion models' 3-vectors refuse a bool, a string or None with 'NAME has "
-    "dtype ...: it must hold real numbers', which does not show the value",
-)
-
-
-def _known(decl: Any, spec: Param, v: Any) -> list[Any]:
-    if v is _HUGE:
-        return [_OVERFLOW]
-    if (
-        decl.name in ("rigid_body", "sensor_simulator")
-        and spec.kind == "vector3"
-        and (v is True or v is None or isinstance(v, str))
-    ):
-        return [_DTYPE_TEXT]
-    return []
-
-
 def _cases(values: Any) -> list[Any]:
     """(decl, top parameter, sub-parameter or None, value) for every value ``values``
     gives a parameter of a model, or an entry of a component or triad parameter."""
@@ -255,14 +226,14 @@ def _cases(values: Any) -> list[Any]:
         for p in d.params:
             for v in values(p):
                 label = f"{d.name}-{p.name}-{_label(v)}"
-                cases.append(pytest.param(d, p, None, v, id=label, marks=_known(d, p, v)))
+                cases.append(pytest.param(d, p, None, v, id=label))
             # a triad's entries; a component's, of the model's first one (the others go
             # through the same check: test_a_component_refuses_... covers each)
             if p.kind == "triad" or (p.kind == "component" and p is components[0]):
                 for f in p.fields:
                     for v in values(f):
                         label = f"{d.name}-{p.name}.{f.name}-{_label(v)}"
-                        cases.append(pytest.param(d, p, f, v, id=label, marks=_known(d, f, v)))
+                        cases.append(pytest.param(d, p, f, v, id=label))
     return cases
 
 

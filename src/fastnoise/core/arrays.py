@@ -33,7 +33,9 @@ def intake(
     """
     arr = np.asarray(value)
     if arr.dtype.kind not in _REAL_KINDS:
-        raise TypeError(f"{name} has dtype {arr.dtype}: it must hold real numbers (int or float)")
+        # a small value (a parameter) is shown; a large array only by its dtype
+        shown = f"{name}={value!r}" if arr.size <= 16 else name
+        raise TypeError(f"{shown} has dtype {arr.dtype}: it must hold real numbers (int or float)")
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} has shape {arr.shape}: it must have {ndim} dimensions")
     if last_dim is not None and (arr.ndim == 0 or arr.shape[-1] != last_dim):

@@ -33,10 +33,19 @@ def finite(name: str, value: object) -> float:
     """``value`` as a finite float, else ValueError/TypeError naming ``name``."""
     if _not_numeric(value) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:  # an int beyond the doubles (10**400): name it, as for inf
+        v = math.inf
     if not math.isfinite(v):
-        raise ValueError(f"{name}={value!r} is not allowed: it must be finite")
+        raise ValueError(f"{name}={_short(value)} is not allowed: it must be finite")
     return v
+
+
+def _short(value: object) -> str:
+    """``repr(value)``, cut to 60 characters (a 400-digit int is no useful message)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def nonnegative(name: str, value: object) -> float:

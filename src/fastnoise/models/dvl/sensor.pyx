@@ -63,11 +63,12 @@ cpdef double real(str name, value) except? -1.0:
         return <double>value
     try:
         return _validate.finite(name, value)
-    except ValueError:  # a real number that is not finite: kept as it is
-        return float(value)
-    except OverflowError:
-        raise ValueError(f"{name}={short_repr(value)} is not allowed: it is beyond the "
-                         f"float64 range") from None
+    except ValueError:  # NaN or inf: kept as it is; an int beyond the doubles: refused
+        try:
+            return float(value)
+        except OverflowError:
+            raise ValueError(f"{name}={short_repr(value)} is not allowed: it is beyond "
+                             f"the float64 range") from None
 
 
 def as_array(name, value):

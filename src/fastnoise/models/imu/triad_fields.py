@@ -32,7 +32,13 @@ def _real(name: str, value: object, *, allow_inf: bool = False, limit: bool = Tr
     if isinstance(value, np.generic) and value.dtype.kind not in "iuf":
         raise TypeError(f"{name}={value!r} is not allowed: it must be a real number")
     if allow_inf and isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
-        v = float(value)
+        try:
+            v = float(value)
+        except OverflowError:  # an int beyond the doubles: too large, as a finite value
+            raise ValueError(
+                f"{name}={value!r:.60} is not allowed: its magnitude must be at most "
+                f"{PARAM_MAX:g} (or inf)"
+            ) from None
         if math.isnan(v):
             raise ValueError(f"{name}={value!r} is not allowed: it must not be NaN")
     else:
