@@ -603,8 +603,8 @@ def test_config_round_trip(tmp_path):
 def test_config_defaults_and_seed_override():
     cfg = dc.load_config({"dvl_yaw": {"noiseDev": 2.0}})
     assert cfg.seed is None
-    assert cfg.sensors["dvl_yaw"] == dc.SensorNoise(0.0, 2.0, 0.0, 0.0)
-    assert cfg.sensors["dvl_roll"] == dc.SensorNoise()
+    assert cfg.sensors["dvl_yaw"] == dc.DvlSensorNoise(0.0, 2.0, 0.0, 0.0)
+    assert cfg.sensors["dvl_roll"] == dc.DvlSensorNoise()
     sim = DvlSimulator.from_config({"seed": 3}, seed=4)
     assert sim.seed.entropy == 4
 
@@ -1241,7 +1241,7 @@ def test_hostile_configuration_files_and_dicts(tmp_path):
         DvlSimulator.from_config({"dvl_roll": {"bias": 10**400}})
     with pytest.raises(TypeError, match="strict"):
         dc.load_config({}, strict="yes")
-    cfg = dc.DvlConfig(sensors={"dvl_surge": dc.SensorNoise(noise_dev=float("nan"))})
+    cfg = dc.DvlConfig(sensors={"dvl_surge": dc.DvlSensorNoise(noise_dev=float("nan"))})
     with pytest.raises(ValueError, match="dvl_surge.noise_dev"):
         DvlSimulator.from_config(cfg)
 
@@ -1249,11 +1249,11 @@ def test_hostile_configuration_files_and_dicts(tmp_path):
 def test_saving_a_tampered_configuration_names_the_field():
     buf = io.StringIO()
     for cfg, exc, match in (
-        (dc.DvlConfig(sensors={"dvl_roll": dc.SensorNoise(bias=float("nan"))}), ValueError,
+        (dc.DvlConfig(sensors={"dvl_roll": dc.DvlSensorNoise(bias=float("nan"))}), ValueError,
          "dvl_roll.bias"),
-        (dc.DvlConfig(sensors={"dvl_roll": dc.SensorNoise(noise_dev="1")}), TypeError,
+        (dc.DvlConfig(sensors={"dvl_roll": dc.DvlSensorNoise(noise_dev="1")}), TypeError,
          "dvl_roll.noiseDev"),
-        (dc.DvlConfig(sensors={"dvl_nope": dc.SensorNoise()}), ValueError, "dvl_nope"),
+        (dc.DvlConfig(sensors={"dvl_nope": dc.DvlSensorNoise()}), ValueError, "dvl_nope"),
         (dc.DvlConfig(sensors={"dvl_roll": {"bias": 1.0}}), TypeError, "dvl_roll"),
         (dc.DvlConfig(sensors=[1, 2]), TypeError, "sensors"),
         (dc.DvlConfig(seed=-3), ValueError, "seed"),
@@ -1261,6 +1261,6 @@ def test_saving_a_tampered_configuration_names_the_field():
         with pytest.raises(exc, match=match):
             dc.save_config(cfg, buf)
     assert buf.getvalue() == ""
-    dc.save_config(dc.DvlConfig(sensors={"RPM": dc.SensorNoise(bias=1e300)}, seed=5), buf)
+    dc.save_config(dc.DvlConfig(sensors={"RPM": dc.DvlSensorNoise(bias=1e300)}, seed=5), buf)
     with pytest.warns(dc.DvlRangeWarning, match="RPM.bias"):
         assert dc.load_config(io.StringIO(buf.getvalue())).sensors["RPM"].bias == 1e300

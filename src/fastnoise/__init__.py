@@ -15,8 +15,8 @@ from fastnoise.models.dvl import (
     DvlConfig,
     DvlMeasurement,
     DvlRangeWarning,
+    DvlSensorNoise,
     DvlSimulator,
-    SensorNoise,
     load_config,
     save_config,
 )
@@ -57,7 +57,7 @@ __all__ = [
     "DvlRangeWarning",
     "DvlSimulator",
     "GaussianNoiseGenerator",
-    "SensorNoise",
+    "DvlSensorNoise",
     "load_config",
     "save_config",
     "ImageNoise",
@@ -91,3 +91,17 @@ __all__ = [
     "release_spare_memory",
     "spare_memory",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # 0.2's name of DvlSensorNoise (the generic name is left to the adapters)
+    if name == "SensorNoise":
+        import warnings
+
+        warnings.warn(
+            "fastnoise.SensorNoise is deprecated: use fastnoise.DvlSensorNoise",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return DvlSensorNoise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

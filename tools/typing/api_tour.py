@@ -29,6 +29,7 @@ from fastnoise import (
     DvlConfig,
     DvlMeasurement,
     DvlRangeWarning,
+    DvlSensorNoise,
     DvlSimulator,
     ForceTorqueNoise,
     GaussianNoiseGenerator,
@@ -40,7 +41,6 @@ from fastnoise import (
     NavSatNoise,
     RangeNoise,
     RigidBodySimulator,
-    SensorNoise,
     SensorSimulator,
     TriadNoise,
 )
@@ -127,7 +127,7 @@ def dvl() -> float:
     buf = io.StringIO()
     fn.save_config(cfg, buf)
     again = fn.load_config(io.StringIO(buf.getvalue()))
-    noise = SensorNoise(bias=0.1, noise_dev=0.2)
+    noise = DvlSensorNoise(bias=0.1, noise_dev=0.2)
     assert issubclass(DvlRangeWarning, UserWarning)
     return y + msg.vn + len(again.sensors) + noise.bias
 

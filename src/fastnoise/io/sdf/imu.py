@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from fastnoise.core import registry
+from fastnoise.core.deprecation import positional_options
 from fastnoise.io.sdf.noise import NOISE_KEYS, component, parse_noise
 from fastnoise.io.sdf.xml import Node, SdfError, parse_text, read_source
 from fastnoise.models.imu.triad import TriadNoise, gauss_markov_stddev_from_gazebo
@@ -174,6 +175,7 @@ def imu_noise_params_from_sdf(
 
 def from_sdf(
     sdf: str | os.PathLike[str],
+    *args: Any,
     seed: int | np.random.SeedSequence | None = None,
     name: str | None = None,
     normal_dtype: str = "float32",
@@ -182,7 +184,16 @@ def from_sdf(
     ``<imu>`` element (see the module docstring for the meaning of each element).
     ``sdf`` is XML text or a file path; ``seed`` and ``normal_dtype`` are passed to the
     model. For every sensor of a model or world file use
-    :func:`fastnoise.io.sdf.load_sensors`."""
+    :func:`fastnoise.io.sdf.load_sensors`. The options are keyword-only (by position
+    they still work in 0.3, with a DeprecationWarning)."""
+    if args:  # 0.2 callers passed these by position
+        seed, name, normal_dtype = positional_options(
+            "from_sdf",
+            args,
+            ("seed", "name", "normal_dtype"),
+            (seed, name, normal_dtype),
+            (None, None, "float32"),
+        )
     gyro, accel = imu_noise_params_from_sdf(sdf, name)
     imu = registry.get("imu").cls
     return imu(gyro=gyro, accel=accel, seed=seed, normal_dtype=normal_dtype)

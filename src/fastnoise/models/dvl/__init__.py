@@ -4,7 +4,7 @@ and the sensor table and JSON configuration."""
 from fastnoise.models.dvl.config import (
     DvlConfig,
     DvlRangeWarning,
-    SensorNoise,
+    DvlSensorNoise,
     load_config,
     save_config,
 )
@@ -20,7 +20,21 @@ __all__ = [
     "DvlMeasurement",
     "DvlRangeWarning",
     "DvlSimulator",
-    "SensorNoise",
+    "DvlSensorNoise",
     "load_config",
     "save_config",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # 0.2's name of DvlSensorNoise (the generic name is left to the adapters)
+    if name == "SensorNoise":
+        import warnings
+
+        warnings.warn(
+            "fastnoise.SensorNoise is deprecated: use fastnoise.DvlSensorNoise",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return DvlSensorNoise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

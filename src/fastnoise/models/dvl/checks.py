@@ -15,7 +15,7 @@ from fastnoise.models.dvl.config import (
     SENSOR_NAMES,
     TRUTH_FIELDS,
     VALUE_MAX,
-    SensorNoise,
+    DvlSensorNoise,
     check_noise_params,
 )
 from fastnoise.models.dvl.dtypes import NOISE_PARAMS
@@ -39,10 +39,10 @@ def check_sensors(sensors: object) -> Mapping:
 
 
 def sensor_params(name: str, value: object) -> dict:
-    """One sensor's noise parameters as checked floats, from a SensorNoise or a mapping
+    """One sensor's noise parameters as checked floats, from a DvlSensorNoise or a mapping
     with (some of) the keys bias, noise_dev, anchor, anchor_probability. Errors name
     the sensor (``dvl_roll.bias=...``); ranges are checked by the sensor itself."""
-    if isinstance(value, SensorNoise):
+    if isinstance(value, DvlSensorNoise):
         params = {p: getattr(value, p) for p in NOISE_PARAMS}
     elif isinstance(value, Mapping):
         extra = [k for k in value if k not in NOISE_PARAMS]
@@ -53,7 +53,7 @@ def sensor_params(name: str, value: object) -> dict:
         params = {p: value.get(p, 0.0) for p in NOISE_PARAMS}
     else:
         raise TypeError(
-            f"sensors[{name!r}]={value!r} is not allowed: use a SensorNoise or "
+            f"sensors[{name!r}]={value!r} is not allowed: use a DvlSensorNoise or "
             f"a dict with keys {list(NOISE_PARAMS)}"
         )
     return dict(zip(NOISE_PARAMS, check_noise_params(**params, prefix=name + "."), strict=True))

@@ -157,7 +157,7 @@ def sensor_spec(sensor: object) -> SensorSpec:
 
 
 @dataclass
-class SensorNoise:
+class DvlSensorNoise:
     """Augmented white noise parameters of one sensor (units of the sensor's field)."""
 
     bias: float = 0.0
@@ -166,8 +166,8 @@ class SensorNoise:
     anchor_probability: float = 0.0
 
 
-def _default_sensors() -> dict[str, SensorNoise]:
-    return {name: SensorNoise() for name in SENSOR_NAMES}
+def _default_sensors() -> dict[str, DvlSensorNoise]:
+    return {name: DvlSensorNoise() for name in SENSOR_NAMES}
 
 
 @dataclass
@@ -175,7 +175,7 @@ class DvlConfig:
     """Noise parameters of every DVL sensor plus the seed (int >= 0, or None for fresh
     entropy)."""
 
-    sensors: dict[str, SensorNoise] = field(default_factory=_default_sensors)
+    sensors: dict[str, DvlSensorNoise] = field(default_factory=_default_sensors)
     seed: int | None = None
 
     @classmethod
@@ -210,7 +210,7 @@ class DvlConfig:
             b, sd, a, p = check_noise_params(
                 **params, sensor=key, strict=strict, prefix=key + ".", json_names=True
             )
-            cfg.sensors[key] = SensorNoise(b, sd, a, p)
+            cfg.sensors[key] = DvlSensorNoise(b, sd, a, p)
         return cfg
 
     def to_dict(self) -> dict[str, Any]:
@@ -218,7 +218,7 @@ class DvlConfig:
         simulator document's names."""
         out: dict[str, Any] = {"seed": self.seed}
         for name in SENSOR_NAMES:
-            s = self.sensors.get(name, SensorNoise())
+            s = self.sensors.get(name, DvlSensorNoise())
             out[name] = {jname: getattr(s, pname) for jname, pname in JSON_FIELDS.items()}
         return out
 
@@ -305,16 +305,16 @@ def _checked_layout(config: DvlConfig) -> dict[str, Any]:
     if not isinstance(sensors, Mapping):
         raise TypeError(
             f"config.sensors={_short(sensors)} is not allowed: it must be a dict of sensor "
-            f"name -> SensorNoise"
+            f"name -> DvlSensorNoise"
         )
     out: dict[str, Any] = {"seed": _check_seed(config.seed)}
     for name in sensors:
         sensor_spec(name)
     for name in SENSOR_NAMES:
-        s = sensors.get(name, SensorNoise())
-        if not isinstance(s, SensorNoise):
+        s = sensors.get(name, DvlSensorNoise())
+        if not isinstance(s, DvlSensorNoise):
             raise TypeError(
-                f"config.sensors[{name!r}]={_short(s)} is not allowed: it must be a SensorNoise"
+                f"config.sensors[{name!r}]={_short(s)} is not allowed: it must be a DvlSensorNoise"
             )
         with warnings.catch_warnings():  # ranges warn when the file is loaded
             warnings.simplefilter("ignore", DvlRangeWarning)
@@ -330,3 +330,17 @@ def example_config(*, strict: bool = False) -> DvlConfig:
     """The sample configuration shipped with the package (data/dvl_example_config.json)."""
     text = resources.files("fastnoise").joinpath("data/dvl_example_config.json").read_text("utf-8")
     return DvlConfig.from_dict(json.loads(text), strict=strict)
+
+
+def __getattr__(name: str) -> object:
+    # 0.2's name of DvlSensorNoise (the generic name is left to the adapters)
+    if name == "SensorNoise":
+        import warnings
+
+        warnings.warn(
+            "fastnoise.SensorNoise is deprecated: use fastnoise.DvlSensorNoise",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return DvlSensorNoise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -135,7 +135,7 @@ DVL_SIMULATOR = Declaration(
         Param(
             "sensors",
             "mapping",
-            "sensor name -> its noise parameters (a SensorNoise or a dict); sensors and "
+            "sensor name -> its noise parameters (a DvlSensorNoise or a dict); sensors and "
             "keys left out are 0 (a perfect sensor)",
             default=None,
             keyword_only=False,

@@ -10,7 +10,7 @@ import numpy.typing as npt
 from typing_extensions import disjoint_base
 
 from fastnoise.core.model import Model
-from fastnoise.models.dvl.config import DvlConfig, SensorNoise
+from fastnoise.models.dvl.config import DvlConfig, DvlSensorNoise
 
 TRUTH_DTYPE: np.dtype[np.void]
 MESSAGE_DTYPE: np.dtype[np.void]
@@ -83,7 +83,7 @@ class DvlMeasurement:
     def __hash__(self) -> int: ...
 
 _Truth = Mapping[str, float] | Sequence[float] | npt.NDArray[np.float64] | np.void
-_SensorParams = SensorNoise | Mapping[str, float]
+_SensorParams = DvlSensorNoise | Mapping[str, float]
 
 @disjoint_base
 class DvlSimulator(Model):

@@ -56,7 +56,7 @@ from fastnoise.models.dvl.config import (
     TRUTH_FIELDS,
     DvlConfig,
     DvlRangeWarning,
-    SensorNoise,
+    DvlSensorNoise,
     load_config,
 )
 from fastnoise.models.dvl.dtypes import MESSAGE_DTYPE, NOISE_PARAMS, TRUTH_DTYPE
@@ -97,7 +97,7 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
     ----------
     sensors : mapping, optional
         Sensor name (``fastnoise.models.dvl.config.SENSOR_NAMES``) -> parameters, as a
-        ``SensorNoise`` or a dict with keys bias, noise_dev, anchor,
+        ``DvlSensorNoise`` or a dict with keys bias, noise_dev, anchor,
         anchor_probability. Sensors and keys left out are 0 (a perfect sensor).
     seed : int, numpy.random.SeedSequence or None
         Sensor ``i`` (table order: roll, pitch, yaw, surge, sway, heave, depth,
@@ -149,7 +149,7 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
         strict = _validate.boolean("strict", strict)
         objs = []
         for i, name in enumerate(SENSOR_NAMES):
-            params = _checks.sensor_params(name, sensors.get(name, SensorNoise()))
+            params = _checks.sensor_params(name, sensors.get(name, DvlSensorNoise()))
             objs.append(AugmentedWhiteNoise(**params, seed=child_seed_sequence(ss, i),
                                             sensor=name, strict=strict))
         self._commit(tuple(objs), ss, strict, model_key(ss, "dvl"))
@@ -195,7 +195,7 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
         sensors = self._sensor_objects()
         ss = self._seed_seq
         seed = ss.entropy if (not ss.spawn_key and isinstance(ss.entropy, int)) else None
-        return DvlConfig(sensors={name: SensorNoise(*(getattr(s, p) for p in NOISE_PARAMS))
+        return DvlConfig(sensors={name: DvlSensorNoise(*(getattr(s, p) for p in NOISE_PARAMS))
                                   for name, s in zip(SENSOR_NAMES, sensors)}, seed=seed)
 
     @property

@@ -1,0 +1,172 @@
+"""The 0.2 spellings that 0.3 renamed still work for one release: each warns with a
+DeprecationWarning that names the new spelling, and gives exactly what the new
+spelling gives (CHANGELOG, "Deprecated")."""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+
+import numpy as np
+import pytest
+
+import fastnoise as fn
+from fastnoise.core import registry
+
+_PTS = np.random.default_rng(0).uniform(-20, 20, (64, 3))
+_IMG = np.random.default_rng(1).integers(0, 256, (6, 7, 3), dtype=np.uint8)
+_DEPTH = np.random.default_rng(2).uniform(0.5, 9.0, (6, 7)).astype(np.float32)
+_W = np.tile([0.1, -0.2, 0.3], (8, 1))
+_A = np.tile([0.0, 0.1, 9.81], (8, 1))
+_GZ = {"stddev": 0.2, "bias_stddev": 0.1}
+
+
+def _same(a, b):
+    if isinstance(a, tuple):
+        assert len(a) == len(b)
+        for x, y in zip(a, b, strict=True):
+            _same(x, y)
+        return
+    a, b = np.asarray(getattr(a, "points", a)), np.asarray(getattr(b, "points", b))
+    assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def _gazebo():
+    return fn.MagnetometerNoise(x=_GZ, seed=3)
+
+
+# (label, old call, new call, the keywords the warning must name)
+CASES = [
+    (
+        "ImuNoise(seed)",
+        lambda: fn.ImuNoise({"noise_stddev": 0.01}, None, 5).apply(_W, _A, 0.01),
+        lambda: fn.ImuNoise({"noise_stddev": 0.01}, None, seed=5).apply(_W, _A, 0.01),
+        ("seed=",),
+    ),
+    (
+        "ImuNoise(seed, normal_dtype)",
+        lambda: fn.ImuNoise(None, {"noise_stddev": 0.1}, 5, "float64").apply(_W, _A, 0.01),
+        lambda: fn.ImuNoise(None, {"noise_stddev": 0.1}, seed=5, normal_dtype="float64").apply(
+            _W, _A, 0.01
+        ),
+        ("seed=", "normal_dtype="),
+    ),
+    (
+        "ImageNoise(per_channel, variant, seed)",
+        lambda: fn.ImageNoise(0.0, 0.05, True, "gazebo", 7).apply(_IMG),
+        lambda: fn.ImageNoise(0.0, 0.05, per_channel=True, variant="gazebo", seed=7).apply(_IMG),
+        ("per_channel=", "variant=", "seed="),
+    ),
+    (
+        "ImageNoise.apply(frame)",
+        lambda: fn.ImageNoise(0.0, 0.05, seed=7).apply(_IMG, 4),
+        lambda: fn.ImageNoise(0.0, 0.05, seed=7).apply(_IMG, frame=4),
+        ("frame=",),
+    ),
+    (
+        "DepthNoise(seed) and apply(frame)",
+        lambda: fn.DepthNoise(0.0, 0.1, 8).apply(_DEPTH, 2),
+        lambda: fn.DepthNoise(0.0, 0.1, seed=8).apply(_DEPTH, frame=2),
+        ("seed=",),
+    ),
+    (
+        "SensorSimulator(seed)",
+        lambda: fn.SensorSimulator(fn.RigidBodySimulator([1, 2, 3]), 4).read_orientation(),
+        lambda: fn.SensorSimulator(fn.RigidBodySimulator([1, 2, 3]), seed=4).read_orientation(),
+        ("seed=",),
+    ),
+    (
+        "LidarNoise.apply(lidar_pose, frame)",
+        lambda: fn.LidarNoise(distance_noise_stddev_base=0.02, seed=1).apply(
+            _PTS, None, None, None, 3
+        ),
+        lambda: fn.LidarNoise(distance_noise_stddev_base=0.02, seed=1).apply(_PTS, frame=3),
+        ("lidar_pose=", "frame="),
+    ),
+    (
+        "RangeNoise.apply(frame, first_index)",
+        lambda: fn.RangeNoise(0.0, 0.01, 0.1, 30.0, seed=2).apply(np.linspace(1, 9, 9), 5, 2),
+        lambda: fn.RangeNoise(0.0, 0.01, 0.1, 30.0, seed=2).apply(
+            np.linspace(1, 9, 9), frame=5, first_index=2
+        ),
+        ("frame=", "first_index="),
+    ),
+    (
+        "CarlaLidarNoise.apply(frame)",
+        lambda: fn.CarlaLidarNoise(noise_stddev=0.02, seed=1).apply(
+            np.hstack([_PTS, np.zeros((64, 1))]), 6, 0, False
+        ),
+        lambda: fn.CarlaLidarNoise(noise_stddev=0.02, seed=1).apply(
+            np.hstack([_PTS, np.zeros((64, 1))]), frame=6, first_index=0, drop=False
+        ),
+        ("frame=", "first_index=", "drop="),
+    ),
+    (
+        "MagnetometerNoise.apply(out)",
+        lambda: _gazebo().apply(_A * 1e-6, 0.01, np.empty((8, 3))),
+        lambda: _gazebo().apply(_A * 1e-6, 0.01, out=np.empty((8, 3))),
+        ("out=",),
+    ),
+    (
+        "AugmentedWhiteNoise.measure_many(out)",
+        lambda: fn.AugmentedWhiteNoise(0.1, 0.5, seed=6).measure_many(np.ones(5), np.empty(5)),
+        lambda: fn.AugmentedWhiteNoise(0.1, 0.5, seed=6).measure_many(np.ones(5), out=np.empty(5)),
+        ("out=",),
+    ),
+]
+
+
+@pytest.mark.parametrize(("label", "old", "new", "names"), CASES, ids=[c[0] for c in CASES])
+def test_options_by_position_warn_and_give_the_same_bits(label, old, new, names):
+    with pytest.warns(DeprecationWarning, match="by position are deprecated") as caught:
+        got = old()
+    message = " ".join(str(w.message) for w in caught)
+    for n in names:
+        assert n in message, message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)  # the new spelling is quiet
+        want = new()
+    _same(got, want)
+
+
+def test_an_option_by_position_and_by_keyword_is_refused():
+    with pytest.raises(TypeError, match="frame both by position and by keyword"):
+        fn.RangeNoise(0.0, 0.01, 0.1, 30.0, seed=2).apply(np.ones(3), 5, frame=4)
+
+
+def test_too_many_positions_are_refused_by_name():
+    with pytest.raises(TypeError, match=r"at most 1 options by position.*seed"):
+        fn.DepthNoise(0.0, 0.1, 8, 9)
+
+
+def test_from_sdf_seed_by_position():
+    sdf = (
+        '<sdf version="1.6"><model name="m"><link name="l"><sensor name="s" type="imu"><imu>'
+        "<angular_velocity><x><noise type='gaussian'><stddev>0.01</stddev></noise></x>"
+        "</angular_velocity></imu></sensor></link></model></sdf>"
+    )
+    with pytest.warns(DeprecationWarning, match="seed="):
+        old = fn.from_sdf(sdf, 4)
+    assert old.state == fn.from_sdf(sdf, seed=4).state
+
+
+@pytest.mark.parametrize(
+    "where", ["fastnoise", "fastnoise.models.dvl", "fastnoise.models.dvl.config"]
+)
+def test_sensor_noise_is_now_dvl_sensor_noise(where):
+    module = importlib.import_module(where)
+    with pytest.warns(DeprecationWarning, match="use fastnoise.DvlSensorNoise"):
+        old = module.SensorNoise
+    assert old is fn.DvlSensorNoise
+    assert "SensorNoise" not in fn.__all__ and "DvlSensorNoise" in fn.__all__
+
+
+def test_the_model_name_image_is_camera():
+    with pytest.warns(DeprecationWarning, match="use 'camera'"):
+        decl = registry.get("image")
+    assert decl is registry.get("camera")
+    state = fn.ImageNoise(0.0, 0.05, seed=1).state
+    state["model"] = "image"
+    with pytest.warns(DeprecationWarning, match="now named 'camera'"):
+        m = fn.ImageNoise.from_state(state)
+    assert m.state["model"] == "camera"
