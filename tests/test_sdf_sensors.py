@@ -549,9 +549,9 @@ def test_the_image_key_is_camera_and_the_old_key_warns():
 
 
 def test_the_sensor_tag_is_the_suite_name_tag():
-    from fastnoise.io.suite.names import name_tag
+    from fastnoise.io.suite import name_tag
 
-    # io.sdf computes the tag itself (it must not import io.suite): they must agree
+    # a sensor's seed is the SDF seed's child keyed by the tag a suite gives a topic name
     for name in ("robot::base::imu", "a::b::link::s", "/imu", "ünï::cödé"):
         assert sensor_seed_sequence(1, name).spawn_key[-1] == name_tag(name)
 

@@ -20,6 +20,8 @@ import warnings
 
 #: old module path -> new module path
 MOVED = {
+    "fastnoise.analysis._allan_types": "fastnoise.analysis.allan",
+    "fastnoise.analysis._fit_result": "fastnoise.analysis.fit",
     "fastnoise.io.dvl_config": "fastnoise.models.dvl.config",
     "fastnoise.models.camera_checks": "fastnoise.models.camera.checks",
     "fastnoise.models.carla_lidar": "fastnoise.models.lidar.carla",

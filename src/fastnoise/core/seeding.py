@@ -81,3 +81,10 @@ def seed_sequence_from_state(d: dict[str, Any]) -> np.random.SeedSequence:
         pool_size=d["pool_size"],
         n_children_spawned=d["n_children_spawned"],
     )
+
+
+def name_tag(name: str) -> int:
+    """The 32-bit tag of a name (a normalized topic name, a relative file path, an SDF
+    sensor's scoped name): the first four bytes, little-endian, of its UTF-8 SHA-256.
+    Suites and SDF files key each topic, file or sensor with it."""
+    return int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:4], "little")

@@ -342,8 +342,9 @@ class Declaration:
     ``messages`` maps a ROS message type (``"sensor_msgs/Imu"``) to the handler that
     noises it (a name of :mod:`fastnoise.io.ros`'s handlers: ``imu``, ``scan``,
     ``points``, ``points_drop``, ``image``, ``depth_image``, ``compressed_image``,
-    ``odometry``); ``files`` maps a file kind (``image``, ``cloud``, ``array``,
-    ``imu_npz``) to the handler of :mod:`fastnoise.io.files`. ``sdf_types`` are the
+    ``odometry``); ``files`` maps a file format (``image``, ``cloud``, ``npy``,
+    ``npz``) to the handler of :mod:`fastnoise.io.files` (``image``, ``depth_image``,
+    ``points``, ``points_drop``, ``imu``, ``array``). ``sdf_types`` are the
     SDFormat sensor types whose ``<noise>`` this model applies to a recorded topic.
     ``options`` are the suite-file options of those handlers (not constructor
     parameters). ``shared_tags`` names the key tags this model shares with another

@@ -6,7 +6,6 @@ registered name, and the class comes from :mod:`fastnoise.core.registry`.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
@@ -17,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from fastnoise.core import registry
-from fastnoise.core.seeding import as_seed_sequence, child_seed_sequence, model_tag
+from fastnoise.core.seeding import as_seed_sequence, child_seed_sequence, model_tag, name_tag
 from fastnoise.io.sdf.sensors import ALIASES, Plan, describe, noise_nodes
 from fastnoise.io.sdf.xml import Node, SdfError, parse_text, read_source
 
@@ -33,13 +32,7 @@ def sensor_seed_sequence(seed: object, scoped_name: str) -> np.random.SeedSequen
     file's ``seed``: ``child(child(seed, model_tag("sdf")), name_tag(scoped_name))``
     (``name_tag``: the first four bytes, little-endian, of the name's UTF-8 SHA-256)."""
     ss = as_seed_sequence(seed)
-    return child_seed_sequence(child_seed_sequence(ss, _SDF_TAG), _name_tag(scoped_name))
-
-
-def _name_tag(name: str) -> int:
-    # the tag of fastnoise.io.suite.names.name_tag, computed here: io.sdf sits below
-    # io.suite, which imports it (tests/test_sdf_sensors.py checks they agree)
-    return int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:4], "little")
+    return child_seed_sequence(child_seed_sequence(ss, _SDF_TAG), name_tag(scoped_name))
 
 
 class _ByModel(dict[str, Any]):

@@ -8,7 +8,7 @@ from fastnoise.io.suite.names import (
     normalize_relpath,
     normalize_topic,
 )
-from fastnoise.io.suite.sdf_sensors import SdfSensor, sdf_sensors
+from fastnoise.io.suite.sdf_sensors import SdfSensor, sdf_sensors, sdf_type_models
 from fastnoise.io.suite.suite import Suite, load_suite
 
 __all__ = [
@@ -21,5 +21,6 @@ __all__ = [
     "normalize_relpath",
     "normalize_topic",
     "sdf_sensors",
+    "sdf_type_models",
     "suite_models",
 ]

@@ -16,7 +16,7 @@ from fastnoise.core import registry
 from fastnoise.core.seeding import as_seed_sequence
 from fastnoise.core.spec import Declaration
 from fastnoise.io.suite.names import name_seed_sequence, normalize_topic
-from fastnoise.io.suite.sdf_sensors import _try_from_sdf
+from fastnoise.io.suite.sdf_sensors import sdf_sensor_model
 from fastnoise.models.lidar.geometry import rigid_pose
 
 __all__ = ["COPY", "Entry", "make_entry", "suite_models"]
@@ -75,7 +75,7 @@ class Entry:
         try:
             if self.sdf is None:
                 return decl.make({**self.params, **extra}, ss)
-            model = _try_from_sdf(self.sdf[0], self.sdf[1], ss)
+            model = sdf_sensor_model(self.sdf[0], self.sdf[1], ss)
             if extra:  # rebuilt with the message's figures
                 model = type(model)(**{**model.state["params"], **extra}, seed=ss)
             return model
@@ -149,7 +149,7 @@ def make_entry(
         sdf_path = str((base / sdf_file) if not Path(sdf_file).is_absolute() else sdf_file)
         sdf = (sdf_path, sensor)
         try:
-            built = _try_from_sdf(sdf_path, sensor, 0)
+            built = sdf_sensor_model(sdf_path, sensor, 0)
         except (OSError, TypeError, ValueError) as exc:
             raise ValueError(f"{where}: {exc}") from None
         name = getattr(type(built), "model_name", None)

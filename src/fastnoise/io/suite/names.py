@@ -3,14 +3,13 @@ seeded with (see :mod:`fastnoise.io.suite.suite`)."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import posixpath
 from pathlib import PurePath
 
 import numpy as np
 
-from fastnoise.core.seeding import as_seed_sequence, child_seed_sequence, model_tag
+from fastnoise.core.seeding import as_seed_sequence, child_seed_sequence, model_tag, name_tag
 
 _SUITE_TAG = model_tag("suite")
 
@@ -33,12 +32,6 @@ def normalize_relpath(path: str | os.PathLike[str]) -> str:
     if text == "." or text.startswith("../") or text == "..":
         raise ValueError(f"path {str(path)!r} is not allowed: it must lie below the input")
     return text
-
-
-def name_tag(name: str) -> int:
-    """The 32-bit tag of a normalized topic name or relative path: the first four bytes
-    (little-endian) of its UTF-8 SHA-256."""
-    return int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:4], "little")
 
 
 def name_seed_sequence(seed: object, name: str) -> np.random.SeedSequence:

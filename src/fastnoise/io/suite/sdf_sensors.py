@@ -14,7 +14,14 @@ from typing import Any
 from fastnoise.core import registry
 from fastnoise.io.sdf import SdfSensors, load_sensors
 
-__all__ = ["SdfSensor", "sdf_sensors", "sdf_type_models"]
+__all__ = [
+    "SdfSensor",
+    "load_sdf",
+    "sdf_sensor_model",
+    "sdf_sensors",
+    "sdf_type_models",
+    "sensor_rows",
+]
 
 
 def sdf_type_models() -> dict[str, str]:
@@ -46,18 +53,18 @@ class SdfSensor:
     sensor: str = ""  #: its ``name`` attribute
 
 
-def _load(path: str | os.PathLike[str]) -> SdfSensors:
+def load_sdf(path: str | os.PathLike[str]) -> SdfSensors:
     try:
         return load_sensors(os.fspath(path), seed=0)
     except OSError as exc:
         raise ValueError(f"{os.fspath(path)}: cannot read the SDF: {exc.strerror}") from None
 
 
-def _try_from_sdf(path: str | os.PathLike[str], sensor: str, seed: object) -> Any:
+def sdf_sensor_model(path: str | os.PathLike[str], sensor: str, seed: object) -> Any:
     """The model a suite applies for ``sensor`` (scoped name, or a unique plain name) of
     the SDF file, keyed by ``seed``: the one of :func:`sdf_type_models` for its type;
     ValueError when there is none."""
-    found = _load(path)
+    found = load_sdf(path)
     try:
         rec = found[sensor]
     except KeyError as exc:
@@ -77,10 +84,10 @@ def sdf_sensors(path: str | os.PathLike[str]) -> list[SdfSensor]:
     """Every ``<sensor>`` of an SDF model or world file that has a ``<noise>`` element,
     in file order, and whether a suite applies its noise to a topic (the sensor types
     of :func:`sdf_type_models`, when Gazebo adds noise)."""
-    return _rows(_load(path))
+    return sensor_rows(load_sdf(path))
 
 
-def _rows(found: SdfSensors) -> list[SdfSensor]:
+def sensor_rows(found: SdfSensors) -> list[SdfSensor]:
     types = sdf_type_models()
     out = []
     for rec in found.values():

@@ -41,8 +41,9 @@ of a known message type is planned (``fastnoise apply``, also with ``--dry-run``
 :class:`~fastnoise.io.ros.TopicNoise`). An entry may give ``seed`` (its own
 suite seed) and, instead of parameters, ``sdf`` (a file) and ``sensor`` (a
 ``<sensor name=...>``, or its scoped name ``"model::link::sensor"``): the model is then
-what :func:`fastnoise.io.sdf.load_sensors` reads for it. SDF sensors of types ``imu``,
-``lidar``/``gpu_lidar`` (as ``range``), ``camera`` and ``depth_camera`` are applied;
+what :func:`fastnoise.io.sdf.load_sensors` reads for it. SDF sensors of the types that
+a model with ROS messages declares are applied (:func:`~fastnoise.io.suite.sdf_type_models`;
+built in: ``imu``, ``lidar``/``gpu_lidar`` as ``range``, ``camera``, ``depth_camera``);
 other types, and sensors to which Gazebo adds no noise, are listed in ``Suite.notes``
 (with includes that were not found: a suite does not search a model path).
 
@@ -101,7 +102,7 @@ import numpy as np
 from fastnoise.core.seeding import as_seed_sequence
 from fastnoise.io.suite.entry import Entry, make_entry
 from fastnoise.io.suite.names import normalize_relpath, normalize_topic
-from fastnoise.io.suite.sdf_sensors import _load, _rows
+from fastnoise.io.suite.sdf_sensors import load_sdf, sensor_rows
 
 __all__ = ["Suite", "load_suite"]
 
@@ -216,10 +217,10 @@ def _sdf_entries(
     mapping = table.get("topics", {})
     if not isinstance(mapping, Mapping):
         raise ValueError(f"{where}: topics must map sensor names to topic names")
-    found = _load(path)
+    found = load_sdf(path)
     notes.extend(f"SDF include not resolved: {u}" for u in found.unresolved)
     notes.extend(found.notes)
-    sensors = {s.name: s for s in _rows(found)}
+    sensors = {s.name: s for s in sensor_rows(found)}
     chosen: dict[str, str] = {}  # scoped name -> topic
     for name, topic in mapping.items():
         hits = [s for s in sensors.values() if name in (s.name, s.sensor)]
