@@ -6,6 +6,7 @@ same across runs, copies, threads, chunkings and SIMD paths.
 
 from fastnoise.core import moved as _moved
 from fastnoise.core.buffers import release_spare_memory, spare_memory
+from fastnoise.core.deprecation import renamed_attributes
 from fastnoise.core.generator import GaussianNoiseGenerator
 from fastnoise.core.simd import set_simd_path, simd_path, simd_paths_available
 from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf, load_sensors
@@ -93,15 +94,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    # 0.2's name of DvlSensorNoise (the generic name is left to the adapters)
-    if name == "SensorNoise":
-        import warnings
-
-        warnings.warn(
-            "fastnoise.SensorNoise is deprecated: use fastnoise.DvlSensorNoise",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return DvlSensorNoise
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# 0.2's name of DvlSensorNoise (the generic name is left to the adapters)
+__getattr__ = renamed_attributes(
+    __name__, {"SensorNoise": ("fastnoise.DvlSensorNoise", DvlSensorNoise)}
+)

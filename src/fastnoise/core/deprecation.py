@@ -37,3 +37,20 @@ def positional_options(
         stacklevel=3,
     )
     return tuple(merged)
+
+
+def renamed_attributes(module: str, renames: dict[str, tuple[str, Any]]) -> Any:
+    """A module ``__getattr__`` for names a release renamed: ``renames`` maps an old name
+    to (its new spelling, the object). The old name returns the object after a
+    DeprecationWarning naming the new spelling; any other name is an AttributeError."""
+
+    def __getattr__(name: str) -> Any:
+        if name in renames:
+            new, obj = renames[name]
+            warnings.warn(
+                f"{module}.{name} is deprecated: use {new}", DeprecationWarning, stacklevel=2
+            )
+            return obj
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__

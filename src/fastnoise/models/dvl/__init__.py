@@ -1,6 +1,7 @@
 """The Metron DVL simulator: augmented white noise per sensor, the composite velocity,
 and the sensor table and JSON configuration."""
 
+from fastnoise.core.deprecation import renamed_attributes
 from fastnoise.models.dvl.config import (
     DvlConfig,
     DvlRangeWarning,
@@ -26,15 +27,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    # 0.2's name of DvlSensorNoise (the generic name is left to the adapters)
-    if name == "SensorNoise":
-        import warnings
-
-        warnings.warn(
-            "fastnoise.SensorNoise is deprecated: use fastnoise.DvlSensorNoise",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return DvlSensorNoise
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# 0.2's name of DvlSensorNoise (the generic name is left to the adapters)
+__getattr__ = renamed_attributes(
+    __name__, {"SensorNoise": ("fastnoise.DvlSensorNoise", DvlSensorNoise)}
+)

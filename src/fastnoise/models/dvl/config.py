@@ -31,6 +31,7 @@ from types import MappingProxyType
 from typing import IO, Any
 
 from fastnoise.core import validate as _validate
+from fastnoise.core.deprecation import renamed_attributes
 from fastnoise.core.seeding import as_seed_sequence
 
 #: Largest magnitude of bias, noise_dev and anchor, and of a finite truth value (C:
@@ -332,15 +333,7 @@ def example_config(*, strict: bool = False) -> DvlConfig:
     return DvlConfig.from_dict(json.loads(text), strict=strict)
 
 
-def __getattr__(name: str) -> object:
-    # 0.2's name of DvlSensorNoise (the generic name is left to the adapters)
-    if name == "SensorNoise":
-        import warnings
-
-        warnings.warn(
-            "fastnoise.SensorNoise is deprecated: use fastnoise.DvlSensorNoise",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return DvlSensorNoise
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# 0.2's name of DvlSensorNoise (the generic name is left to the adapters)
+__getattr__ = renamed_attributes(
+    __name__, {"SensorNoise": ("fastnoise.DvlSensorNoise", DvlSensorNoise)}
+)
