@@ -73,7 +73,7 @@ def test_every_subclass_of_model_is_registered():
     bases = {c for c in subclasses if c.__name__.startswith("_")}
     assert all(c.model_name is None for c in bases)
     assert subclasses - bases <= set(_builtins().values())
-    assert bases == {fn.models.gazebo.sensors._GazeboSensor}
+    assert bases == {fn.models.gazebo.sensors._GazeboSensor, fn.core.model._FrameCounter}
 
 
 def test_every_declaration_with_a_class_has_checks_and_one_without_has_none():

@@ -17,6 +17,11 @@ cdef class Model:
     cdef bint _built  # __init__ completed: the C state is the model's, not the blank one
 
 
+# The base of the models whose one moving part is a frame counter (the camera models).
+cdef class _FrameCounter(Model):
+    cdef uint64_t _frame  # the frame the next call without a frame uses
+
+
 # The per-object lock: taken around every read-and-advance of a model's position (and
 # for a whole call where the model has a recurrence). Uncontended, it costs one atomic
 # compare-exchange; contended, it waits with the GIL released, so the holder can

@@ -47,6 +47,8 @@ How the models differ, in one place:
   positions nest in its own state.
 """
 
+from libc.stdint cimport uint64_t
+
 import copy as _copy
 import warnings
 
@@ -263,3 +265,36 @@ cdef class Model:
         if self.stochastic:
             args.append(f"seed={_seed_repr(self._seed_seq)}")
         return f"{type(self).__name__}({', '.join(args)})"
+
+
+cdef class _FrameCounter(Model):
+    """The shared part of the models whose position is a frame counter (ImageNoise,
+    DepthNoise): ``frame``, ``reset()`` and ``state['position']`` (``{"frame": n}``) are
+    written here once. A call without ``frame`` uses the counter and advances it, under
+    the model's lock."""
+
+    @property
+    def frame(self):
+        """Frame index that the next call without ``frame`` uses."""
+        return self._frame
+
+    @frame.setter
+    def frame(self, value):
+        cdef uint64_t f = validate.integer("frame", value, 0, 2**64)
+        lock_model(self)
+        self._frame = f
+        unlock_model(self)
+
+    def reset(self):
+        """Start the frame counter again at 0."""
+        lock_model(self)
+        self._frame = 0
+        unlock_model(self)
+
+    def _position(self):
+        return {"frame": int(self._frame)}
+
+    def _set_position(self, position):
+        # on a freshly built object no other thread can see yet: no lock needed
+        validate.fields("state['position']", position, ("frame",))
+        self._frame = validate.counter("state['position']['frame']", position["frame"])

@@ -6,14 +6,14 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from fastnoise.core.model import Model
+from fastnoise.core.model import _FrameCounter
 
 _Depth = TypeVar("_Depth", npt.NDArray[np.float32], npt.NDArray[np.float64])
 
 CLIP_TOLERANCE: float  # m
 
 @disjoint_base
-class DepthNoise(Model):
+class DepthNoise(_FrameCounter):
     """Gaussian noise on depth images, in metres; NaN and +-inf kept, no clamp."""
 
     model_name: ClassVar[str]
@@ -34,10 +34,6 @@ class DepthNoise(Model):
         near: float | None = None,
         far: float | None = None,
     ) -> None: ...
-    @property
-    def frame(self) -> int: ...
-    @frame.setter
-    def frame(self, value: int) -> None: ...
     def reset(self) -> None: ...
     def apply(
         self,

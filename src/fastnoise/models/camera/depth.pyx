@@ -18,7 +18,7 @@ seed in its ``state`` and could not reserve frames under the lock.
 
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
+from fastnoise.core.model cimport _FrameCounter, check_built, lock_model, unlock_model
 
 import numpy as np
 
@@ -81,7 +81,7 @@ def _noise_f64(uint64_t key, uint64_t frame, uint64_t first, const double[::1] d
         fn_depth_noise_f64(&p, first, <size_t>d.shape[0], &d[0], &out[0])
 
 
-cdef class DepthNoise(Model):
+cdef class DepthNoise(_FrameCounter):
     """DepthNoise(mean=0.0, stddev=0.0, seed=None, *, near=None, far=None)
 --
 
@@ -140,7 +140,6 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
     cdef readonly double stddev
     cdef readonly object near
     cdef readonly object far
-    cdef uint64_t _frame
 
     def __init__(self, mean=0.0, stddev=0.0, *args, near=None, far=None, seed=None):
         if args:  # 0.2 callers passed these by position
@@ -167,24 +166,6 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
         self._key = key
         self._frame = 0
         self._built = True
-
-    @property
-    def frame(self):
-        """Frame index that the next ``apply(depth)`` without ``frame`` uses."""
-        return self._frame
-
-    @frame.setter
-    def frame(self, value):
-        cdef uint64_t f = _validate.integer("frame", value, 0, 2**64)
-        lock_model(self)
-        self._frame = f
-        unlock_model(self)
-
-    def reset(self):
-        """Start the frame counter again at 0."""
-        lock_model(self)
-        self._frame = 0
-        unlock_model(self)
 
     def apply(self, depth, *args, frame=None, out=None, threads=1):
         """Noise a depth image.
@@ -266,14 +247,6 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     def _params(self):
         return {"mean": self.mean, "stddev": self.stddev, "near": self.near, "far": self.far}
-
-    def _position(self):
-        return {"frame": int(self._frame)}
-
-    def _set_position(self, position):
-        # on a freshly built object no other thread can see yet: no lock needed
-        _validate.fields("state['position']", position, ("frame",))
-        self._frame = _validate.counter("state['position']['frame']", position["frame"])
 
     def _take(self, other):
         cdef DepthNoise o = other

@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from fastnoise.core.model import Model
+from fastnoise.core.model import _FrameCounter
 
 _Image = TypeVar(
     "_Image",
@@ -17,7 +17,7 @@ _Image = TypeVar(
 )
 
 @disjoint_base
-class ImageNoise(Model):
+class ImageNoise(_FrameCounter):
     """Additive Gaussian amplifier noise; intensities in full-scale units (1.0 = 255
     for uint8, 65535 for uint16, 1.0 for float images)."""
 
@@ -41,10 +41,6 @@ class ImageNoise(Model):
         seed: int | np.random.SeedSequence | None = None,
         linear_light: bool | None = None,
     ) -> None: ...
-    @property
-    def frame(self) -> int: ...
-    @frame.setter
-    def frame(self, value: int) -> None: ...
     def reset(self) -> None: ...
     def apply(
         self,

@@ -12,7 +12,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
+from fastnoise.core.model cimport _FrameCounter, check_built, lock_model, unlock_model
 
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import threads as _threads
@@ -126,7 +126,7 @@ cdef int _check_image_shape(object image) except -1:
     return 0
 
 
-cdef class ImageNoise(Model):
+cdef class ImageNoise(_FrameCounter):
     """ImageNoise(mean=0.0, stddev=0.007, per_channel=False, variant='gazebo', seed=None,
                   *, linear_light=None)
 --
@@ -198,7 +198,6 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     cdef readonly str variant
     cdef readonly bint linear_light
     cdef int _variant_code
-    cdef uint64_t _frame
 
     def __init__(self, mean=0.0, stddev=0.007, *args, per_channel=False, variant="gazebo",
                  seed=None, linear_light=None):
@@ -227,24 +226,6 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         self._key = key
         self._built = True
         self._frame = 0
-
-    @property
-    def frame(self):
-        """Frame index that the next ``apply(image)`` without ``frame`` uses."""
-        return self._frame
-
-    @frame.setter
-    def frame(self, value):
-        cdef uint64_t f = _validate.integer("frame", value, 0, 2**64)
-        lock_model(self)
-        self._frame = f
-        unlock_model(self)
-
-    def reset(self):
-        """Start the frame counter again at 0."""
-        lock_model(self)
-        self._frame = 0
-        unlock_model(self)
 
     def apply(self, image, *args, frame=None, out=None, threads=1, row_offset=0, col_offset=0,
               full_width=None):
@@ -380,14 +361,6 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
             "variant": self.variant,
             "linear_light": bool(self.linear_light),
         }
-
-    def _position(self):
-        return {"frame": int(self._frame)}
-
-    def _set_position(self, position):
-        # on a freshly built object no other thread can see yet: no lock needed
-        _validate.fields("state['position']", position, ("frame",))
-        self._frame = _validate.counter("state['position']['frame']", position["frame"])
 
     def _take(self, other):
         cdef ImageNoise o = other
