@@ -55,6 +55,7 @@ def register(cls: Any) -> Any:
     a bare :class:`Declaration` whose ``build`` makes what it applies (a model that is
     no class of its own, such as the odometry covariance table); returns ``cls``. The
     declaration's name must be new, and so must its aliases."""
+    decl: Any
     if isinstance(cls, Declaration):
         decl, cls = cls, None
     else:

@@ -82,7 +82,7 @@ def _noise_f64(uint64_t key, uint64_t frame, uint64_t first, const double[::1] d
 
 
 cdef class DepthNoise(_FrameCounter):
-    """DepthNoise(mean=0.0, stddev=0.0, seed=None, *, near=None, far=None)
+    """DepthNoise(mean=0.0, stddev=0.0, *, near=None, far=None, seed=None)
 --
 
 Gaussian noise on depth images, in metres (Gazebo's depth camera).

@@ -127,8 +127,8 @@ cdef int _check_image_shape(object image) except -1:
 
 
 cdef class ImageNoise(_FrameCounter):
-    """ImageNoise(mean=0.0, stddev=0.007, per_channel=False, variant='gazebo', seed=None,
-                  *, linear_light=None)
+    """ImageNoise(mean=0.0, stddev=0.007, *, per_channel=False, variant='gazebo',
+                  seed=None, linear_light=None)
 --
 
 Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).

@@ -9,9 +9,13 @@ from fastnoise.models.dvl.config import (
     load_config,
     save_config,
 )
-from fastnoise.models.dvl.measurement import DvlMeasurement
-from fastnoise.models.dvl.sensor import AugmentedWhiteNoise
-from fastnoise.models.dvl.simulator import MESSAGE_DTYPE, TRUTH_DTYPE, DvlSimulator
+from fastnoise.models.dvl.simulator import (
+    MESSAGE_DTYPE,
+    TRUTH_DTYPE,
+    AugmentedWhiteNoise,
+    DvlMeasurement,
+    DvlSimulator,
+)
 
 __all__ = [
     "MESSAGE_DTYPE",

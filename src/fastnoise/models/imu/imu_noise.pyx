@@ -80,7 +80,7 @@ cdef inline void _leave(ImuNoise m, bint locked) noexcept:
 
 
 cdef class ImuNoise(Model):
-    """ImuNoise(gyro=None, accel=None, seed=None, normal_dtype='float32', **keywords)
+    """ImuNoise(gyro=None, accel=None, *, seed=None, normal_dtype='float32', **keywords)
 --
 
 Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.

@@ -110,7 +110,7 @@ cdef int _source_angles(object source, double a[3]) except -1:
 
 
 cdef class SensorSimulator(Model):
-    """SensorSimulator(source, seed=None, *, noise_stddev=0.0, drift_rate=0.0,
+    """SensorSimulator(source, *, seed=None, noise_stddev=0.0, drift_rate=0.0,
     angle_drift_rate=None)
 --
 
