@@ -33,7 +33,7 @@ def frame(size):
 def test_fastnoise_depth(benchmark, size):
     d = frame(size)
     m = DepthNoise(MEAN, STDDEV, seed=1, near=NEAR, far=FAR)
-    out = benchmark(m.apply, d, 0)
+    out = benchmark(m.apply, d, frame=0)
     assert out.shape == d.shape and out.dtype == np.float32
 
 

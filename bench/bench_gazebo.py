@@ -107,7 +107,7 @@ def test_fastnoise_gazebo_apply(benchmark):
     m = fn.GazeboNoise(**FULL, seed=1)
     x = np.zeros(N)
     out = np.empty(N)
-    benchmark(m.apply, x, 0.01, out)
+    benchmark(m.apply, x, 0.01, out=out)
 
 
 @pytest.mark.benchmark(group="gazebo-noise-apply-1e6")
@@ -197,7 +197,7 @@ def test_fastnoise_sensor_apply(benchmark, name):
     m = make()
     data = np.ones((ROWS, ncol)) if ncol > 1 else np.ones(ROWS)
     out = np.empty_like(data)
-    benchmark(m.apply, data, dt, out)
+    benchmark(m.apply, data, dt, out=out)
 
 
 @pytest.mark.parametrize("name", sorted(SENSORS))

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from fastnoise.io.sdf.imu import load_sensors
+from fastnoise.io.sdf import load_sensors
 
 _NOISE = '<noise type="gaussian"><mean>0</mean><stddev>{s}</stddev></noise>'
 _ROBOT = (
