@@ -234,7 +234,7 @@ def plot_allan_model(
     Notes
     -----
     The theory is the steady state: a Gauss-Markov bias started at 0
-    (``bias_steady_state=False``) shows a lower Allan deviation at long tau in a short
+    (``gauss_markov_steady_state=False``) shows a lower Allan deviation at long tau in a short
     log; saturation and scale errors are not in the theory (see the theory module).
     """
     step = _validate.positive("dt", dt)
