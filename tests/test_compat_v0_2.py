@@ -29,6 +29,8 @@ RENAMED_0_3 = {
         "bias_correlation_time": "gauss_markov_correlation_time",
         "bias_steady_state": "gauss_markov_steady_state",
     },
+    "augmented_white_noise": {"noise_dev": "noise_stddev"},
+    "dvl_simulator": {"noise_dev": "noise_stddev"},
 }
 
 

@@ -288,3 +288,70 @@ def test_wt901c_old_keywords_warn_and_give_the_same_triads():
         warnings.simplefilter("error", DeprecationWarning)
         new = fn.wt901c(gyro_gauss_markov_stddev=1e-3, accel_gauss_markov_correlation_time=100.0)
     assert old == new
+
+
+# ---- the DVL: noise_dev is noise_stddev (a standard deviation is ..._stddev) ----------
+_TRUTH = np.linspace(-1.0, 1.0, 16)
+
+
+def test_augmented_white_noise_noise_dev_warns_and_gives_the_same_bits():
+    old = _warns_naming(
+        lambda: fn.AugmentedWhiteNoise(0.1, noise_dev=0.5, anchor=2.0, seed=6), "noise_stddev"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        new = fn.AugmentedWhiteNoise(0.1, noise_stddev=0.5, anchor=2.0, seed=6)
+        assert old.state == new.state and "noise_stddev" in new.state["params"]
+        assert "noise_dev" not in new.state["params"] and new.noise_stddev == 0.5
+        want = new.measure_many(_TRUTH)
+    _same(old.measure_many(_TRUTH), want)
+    assert _warns_naming(lambda: new.noise_dev, "noise_stddev") == 0.5
+    _warns_naming(lambda: setattr(new, "noise_dev", 0.25), "noise_stddev")
+    assert new.noise_stddev == 0.25
+
+
+def test_a_0_2_dvl_state_with_noise_dev_loads():
+    new = fn.AugmentedWhiteNoise(0.1, 0.5, seed=6)
+    new.measure_many(_TRUTH)
+    state = new.state
+    old_state = {**state, "params": {**state["params"]}}
+    old_state["params"]["noise_dev"] = old_state["params"].pop("noise_stddev")
+    loaded = _warns_naming(lambda: fn.AugmentedWhiteNoise.from_state(old_state), "'noise_stddev'")
+    assert loaded.state == state
+    _same(loaded.measure_many(_TRUTH), new.measure_many(_TRUTH))
+
+
+def test_dvl_sensor_noise_and_simulator_dicts_take_noise_dev_with_a_warning():
+    old = _warns_naming(lambda: fn.DvlSensorNoise(bias=0.1, noise_dev=0.2), "noise_stddev")
+    assert old == fn.DvlSensorNoise(bias=0.1, noise_stddev=0.2)
+    assert _warns_naming(lambda: old.noise_dev, "noise_stddev") == 0.2
+    sim_old = _warns_naming(
+        lambda: fn.DvlSimulator({"dvl_yaw": {"noise_dev": 0.5}}, seed=2), "'noise_stddev'"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        sim_new = fn.DvlSimulator({"dvl_yaw": {"noise_stddev": 0.5}}, seed=2)
+        assert sim_old.state == sim_new.state
+        assert sim_new.state["params"]["sensors"]["dvl_yaw"]["noise_stddev"] == 0.5
+
+
+def test_noise_dev_and_noise_stddev_together_are_refused_naming_both():
+    for call in (
+        lambda: fn.AugmentedWhiteNoise(noise_stddev=0.0, noise_dev=0.5),
+        lambda: fn.AugmentedWhiteNoise(0.1, 0.5, noise_dev=0.5),
+        lambda: fn.DvlSensorNoise(noise_stddev=0.1, noise_dev=0.5),
+        lambda: fn.DvlSimulator({"dvl_yaw": {"noise_stddev": 0.1, "noise_dev": 0.5}}),
+    ):
+        with pytest.raises(TypeError, match=r"noise_dev.*noise_stddev"):
+            call()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'noise_sd'"):
+        fn.AugmentedWhiteNoise(noise_sd=0.5)
+
+
+def test_the_dvl_json_keeps_noise_dev_as_noisedev():
+    cfg = fn.DvlSimulator({"dvl_yaw": {"noise_stddev": 0.5}}, seed=2).to_config()
+    assert cfg.to_dict()["dvl_yaw"]["noiseDev"] == 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        sim = fn.DvlSimulator.from_config({"dvl_yaw": {"noiseDev": 0.5}, "seed": 2})
+    assert sim["dvl_yaw"].noise_stddev == 0.5

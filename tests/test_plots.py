@@ -211,10 +211,10 @@ def test_dvl_picture_has_every_field_and_the_composites(tmp_path):
     for ax, (name, spec) in zip(axes, SENSORS.items(), strict=False):
         assert ax.get_title() == f"{name} ({spec.field})"
         noise = sim[name]
-        if noise.noise_dev > 0:
+        if noise.noise_stddev > 0:
             pdf = _lines(ax)["configured (error)"]
             x = np.asarray(pdf.get_xdata())
-            sd, mean = noise.noise_dev, noise.bias
+            sd, mean = noise.noise_stddev, noise.bias
             expect = np.exp(-0.5 * ((x - mean) / sd) ** 2) / (sd * math.sqrt(2 * math.pi))
             np.testing.assert_allclose(pdf.get_ydata(), expect)
             heights, lefts, widths = _bars(ax)

@@ -418,7 +418,7 @@ def dvl(n: int, peers: dict[str, Any]) -> Workload:
     cfg = example_config()
     names = list(cfg.sensors)
     prm = np.array(
-        [[s.bias, s.noise_dev, s.anchor, s.anchor_probability] for s in cfg.sensors.values()]
+        [[s.bias, s.noise_stddev, s.anchor, s.anchor_probability] for s in cfg.sensors.values()]
     )
     truth = np.zeros(n, TRUTH_DTYPE)
     values = (1.0, -2.0, 45.0, 1.5, 0.1, 0.0, 20.0, 5.0, 1.5, 600.0)
