@@ -208,21 +208,11 @@ def test_triad_noise_old_gauss_markov_keywords_warn_and_give_the_same_triad():
     _same(fn.ImuNoise(gyro=old, seed=5).apply(_W, _A, 0.01), want)
 
 
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        (
-            lambda: fn.ImuNoise(gyro=dict(_GM_OLD), seed=5),
-            lambda: fn.ImuNoise(gyro=_GM_NEW, seed=5),
-        ),
-    ],
-    ids=["dict"],
-)
-def test_imu_noise_takes_the_old_gauss_markov_names_with_a_warning(old, new):
-    m_old = _warns_naming(old, *map(repr, _GM_NEW))
+def test_imu_noise_takes_the_old_gauss_markov_names_in_a_dict_with_a_warning():
+    m_old = _warns_naming(lambda: fn.ImuNoise(gyro=dict(_GM_OLD), seed=5), *map(repr, _GM_NEW))
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)
-        m_new = new()
+        m_new = fn.ImuNoise(gyro=_GM_NEW, seed=5)
         assert m_old.state == m_new.state
     _same(m_old.apply(_W, _A, 0.01), m_new.apply(_W, _A, 0.01))
 
@@ -333,6 +323,20 @@ def test_dvl_sensor_noise_and_simulator_dicts_take_noise_dev_with_a_warning():
         sim_new = fn.DvlSimulator({"dvl_yaw": {"noise_stddev": 0.5}}, seed=2)
         assert sim_old.state == sim_new.state
         assert sim_new.state["params"]["sensors"]["dvl_yaw"]["noise_stddev"] == 0.5
+
+
+def test_a_0_2_dvl_sensor_noise_pickle_loads_its_noise_dev():
+    import pickle
+
+    new = fn.DvlSensorNoise(bias=0.1, noise_stddev=0.2)
+    text = pickle.dumps(new, protocol=0)  # text: the field names as b"V<name>\n"
+    assert text.count(b"Vnoise_stddev\n") == 1
+    old = text.replace(b"Vnoise_stddev\n", b"Vnoise_dev\n")
+    loaded = _warns_naming(lambda: pickle.loads(old), "'noise_stddev'")
+    assert loaded == new and "noise_dev" not in vars(loaded)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        assert pickle.loads(pickle.dumps(new)) == new
 
 
 def test_noise_dev_and_noise_stddev_together_are_refused_naming_both():

@@ -184,6 +184,13 @@ class DvlSensorNoise:
         _warn_noise_dev("DvlSensorNoise.noise_dev")
         self.noise_stddev = value
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickle; a 0.2 pickle's ``noise_dev`` becomes ``noise_stddev`` (with a
+        DeprecationWarning) rather than an instance attribute that the property hides."""
+        self.__dict__.update(
+            renamed_keys("DvlSensorNoise state", dict(state), RENAMED_NOISE_PARAMS, stacklevel=4)
+        )
+
 
 def _warn_noise_dev(where: str) -> None:
     warnings.warn(f"{where} is deprecated: use noise_stddev", DeprecationWarning, stacklevel=3)
