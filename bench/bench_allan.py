@@ -25,7 +25,10 @@ FS = 100.0
 @pytest.fixture(scope="module")
 def log6():
     gyro = TriadNoise(
-        noise_density=2e-4, bias_stddev=3e-4, bias_correlation_time=20.0, bias_steady_state=True
+        noise_density=2e-4,
+        gauss_markov_stddev=3e-4,
+        gauss_markov_correlation_time=20.0,
+        gauss_markov_steady_state=True,
     )
     accel = TriadNoise(noise_density=2e-3, random_walk_density=2e-5)
     zeros = np.zeros((N, 3))

@@ -20,7 +20,7 @@ def _params():
     for name, spec in dc.SENSORS.items():
         sens[name] = dict(
             bias=spec.bias_range[1] / 4,
-            noise_dev=spec.noise_dev_range[1] / 4,
+            noise_stddev=spec.noise_dev_range[1] / 4,
             anchor=0.0,
             anchor_probability=0.01,
         )
@@ -41,10 +41,10 @@ def _truth(n):
     return t
 
 
-def numpy_dvl(truth, bias, noise_dev, anchor, p, rng):
+def numpy_dvl(truth, bias, noise_stddev, anchor, p, rng):
     """truth: (n, 10) in table order. Returns the measured (n, 10) and vN, vE, vU."""
     n = truth.shape[0]
-    meas = truth + bias + noise_dev * rng.standard_normal((n, 10))
+    meas = truth + bias + noise_stddev * rng.standard_normal((n, 10))
     meas = np.where(rng.random((n, 10)) < p, anchor, meas)
     ang = np.deg2rad(meas[:, :3])
     c, s = np.cos(ang), np.sin(ang)
@@ -57,9 +57,9 @@ def numpy_dvl(truth, bias, noise_dev, anchor, p, rng):
     return meas, vn, ve, -vd
 
 
-def numpy_dvl_one(t, bias, noise_dev, anchor, p, rng):
+def numpy_dvl_one(t, bias, noise_stddev, anchor, p, rng):
     """One sample: t is a length-10 array in table order."""
-    meas = t + bias + noise_dev * rng.standard_normal(10)
+    meas = t + bias + noise_stddev * rng.standard_normal(10)
     meas = np.where(rng.random(10) < p, anchor, meas)
     r, pi, y = (math.radians(a) for a in meas[:3])
     cr, sr, cp, sp, cy, sy = (
@@ -91,7 +91,7 @@ def test_numpy_measure_many(benchmark, truth):
     rng = np.random.default_rng(1)
     plain = truth.view((np.float64, 10))  # same memory, (n, 10)
     meas, vn, ve, vu = benchmark(
-        numpy_dvl, plain, v["bias"], v["noise_dev"], v["anchor"], v["anchor_probability"], rng
+        numpy_dvl, plain, v["bias"], v["noise_stddev"], v["anchor"], v["anchor_probability"], rng
     )
     assert vn.shape == (N,)
 
@@ -127,6 +127,6 @@ def test_numpy_measure_one(benchmark):
     rng = np.random.default_rng(1)
     row = _truth(1).view((np.float64, 10))[0].copy()
     meas, vn, ve, vu = benchmark(
-        numpy_dvl_one, row, v["bias"], v["noise_dev"], v["anchor"], v["anchor_probability"], rng
+        numpy_dvl_one, row, v["bias"], v["noise_stddev"], v["anchor"], v["anchor_probability"], rng
     )
     assert math.isfinite(vn)

@@ -23,21 +23,25 @@ N = 1_000_000
 DT = 0.01
 GYRO = dict(
     noise_density=2e-4,
-    bias_stddev=3e-4,
-    bias_correlation_time=400.0,
+    gauss_markov_stddev=3e-4,
+    gauss_markov_correlation_time=400.0,
     full_scale=2000 * math.pi / 180,
     bits=16,
 )
 ACCEL = dict(
-    noise_density=2e-3, bias_stddev=1e-2, bias_correlation_time=300.0, full_scale=16 * 9.81, bits=16
+    noise_density=2e-3,
+    gauss_markov_stddev=1e-2,
+    gauss_markov_correlation_time=300.0,
+    full_scale=16 * 9.81,
+    bits=16,
 )
 
 
 def _numpy_params():
     p = [GYRO] * 3 + [ACCEL] * 3
     sigma_w = np.array([q["noise_density"] / math.sqrt(DT) for q in p])
-    alpha = np.array([math.exp(-DT / q["bias_correlation_time"]) for q in p])
-    drive = np.array([q["bias_stddev"] for q in p]) * np.sqrt(1 - alpha**2)
+    alpha = np.array([math.exp(-DT / q["gauss_markov_correlation_time"]) for q in p])
+    drive = np.array([q["gauss_markov_stddev"] for q in p]) * np.sqrt(1 - alpha**2)
     fs = np.array([q["full_scale"] for q in p])
     lsb = 2 * fs / 2.0**16
     return sigma_w, alpha, drive, fs, lsb

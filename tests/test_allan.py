@@ -354,7 +354,10 @@ def test_gauss_markov_limits():
 
 def test_terms_add_and_imu_has_six_axes():
     g = TriadNoise(
-        noise_density=1e-3, bias_stddev=2e-4, bias_correlation_time=20.0, random_walk_density=1e-5
+        noise_density=1e-3,
+        gauss_markov_stddev=2e-4,
+        gauss_markov_correlation_time=20.0,
+        random_walk_density=1e-5,
     )
     a = TriadNoise(noise_density=2e-3, full_scale=156.96, bits=12)
     imu = ImuNoise(gyro=g, accel=a, seed=1)
@@ -394,7 +397,10 @@ def test_theory_inputs_are_checked():
 def test_psd_levels_and_integrals():
     sb, tc, nd, k = 1e-3, 0.5, 1e-3, 1e-4
     g = TriadNoise(
-        noise_density=nd, bias_stddev=sb, bias_correlation_time=tc, random_walk_density=k
+        noise_density=nd,
+        gauss_markov_stddev=sb,
+        gauss_markov_correlation_time=tc,
+        random_walk_density=k,
     )
     f = np.linspace(0.0, 0.5 / DT, 200_001)
     terms = power_spectral_density_terms(g, f, DT)
@@ -440,7 +446,7 @@ def _check_against_simulation(triad: TriadNoise, n: int, seed: int, k_sigma: flo
     keep = res.m <= n // 8
     tau = res.tau[keep]
     theory = allan_deviation(triad, tau, DT)
-    red = any(triad.bias_stddev) or any(triad.random_walk_density)
+    red = any(triad.gauss_markov_stddev) or any(triad.random_walk_density)
     alpha = -2 if red else 0
     nu = np.array([edf_greenhall(alpha, int(m), n + 1) for m in res.m[keep]])
     z = np.abs(np.log(res.adev[keep] ** 2 / theory**2)) / np.sqrt(2.0 / nu)[:, None]
@@ -456,9 +462,9 @@ def test_theory_matches_a_simulated_white_and_quantized_log():
 def test_theory_matches_a_simulated_log_with_every_term():
     g = TriadNoise(
         noise_density=1e-3,
-        bias_stddev=1e-3,
-        bias_correlation_time=1.0,
-        bias_steady_state=True,
+        gauss_markov_stddev=1e-3,
+        gauss_markov_correlation_time=1.0,
+        gauss_markov_steady_state=True,
         random_walk_density=1e-4,
     )
     _check_against_simulation(g, 400_000, 32, 4.5)
@@ -470,12 +476,16 @@ def test_theory_matches_long_simulated_logs():
     cases = [
         TriadNoise(noise_stddev=0.01),
         TriadNoise(random_walk_density=1e-4),
-        TriadNoise(bias_stddev=1e-3, bias_correlation_time=5.0, bias_steady_state=True),
+        TriadNoise(
+            gauss_markov_stddev=1e-3,
+            gauss_markov_correlation_time=5.0,
+            gauss_markov_steady_state=True,
+        ),
         TriadNoise(
             noise_density=2e-4,
-            bias_stddev=3e-4,
-            bias_correlation_time=40.0,
-            bias_steady_state=True,
+            gauss_markov_stddev=3e-4,
+            gauss_markov_correlation_time=40.0,
+            gauss_markov_steady_state=True,
             random_walk_density=2e-6,
         ),
     ]

@@ -21,7 +21,10 @@ DT = 0.01
 @pytest.fixture(scope="module")
 def imu_log(tmp_path_factory):
     gyro = TriadNoise(
-        noise_density=2e-4, bias_stddev=5e-4, bias_correlation_time=2.0, bias_steady_state=True
+        noise_density=2e-4,
+        gauss_markov_stddev=5e-4,
+        gauss_markov_correlation_time=2.0,
+        gauss_markov_steady_state=True,
     )
     accel = TriadNoise(noise_density=2e-3, random_walk_density=2e-4)
     zeros = np.zeros((60_000, 3))
@@ -48,7 +51,7 @@ def test_fit_writes_the_estimates_the_picture_and_the_page(imu_log, tmp_path, ca
     data = json.loads((out / "fit.json").read_text())
     assert data["rate"] == 100.0 and data["source"] == "imu.npy"
     gyro, accel = (TriadNoise(**t) for t in data["triads"])
-    assert gyro.bias_correlation_time is not None
+    assert gyro.gauss_markov_correlation_time is not None
     assert gyro.noise_density[0] == pytest.approx(2e-4, rel=0.01)
     assert accel.random_walk_density[0] > 0
     page = (out / "index.html").read_text()
@@ -120,9 +123,9 @@ def _write(path, obj):
                 "params": {
                     "gyro": {
                         "noise_density": 1e-3,
-                        "bias_stddev": 1e-3,
-                        "bias_correlation_time": 1.0,
-                        "bias_steady_state": True,
+                        "gauss_markov_stddev": 1e-3,
+                        "gauss_markov_correlation_time": 1.0,
+                        "gauss_markov_steady_state": True,
                     },
                     "accel": {"noise_density": 2e-3},
                 },

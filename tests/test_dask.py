@@ -186,16 +186,19 @@ def test_imu_fold_equals_sequential(client, chunk, normal_dtype):
         noise_density=2e-3,
         turn_on_bias_mean=0.02,
         turn_on_bias_stddev=0.01,
-        bias_stddev=5e-3,
-        bias_correlation_time=(0.5, 2.0, 10.0),
-        bias_steady_state=True,
+        gauss_markov_stddev=5e-3,
+        gauss_markov_correlation_time=(0.5, 2.0, 10.0),
+        gauss_markov_steady_state=True,
         random_walk_density=1e-3,
         misalignment=[[0, 1e-3, 0], [-1e-3, 0, 2e-3], [0, 0, 0]],
         bits=16,
         full_scale=4.0,
     )
     accel = fastnoise.TriadNoise(
-        noise_stddev=0.05, bias_stddev=0.01, bias_correlation_time=5.0, random_walk_density=2e-3
+        noise_stddev=0.05,
+        gauss_markov_stddev=0.01,
+        gauss_markov_correlation_time=5.0,
+        random_walk_density=2e-3,
     )
     model = fastnoise.ImuNoise(gyro=gyro, accel=accel, seed=3, normal_dtype=normal_dtype)
     model.apply(om[:5], ac[:5], 0.01)  # a model with biases already moving
@@ -257,8 +260,8 @@ def test_imu_killed_worker_changes_nothing(client, tmp_path):
     ac = rng.normal(size=(600, 3))
     model = fastnoise.ImuNoise(
         gyro_noise_density=1e-3,
-        gyro_bias_stddev=1e-2,
-        gyro_bias_correlation_time=2.0,
+        gyro_gauss_markov_stddev=1e-2,
+        gyro_gauss_markov_correlation_time=2.0,
         accel_random_walk_density=1e-3,
         seed=6,
     )

@@ -170,3 +170,192 @@ def test_the_model_name_image_is_camera():
     with pytest.warns(DeprecationWarning, match="now named 'camera'"):
         m = fn.ImageNoise.from_state(state)
     assert m.state["model"] == "camera"
+
+
+# ---- TriadNoise: the Gauss-Markov fields (bias_stddev is Gazebo's turn-on bias sd) ----
+_GM_OLD = {"bias_stddev": 2e-3, "bias_correlation_time": 5.0, "bias_steady_state": True}
+_GM_NEW = {
+    "gauss_markov_stddev": 2e-3,
+    "gauss_markov_correlation_time": 5.0,
+    "gauss_markov_steady_state": True,
+}
+
+
+def _warned_names(caught):
+    return " ".join(str(w.message) for w in caught)
+
+
+def _warns_naming(call, *names):
+    """``call()`` after checking that its DeprecationWarnings name each of ``names``."""
+    with pytest.warns(DeprecationWarning) as caught:
+        got = call()
+    message = _warned_names(caught)
+    for n in names:
+        assert n in message, message
+    return got
+
+
+def test_triad_noise_old_gauss_markov_keywords_warn_and_give_the_same_triad():
+    old = _warns_naming(lambda: fn.TriadNoise(noise_stddev=0.01, **_GM_OLD), *map(repr, _GM_NEW))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        new = fn.TriadNoise(noise_stddev=0.01, **_GM_NEW)
+        assert old == new and old.to_dict() == new.to_dict()
+        assert set(_GM_NEW) <= set(new.to_dict()) and not set(_GM_OLD) & set(new.to_dict())
+        want = fn.ImuNoise(gyro=new, seed=5).apply(_W, _A, 0.01)
+    with pytest.warns(DeprecationWarning, match="gauss_markov_stddev"):
+        assert old.replace(bias_stddev=1e-3) == new.replace(gauss_markov_stddev=1e-3)
+    _same(fn.ImuNoise(gyro=old, seed=5).apply(_W, _A, 0.01), want)
+
+
+def test_imu_noise_takes_the_old_gauss_markov_names_in_a_dict_with_a_warning():
+    m_old = _warns_naming(lambda: fn.ImuNoise(gyro=dict(_GM_OLD), seed=5), *map(repr, _GM_NEW))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        m_new = fn.ImuNoise(gyro=_GM_NEW, seed=5)
+        assert m_old.state == m_new.state
+    _same(m_old.apply(_W, _A, 0.01), m_new.apply(_W, _A, 0.01))
+
+
+def test_the_old_flat_imu_keywords_warn_naming_the_new_flat_ones():
+    old = {f"accel_{k}": v for k, v in _GM_OLD.items()}
+    new = {f"accel_{k}": v for k, v in _GM_NEW.items()}
+    m_old = _warns_naming(lambda: fn.ImuNoise(**old, seed=5), *map(repr, new))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        m_new = fn.ImuNoise(**new, seed=5)
+        assert m_old.state == m_new.state
+    _same(m_old.apply(_W, _A, 0.01), m_new.apply(_W, _A, 0.01))
+
+
+def test_old_and_new_gauss_markov_names_together_are_refused_naming_both():
+    with pytest.raises(TypeError, match=r"'bias_stddev'.*'gauss_markov_stddev'"):
+        fn.TriadNoise(bias_stddev=1.0, gauss_markov_stddev=1.0, gauss_markov_correlation_time=2.0)
+    with pytest.raises(
+        TypeError, match=r"'gyro_bias_steady_state'.*'gyro_gauss_markov_steady_state'"
+    ):
+        fn.ImuNoise(gyro_bias_steady_state=True, gyro_gauss_markov_steady_state=True)
+    with pytest.raises(TypeError, match=r"'accel_bias_stddev'.*'accel_gauss_markov_stddev'"):
+        fn.wt901c(accel_bias_stddev=0.1, accel_gauss_markov_stddev=0.2)
+
+
+def test_an_imu_state_with_the_old_names_loads_and_is_written_with_the_new():
+    m = fn.ImuNoise(gyro=_GM_NEW, seed=5)
+    m.apply(_W, _A, 0.01)
+    state = m.state
+    old_state = {**state, "params": {**state["params"]}}
+    old_state["params"]["gyro"] = {
+        {"gauss_markov_" + k[5:]: k for k in _GM_OLD}.get(k, k): v
+        for k, v in state["params"]["gyro"].items()
+    }
+    assert "bias_stddev" in old_state["params"]["gyro"]
+    loaded = _warns_naming(lambda: fn.ImuNoise.from_state(old_state), *map(repr, _GM_NEW))
+    assert loaded.state == state
+    _same(loaded.apply(_W, _A, 0.01), m.apply(_W, _A, 0.01))
+
+
+def test_a_suite_table_with_the_old_gauss_markov_names_warns():
+    from fastnoise.io.suite import Suite
+
+    table = {"seed": 3, "topics": {"/imu": {"model": "imu", "gyro": dict(_GM_OLD)}}}
+    old = _warns_naming(
+        lambda: Suite.from_dict(table).for_topic("/imu").build("/imu"), *map(repr, _GM_NEW)
+    )
+    table["topics"]["/imu"]["gyro"] = dict(_GM_NEW)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        new = Suite.from_dict(table).for_topic("/imu").build("/imu")
+    assert old.state == new.state
+
+
+def test_wt901c_old_keywords_warn_and_give_the_same_triads():
+    old = _warns_naming(
+        lambda: fn.wt901c(gyro_bias_stddev=1e-3, accel_bias_correlation_time=100.0),
+        "'gyro_gauss_markov_stddev'",
+        "'accel_gauss_markov_correlation_time'",
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        new = fn.wt901c(gyro_gauss_markov_stddev=1e-3, accel_gauss_markov_correlation_time=100.0)
+    assert old == new
+
+
+# ---- the DVL: noise_dev is noise_stddev (a standard deviation is ..._stddev) ----------
+_TRUTH = np.linspace(-1.0, 1.0, 16)
+
+
+def test_augmented_white_noise_noise_dev_warns_and_gives_the_same_bits():
+    old = _warns_naming(
+        lambda: fn.AugmentedWhiteNoise(0.1, noise_dev=0.5, anchor=2.0, seed=6), "noise_stddev"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        new = fn.AugmentedWhiteNoise(0.1, noise_stddev=0.5, anchor=2.0, seed=6)
+        assert old.state == new.state and "noise_stddev" in new.state["params"]
+        assert "noise_dev" not in new.state["params"] and new.noise_stddev == 0.5
+        want = new.measure_many(_TRUTH)
+    _same(old.measure_many(_TRUTH), want)
+    assert _warns_naming(lambda: new.noise_dev, "noise_stddev") == 0.5
+    _warns_naming(lambda: setattr(new, "noise_dev", 0.25), "noise_stddev")
+    assert new.noise_stddev == 0.25
+
+
+def test_a_0_2_dvl_state_with_noise_dev_loads():
+    new = fn.AugmentedWhiteNoise(0.1, 0.5, seed=6)
+    new.measure_many(_TRUTH)
+    state = new.state
+    old_state = {**state, "params": {**state["params"]}}
+    old_state["params"]["noise_dev"] = old_state["params"].pop("noise_stddev")
+    loaded = _warns_naming(lambda: fn.AugmentedWhiteNoise.from_state(old_state), "'noise_stddev'")
+    assert loaded.state == state
+    _same(loaded.measure_many(_TRUTH), new.measure_many(_TRUTH))
+
+
+def test_dvl_sensor_noise_and_simulator_dicts_take_noise_dev_with_a_warning():
+    old = _warns_naming(lambda: fn.DvlSensorNoise(bias=0.1, noise_dev=0.2), "noise_stddev")
+    assert old == fn.DvlSensorNoise(bias=0.1, noise_stddev=0.2)
+    assert _warns_naming(lambda: old.noise_dev, "noise_stddev") == 0.2
+    sim_old = _warns_naming(
+        lambda: fn.DvlSimulator({"dvl_yaw": {"noise_dev": 0.5}}, seed=2), "'noise_stddev'"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        sim_new = fn.DvlSimulator({"dvl_yaw": {"noise_stddev": 0.5}}, seed=2)
+        assert sim_old.state == sim_new.state
+        assert sim_new.state["params"]["sensors"]["dvl_yaw"]["noise_stddev"] == 0.5
+
+
+def test_a_0_2_dvl_sensor_noise_pickle_loads_its_noise_dev():
+    import pickle
+
+    new = fn.DvlSensorNoise(bias=0.1, noise_stddev=0.2)
+    text = pickle.dumps(new, protocol=0)  # text: the field names as b"V<name>\n"
+    assert text.count(b"Vnoise_stddev\n") == 1
+    old = text.replace(b"Vnoise_stddev\n", b"Vnoise_dev\n")
+    loaded = _warns_naming(lambda: pickle.loads(old), "'noise_stddev'")
+    assert loaded == new and "noise_dev" not in vars(loaded)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        assert pickle.loads(pickle.dumps(new)) == new
+
+
+def test_noise_dev_and_noise_stddev_together_are_refused_naming_both():
+    for call in (
+        lambda: fn.AugmentedWhiteNoise(noise_stddev=0.0, noise_dev=0.5),
+        lambda: fn.AugmentedWhiteNoise(0.1, 0.5, noise_dev=0.5),
+        lambda: fn.DvlSensorNoise(noise_stddev=0.1, noise_dev=0.5),
+        lambda: fn.DvlSimulator({"dvl_yaw": {"noise_stddev": 0.1, "noise_dev": 0.5}}),
+    ):
+        with pytest.raises(TypeError, match=r"noise_dev.*noise_stddev"):
+            call()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'noise_sd'"):
+        fn.AugmentedWhiteNoise(noise_sd=0.5)
+
+
+def test_the_dvl_json_keeps_noise_dev_as_noisedev():
+    cfg = fn.DvlSimulator({"dvl_yaw": {"noise_stddev": 0.5}}, seed=2).to_config()
+    assert cfg.to_dict()["dvl_yaw"]["noiseDev"] == 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        sim = fn.DvlSimulator.from_config({"dvl_yaw": {"noiseDev": 0.5}, "seed": 2})
+    assert sim["dvl_yaw"].noise_stddev == 0.5

@@ -59,7 +59,7 @@ def noisy_sensors(p=0.05):
     for name, spec in dc.SENSORS.items():
         out[name] = dict(
             bias=spec.bias_range[1] / 2,
-            noise_dev=spec.noise_dev_range[1] / 2,
+            noise_stddev=spec.noise_dev_range[1] / 2,
             anchor=-7.25,
             anchor_probability=p,
         )
@@ -183,7 +183,7 @@ def test_bias_and_sigma_per_sensor(name):
     b, sd = spec.bias_range[0] * 0.7, spec.noise_dev_range[1] * 0.9
     n = 40000
     t = truth_array(n, seed=12)
-    res = DvlSimulator({name: dict(bias=b, noise_dev=sd)}, seed=13).measure_many(t)
+    res = DvlSimulator({name: dict(bias=b, noise_stddev=sd)}, seed=13).measure_many(t)
     err = res[spec.field] - t[spec.field]
     # mean within 5 standard errors; std within 5 of its standard errors (~sd/sqrt(2n))
     assert abs(err.mean() - b) < 5 * sd / np.sqrt(n)
@@ -206,7 +206,7 @@ def test_noise_is_drawn_even_when_anchored():
 
 def test_normals_are_the_documented_stream():
     seed = 12345
-    sim = DvlSimulator({"dvl_sway": dict(noise_dev=0.5)}, seed=seed)
+    sim = DvlSimulator({"dvl_sway": dict(noise_stddev=0.5)}, seed=seed)
     child = np.random.SeedSequence(seed).spawn(10)[dc.SENSOR_NAMES.index("dvl_sway")]
     assert sim["dvl_sway"].key == model_key(child, "dvl")
     t = np.zeros(100, TRUTH_DTYPE)
@@ -307,7 +307,7 @@ def test_split_batches_and_mid_run_fault_match_per_sample():
 )
 def test_any_split_equals_per_sample(split, p, sd, seed, start):
     t = truth_array(300, seed=seed % 7)
-    sens = {n: dict(noise_dev=sd, anchor=2.5, anchor_probability=p) for n in dc.SENSOR_NAMES}
+    sens = {n: dict(noise_stddev=sd, anchor=2.5, anchor_probability=p) for n in dc.SENSOR_NAMES}
     a = DvlSimulator(sens, seed=seed)
     b = DvlSimulator(sens, seed=seed)
     for s in (a, b):
@@ -370,7 +370,7 @@ rng = np.random.default_rng(0)
 t = np.zeros(1003, TRUTH_DTYPE)
 for f in dc.TRUTH_FIELDS:
     t[f] = rng.uniform(-50, 50, t.size)
-sens = {n: dict(noise_dev=0.1, anchor=1.0, anchor_probability=0.2) for n in dc.SENSOR_NAMES}
+sens = {n: dict(noise_stddev=0.1, anchor=1.0, anchor_probability=0.2) for n in dc.SENSOR_NAMES}
 print(hashlib.sha256(DvlSimulator(sens, seed=3).measure_many(t).tobytes()).hexdigest())
 """
 
@@ -517,7 +517,7 @@ def test_augmented_white_noise_alone():
 @pytest.mark.parametrize(
     ("kwargs", "exc", "match"),
     [
-        (dict(noise_dev=-1.0), ValueError, "noise_dev"),
+        (dict(noise_stddev=-1.0), ValueError, "noise_stddev"),
         (dict(anchor_probability=1.5), ValueError, "anchor_probability"),
         (dict(anchor_probability=-0.1), ValueError, "anchor_probability"),
         (dict(anchor=float("nan")), ValueError, "anchor"),
@@ -536,21 +536,21 @@ def test_setter_errors_keep_old_values():
     awn = AugmentedWhiteNoise(1.0, 1.0, 0.0, 0.5)
     with pytest.raises(ValueError, match="anchor_probability"):
         awn.anchor_probability = 2.0
-    with pytest.raises(ValueError, match="noise_dev"):
-        awn.noise_dev = float("nan")
-    assert (awn.anchor_probability, awn.noise_dev) == (0.5, 1.0)
+    with pytest.raises(ValueError, match="noise_stddev"):
+        awn.noise_stddev = float("nan")
+    assert (awn.anchor_probability, awn.noise_stddev) == (0.5, 1.0)
 
 
 def test_range_warning_and_strict():
     with pytest.warns(dc.DvlRangeWarning, match="dvl_roll"):
         DvlSimulator({"dvl_roll": dict(bias=11.0)})
-    with pytest.warns(dc.DvlRangeWarning, match="noise_dev"):
-        DvlSimulator({"RPM": dict(noise_dev=31.0)})
+    with pytest.warns(dc.DvlRangeWarning, match="noise_stddev"):
+        DvlSimulator({"RPM": dict(noise_stddev=31.0)})
     with pytest.raises(ValueError, match="strict"):
         DvlSimulator({"dvl_yaw": dict(bias=-20.5)}, strict=True)
     sim = DvlSimulator(strict=False)
     with pytest.warns(dc.DvlRangeWarning, match="dvl_depth"):
-        sim["dvl_depth"].noise_dev = 3.5
+        sim["dvl_depth"].noise_stddev = 3.5
     strict = DvlSimulator(strict=True)
     with pytest.raises(ValueError, match="reasonable"):
         strict["water_speed"].bias = 1.5
@@ -559,7 +559,7 @@ def test_range_warning_and_strict():
         odd = DvlSimulator({"dvl_pitch": dict(bias=12.0)}, seed=3)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        DvlSimulator({"dvl_yaw": dict(bias=20.0, noise_dev=10.0, anchor=1e9)})  # edges ok
+        DvlSimulator({"dvl_yaw": dict(bias=20.0, noise_stddev=10.0, anchor=1e9)})  # edges ok
         AugmentedWhiteNoise(bias=1e6)  # no sensor: no table
         twin = pickle.loads(pickle.dumps(odd))  # warned once, at construction
     assert twin["dvl_pitch"].bias == 12.0
@@ -613,7 +613,7 @@ def test_config_defaults_and_seed_override():
     ("data", "exc", "match"),
     [
         ({"dvl_foo": {}}, ValueError, "dvl_foo"),
-        ({"dvl_roll": {"noise_dev": 1.0}}, ValueError, "dvl_roll.noise_dev"),
+        ({"dvl_roll": {"noise_stddev": 1.0}}, ValueError, "dvl_roll.noise_stddev"),
         ({"dvl_roll": {"bias": "1.0"}}, TypeError, "dvl_roll.bias"),
         ({"dvl_roll": {"bias": True}}, TypeError, "dvl_roll.bias"),
         ({"dvl_roll": {"anchor": None}}, TypeError, "dvl_roll.anchor"),
@@ -677,7 +677,7 @@ def test_sensor_state_is_the_contract_shape():
     s = awn.state
     assert s["model"] == "augmented_white_noise" and s["version"] == 1
     assert s["params"] == dict(
-        bias=0.5, noise_dev=2.0, anchor=99.0, anchor_probability=0.25, sensor="dvl_yaw",
+        bias=0.5, noise_stddev=2.0, anchor=99.0, anchor_probability=0.25, sensor="dvl_yaw",
         strict=True,
     )  # fmt: skip
     assert s["position"] == {"position": 13}
@@ -746,7 +746,7 @@ def test_objects_made_with_new_raise_cleanly(cls):
     "bad",
     [
         dict(sensors={"dvl_roll": dict(bias="x")}),
-        dict(sensors={"dvl_roll": dict(noise_dev=-1.0)}),
+        dict(sensors={"dvl_roll": dict(noise_stddev=-1.0)}),
         dict(sensors={"dvl_nope": {}}),
         dict(sensors={"dvl_yaw": dict(bias=-20.5)}, strict=True),
         dict(strict="no"),
@@ -771,7 +771,7 @@ def test_failed_reinit_leaves_the_sensor_unchanged():
     awn = AugmentedWhiteNoise(0.5, 2.0, 99.0, 0.25, seed=30, sensor="dvl_yaw")
     awn.measure(1.0)
     before = awn.state
-    for bad in (dict(strict=1), dict(bias="1"), dict(noise_dev=-1.0), dict(sensor="x")):
+    for bad in (dict(strict=1), dict(bias="1"), dict(noise_stddev=-1.0), dict(sensor="x")):
         with pytest.raises((TypeError, ValueError)):
             awn.__init__(**bad)
         assert awn.state == before
@@ -1143,10 +1143,10 @@ def test_truth_with_missing_fields_or_odd_values_names_them():
 # ---- hardening: no inf from finite accepted values -----------------------------------
 
 
-@pytest.mark.parametrize("param", ["bias", "noise_dev", "anchor"])
+@pytest.mark.parametrize("param", ["bias", "noise_stddev", "anchor"])
 @pytest.mark.parametrize("value", [1.0000001e300, 1e308, 10**400])
 def test_parameters_beyond_1e300_are_refused_by_name(param, value):
-    v = value if param == "noise_dev" or isinstance(value, int) else -value
+    v = value if param == "noise_stddev" or isinstance(value, int) else -value
     with pytest.raises(ValueError, match=param):
         AugmentedWhiteNoise(**{param: v})
     awn = AugmentedWhiteNoise()
@@ -1159,7 +1159,7 @@ def test_parameters_beyond_1e300_are_refused_by_name(param, value):
 
 def test_extreme_accepted_values_give_finite_messages():
     big = {
-        name: dict(bias=1e300, noise_dev=1e300, anchor=-1e300, anchor_probability=0.5)
+        name: dict(bias=1e300, noise_stddev=1e300, anchor=-1e300, anchor_probability=0.5)
         for name in dc.SENSOR_NAMES
     }
     t = np.full(2000, 1e300, TRUTH_DTYPE.descr[0][1])
@@ -1241,8 +1241,8 @@ def test_hostile_configuration_files_and_dicts(tmp_path):
         DvlSimulator.from_config({"dvl_roll": {"bias": 10**400}})
     with pytest.raises(TypeError, match="strict"):
         dc.load_config({}, strict="yes")
-    cfg = dc.DvlConfig(sensors={"dvl_surge": dc.DvlSensorNoise(noise_dev=float("nan"))})
-    with pytest.raises(ValueError, match="dvl_surge.noise_dev"):
+    cfg = dc.DvlConfig(sensors={"dvl_surge": dc.DvlSensorNoise(noise_stddev=float("nan"))})
+    with pytest.raises(ValueError, match="dvl_surge.noise_stddev"):
         DvlSimulator.from_config(cfg)
 
 
@@ -1251,7 +1251,7 @@ def test_saving_a_tampered_configuration_names_the_field():
     for cfg, exc, match in (
         (dc.DvlConfig(sensors={"dvl_roll": dc.DvlSensorNoise(bias=float("nan"))}), ValueError,
          "dvl_roll.bias"),
-        (dc.DvlConfig(sensors={"dvl_roll": dc.DvlSensorNoise(noise_dev="1")}), TypeError,
+        (dc.DvlConfig(sensors={"dvl_roll": dc.DvlSensorNoise(noise_stddev="1")}), TypeError,
          "dvl_roll.noiseDev"),
         (dc.DvlConfig(sensors={"dvl_nope": dc.DvlSensorNoise()}), ValueError, "dvl_nope"),
         (dc.DvlConfig(sensors={"dvl_roll": {"bias": 1.0}}), TypeError, "dvl_roll"),

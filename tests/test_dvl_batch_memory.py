@@ -35,7 +35,7 @@ def sensors():
     return {
         name: dict(
             bias=spec.bias_range[1] / 2,
-            noise_dev=spec.noise_dev_range[1] / 2,
+            noise_stddev=spec.noise_dev_range[1] / 2,
             anchor=-7.25,
             anchor_probability=0.05,
         )

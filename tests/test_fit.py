@@ -77,9 +77,9 @@ def _check_axis(res: NoiseFit, truth: TriadNoise, axis: int, col: int, n: int) -
         sd = math.sqrt(2.0 / edf_greenhall(0, 1, n + 1)) / 2.0
         assert abs(math.log(ax.noise_density.value / nd)) <= K_SIGMA * sd, (name, ax)
     # Gauss-Markov
-    sb = truth.bias_stddev[axis]
+    sb = truth.gauss_markov_stddev[axis]
     if sb > 0:
-        tc = truth.bias_correlation_time[axis]
+        tc = truth.gauss_markov_correlation_time[axis]
         assert "gauss_markov" in ax.terms, (name, ax)
         sd_sb = 1.2 * math.sqrt(tc / t_len)
         sd_tc = 3.3 * math.sqrt(tc / t_len)
@@ -116,21 +116,24 @@ CASES = {
     "white": TriadNoise(noise_density=1e-3),
     "white+random_walk": TriadNoise(noise_density=1e-3, random_walk_density=1e-4),
     "white+gauss_markov": TriadNoise(
-        noise_density=1e-3, bias_stddev=1e-3, bias_correlation_time=5.0, bias_steady_state=True
+        noise_density=1e-3,
+        gauss_markov_stddev=1e-3,
+        gauss_markov_correlation_time=5.0,
+        gauss_markov_steady_state=True,
     ),
     "all": TriadNoise(
         noise_density=1e-3,
-        bias_stddev=2e-3,
-        bias_correlation_time=2.0,
-        bias_steady_state=True,
+        gauss_markov_stddev=2e-3,
+        gauss_markov_correlation_time=2.0,
+        gauss_markov_steady_state=True,
         random_walk_density=7e-5,
     ),
     # x: white + Gauss-Markov, y: white + random walk, z: no noise at all
     "sparse": TriadNoise(
         noise_density=(1e-3, 1e-3, 0.0),
-        bias_stddev=(2e-3, 0.0, 0.0),
-        bias_correlation_time=2.0,
-        bias_steady_state=True,
+        gauss_markov_stddev=(2e-3, 0.0, 0.0),
+        gauss_markov_correlation_time=2.0,
+        gauss_markov_steady_state=True,
         random_walk_density=(0.0, 1e-4, 0.0),
     ),
 }
@@ -192,7 +195,10 @@ def test_intervals_cover_the_truth():
 
 def test_six_axis_imu_round_trip_gives_a_ready_imu_noise():
     gyro = TriadNoise(
-        noise_density=2e-4, bias_stddev=5e-4, bias_correlation_time=3.0, bias_steady_state=True
+        noise_density=2e-4,
+        gauss_markov_stddev=5e-4,
+        gauss_markov_correlation_time=3.0,
+        gauss_markov_steady_state=True,
     )
     accel = TriadNoise(noise_density=2e-3, random_walk_density=2e-4)
     n = 400_000
@@ -211,8 +217,8 @@ def test_six_axis_imu_round_trip_gives_a_ready_imu_noise():
     imu = res.imu_noise(seed=5)
     assert isinstance(imu, ImuNoise)
     assert imu.gyro == res.gyro and imu.accel == res.accel
-    assert res.gyro.bias_steady_state and res.gyro.bias_correlation_time is not None
-    assert res.accel.bias_correlation_time is None
+    assert res.gyro.gauss_markov_steady_state and res.gyro.gauss_markov_correlation_time is not None
+    assert res.accel.gauss_markov_correlation_time is None
     with pytest.raises(ValueError, match="exactly 3"):
         _ = res.triad
 

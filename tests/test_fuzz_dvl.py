@@ -108,7 +108,7 @@ def _named(exc, *names):
 
 # ---- AugmentedWhiteNoise -------------------------------------------------------------
 
-PARAMS = dict(bias=0.5, noise_dev=2.0, anchor=99.0, anchor_probability=0.2)
+PARAMS = dict(bias=0.5, noise_stddev=2.0, anchor=99.0, anchor_probability=0.2)
 
 
 @FUZZ
@@ -225,10 +225,10 @@ def test_sensor_measure(v, pos):
 
 
 @FUZZ
-@given(name=st.sampled_from(["bias", "noise_dev", "anchor", "anchor_probability"]), v=values)
+@given(name=st.sampled_from(["bias", "noise_stddev", "anchor", "anchor_probability"]), v=values)
 def test_sensor_parameters(name, v):
     x = _as_real(v)
-    lo, hi = {"noise_dev": (0.0, LIMIT), "anchor_probability": (0.0, 1.0)}.get(
+    lo, hi = {"noise_stddev": (0.0, LIMIT), "anchor_probability": (0.0, 1.0)}.get(
         name, (-LIMIT, LIMIT)
     )
     ok = x is not None and math.isfinite(x) and lo <= x <= hi
@@ -254,7 +254,7 @@ def test_sensor_parameters(name, v):
 # ---- DvlSimulator --------------------------------------------------------------------
 
 SENSORS = {
-    name: dict(bias=spec.bias_range[1] / 2, noise_dev=spec.noise_dev_range[1] / 2,
+    name: dict(bias=spec.bias_range[1] / 2, noise_stddev=spec.noise_dev_range[1] / 2,
                anchor=-7.25, anchor_probability=0.1)
     for name, spec in dc.SENSORS.items()
 }  # fmt: skip
@@ -458,7 +458,7 @@ json_values = st.recursive(
                            st.dictionaries(st.text(max_size=6), kids, max_size=3)),
     max_leaves=8,
 )  # fmt: skip
-field_names = st.sampled_from([*dc.JSON_FIELDS, "noise_dev", "x"])
+field_names = st.sampled_from([*dc.JSON_FIELDS, "noise_stddev", "x"])
 sensor_objects = st.dictionaries(field_names, json_values | st.sampled_from(SPECIAL), max_size=4)
 configs = st.dictionaries(
     st.sampled_from([*dc.SENSOR_NAMES, "seed", "dvl_nope"]),

@@ -28,9 +28,9 @@ FULL = dict(
     bias=[0.01, -0.02, 0.03],
     turn_on_bias_mean=0.05,
     turn_on_bias_stddev=0.01,
-    bias_stddev=3e-3,
-    bias_correlation_time=[50.0, 60.0, 70.0],
-    bias_steady_state=True,
+    gauss_markov_stddev=3e-3,
+    gauss_markov_correlation_time=[50.0, 60.0, 70.0],
+    gauss_markov_steady_state=True,
     random_walk_density=1e-4,
     scale_factor=[1e-3, -2e-3, 5e-4],
     misalignment=[[0, 1e-3, -2e-3], [5e-4, 0, 1e-3], [2e-3, -1e-3, 0]],
@@ -115,16 +115,16 @@ def _plain_model(normal_dtype="float64", seed=5):
     the accel not, no random walk, one accel axis without a Gauss-Markov term."""
     gyro = TriadNoise(
         noise_density=2e-4,
-        bias_stddev=3e-4,
-        bias_correlation_time=400.0,
+        gauss_markov_stddev=3e-4,
+        gauss_markov_correlation_time=400.0,
         full_scale=0.5,
         bits=16,
     )
     accel = TriadNoise(
         noise_density=[2e-3, 0.0, 2e-3],
-        bias_stddev=[1e-2, 1e-2, 0.0],
-        bias_correlation_time=300.0,
-        bias_steady_state=True,
+        gauss_markov_stddev=[1e-2, 1e-2, 0.0],
+        gauss_markov_correlation_time=300.0,
+        gauss_markov_steady_state=True,
         full_scale=20.0,
     )
     return ImuNoise(gyro=gyro, accel=accel, seed=seed, normal_dtype=normal_dtype)
@@ -286,7 +286,7 @@ def test_bad_parameters_in_a_state_are_refused_by_name():
         ("accel", "full_scale", [40.0, math.nan, 40.0]),
         ("accel", "misalignment", [[0, 1e-3, "y"], [0, 0, 0], [0, 0, 0]]),
         ("gyro", "bits", 12.0),
-        ("gyro", "bias_steady_state", "yes"),
+        ("gyro", "gauss_markov_steady_state", "yes"),
     ]:
         s = copy.deepcopy(before)
         s["params"][triad][field] = value
@@ -396,7 +396,12 @@ def test_gauss_markov_stationary_std_and_autocorrelation():
     n, dt, tau, sb = 400_000, 0.01, 0.5, 0.2
     zeros = np.zeros((n, 3))
     m = ImuNoise(
-        gyro=dict(bias_stddev=sb, bias_correlation_time=tau, bias_steady_state=True), seed=5
+        gyro=dict(
+            gauss_markov_stddev=sb,
+            gauss_markov_correlation_time=tau,
+            gauss_markov_steady_state=True,
+        ),
+        seed=5,
     )
     w, _ = m.apply(zeros, zeros, dt)
     alpha = math.exp(-dt / tau)
@@ -408,12 +413,16 @@ def test_gauss_markov_stationary_std_and_autocorrelation():
 
 
 def test_gauss_markov_starts_at_zero_unless_steady_state():
-    m = ImuNoise(gyro=dict(bias_stddev=1.0, bias_correlation_time=100.0), seed=1)
+    m = ImuNoise(gyro=dict(gauss_markov_stddev=1.0, gauss_markov_correlation_time=100.0), seed=1)
     assert np.all(m.gauss_markov_bias == 0.0)
     firsts = np.array(
         [
             ImuNoise(
-                gyro=dict(bias_stddev=1.0, bias_correlation_time=100.0, bias_steady_state=True),
+                gyro=dict(
+                    gauss_markov_stddev=1.0,
+                    gauss_markov_correlation_time=100.0,
+                    gauss_markov_steady_state=True,
+                ),
                 seed=s,
             ).gauss_markov_bias[0]
             for s in range(300)
@@ -463,7 +472,9 @@ def test_turn_on_bias_sign_flips_half_the_time_and_is_constant_over_a_run():
 def test_gazebo_turn_on_bias_decays_as_gauss_markov_start():
     tau, dt, n = 2.0, 0.01, 300
     m = ImuNoise(
-        gyro=dict(turn_on_bias_mean=1.0, bias_correlation_time=tau, turn_on_bias_decays=True),
+        gyro=dict(
+            turn_on_bias_mean=1.0, gauss_markov_correlation_time=tau, turn_on_bias_decays=True
+        ),
         seed=3,
     )
     b0 = m.turn_on_bias[0]
@@ -480,8 +491,8 @@ def test_covariances():
     t = TriadNoise(
         noise_density=0.02,
         noise_stddev=0.1,
-        bias_stddev=0.3,
-        bias_correlation_time=10.0,
+        gauss_markov_stddev=0.3,
+        gauss_markov_correlation_time=10.0,
         turn_on_bias_mean=0.5,
         turn_on_bias_stddev=0.25,
     )
@@ -506,7 +517,7 @@ def test_wt901c_preset_has_the_seed_figures():
     gyro, accel = wt901c()
     assert gyro.lsb[0] == (2 * 2000 * math.pi / 180) / 65536
     assert accel.lsb[0] == (2 * 16 * 9.81) / 65536
-    assert gyro.bias_correlation_time == (400.0,) * 3
+    assert gyro.gauss_markov_correlation_time == (400.0,) * 3
     assert gyro.g_sensitivity[0][0] == 0.00175 / 9.81 and gyro.g_sensitivity[0][1] == 0.0
     m = ImuNoise(gyro=gyro, accel=accel, seed=0)
     w, a = m.step([0.0, 0.0, 0.0], [0.0, 0.0, 9.81], 0.01)
@@ -550,11 +561,11 @@ def test_bad_dt_type_and_timestamps():
 @pytest.mark.parametrize(
     "field, value, match",
     [
-        ("bias_correlation_time", 0.0, "bias_correlation_time"),
-        ("bias_correlation_time", -1.0, "bias_correlation_time"),
+        ("gauss_markov_correlation_time", 0.0, "gauss_markov_correlation_time"),
+        ("gauss_markov_correlation_time", -1.0, "gauss_markov_correlation_time"),
         ("noise_stddev", -1.0, "noise_stddev"),
         ("noise_density", math.nan, "noise_density"),
-        ("bias_stddev", -0.1, "bias_stddev"),
+        ("gauss_markov_stddev", -0.1, "gauss_markov_stddev"),
         ("random_walk_density", -1.0, "random_walk_density"),
         ("bits", 0, "bits"),
         ("bits", 33, "bits"),
@@ -563,7 +574,7 @@ def test_bad_dt_type_and_timestamps():
         ("misalignment", [[1, 0, 0], [0, 0, 0], [0, 0, 0]], "misalignment"),
         ("resolution", -0.5, "resolution"),
         ("resolution", (0.5, 1e-200, 0.0), "resolution"),
-        ("bias_correlation_time", (10.0, 0.0, 10.0), "bias_correlation_time"),
+        ("gauss_markov_correlation_time", (10.0, 0.0, 10.0), "gauss_markov_correlation_time"),
         ("rounding", "half_up", "rounding"),
     ],
 )
@@ -571,8 +582,8 @@ def test_bad_parameters(field, value, match):
     kw = {field: value}
     if field == "bits":
         kw["full_scale"] = 10.0
-    if field == "bias_correlation_time":
-        kw["bias_stddev"] = 1.0
+    if field == "gauss_markov_correlation_time":
+        kw["gauss_markov_stddev"] = 1.0
     with pytest.raises(ValueError, match=match):
         TriadNoise(**kw)
     with pytest.raises(ValueError, match=match):
@@ -582,8 +593,8 @@ def test_bad_parameters(field, value, match):
 def test_bad_combinations_and_types():
     with pytest.raises(ValueError, match="full_scale"):
         TriadNoise(bits=16)
-    with pytest.raises(ValueError, match="bias_correlation_time"):
-        TriadNoise(bias_stddev=1.0)
+    with pytest.raises(ValueError, match="gauss_markov_correlation_time"):
+        TriadNoise(gauss_markov_stddev=1.0)
     with pytest.raises(TypeError, match="bits"):
         TriadNoise(bits=16.0, full_scale=1.0)
     with pytest.raises(ValueError, match="g_sensitivity"):
@@ -614,7 +625,9 @@ def test_bad_shapes():
 
 def test_float32_normals_by_default_same_streams_to_float32_precision_apply_equals_step():
     omega, accel = _motion(500)
-    gyro = TriadNoise(noise_density=1e-2, bias_stddev=1e-2, bias_correlation_time=5.0)
+    gyro = TriadNoise(
+        noise_density=1e-2, gauss_markov_stddev=1e-2, gauss_markov_correlation_time=5.0
+    )
     m64 = ImuNoise(gyro=gyro, seed=8, normal_dtype="float64")
     m32 = ImuNoise(gyro=gyro, seed=8)
     assert m32.normal_dtype == "float32"  # the default
@@ -894,7 +907,9 @@ def test_parameter_bounds_keep_sigma_squared_finite(field, value):
         TriadNoise(**{field: value})
     with pytest.raises(ValueError, match=field):
         ImuNoise(**{f"gyro_{field}": value})
-    TriadNoise(bias_stddev=1e150, bias_correlation_time=1e-300)  # at the bounds: fine
+    TriadNoise(
+        gauss_markov_stddev=1e150, gauss_markov_correlation_time=1e-300
+    )  # at the bounds: fine
 
 
 def test_tiny_steps_use_the_scaled_sigma_or_are_refused_by_name():
@@ -985,7 +1000,10 @@ def _busy_imu():
     """Every term drawing, nothing quantized: any repeated or skipped noise shows."""
     return ImuNoise(
         gyro=dict(
-            noise_stddev=1.0, bias_stddev=0.5, bias_correlation_time=1.0, random_walk_density=0.1
+            noise_stddev=1.0,
+            gauss_markov_stddev=0.5,
+            gauss_markov_correlation_time=1.0,
+            random_walk_density=0.1,
         ),
         accel=dict(noise_density=0.1, random_walk_density=0.2),
         seed=11,

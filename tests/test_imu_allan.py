@@ -57,7 +57,13 @@ def test_random_walk_reads_its_density_at_three_seconds_with_slope_plus_half():
 
 def test_gauss_markov_allan_deviation_matches_the_exact_ar1_formula():
     sb, tau_c = 0.01, 1.0
-    w = _record(400_000, 23, bias_stddev=sb, bias_correlation_time=tau_c, bias_steady_state=True)
+    w = _record(
+        400_000,
+        23,
+        gauss_markov_stddev=sb,
+        gauss_markov_correlation_time=tau_c,
+        gauss_markov_steady_state=True,
+    )
     phi = math.exp(-DT / tau_c)
     q2 = sb * sb * (1 - phi * phi)
     taus = [0.1, 1.0, 1.89, 5.0]

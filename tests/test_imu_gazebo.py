@@ -177,11 +177,11 @@ def test_dynamic_bias_on_some_axes_only():
     sigma_b = gauss_markov_stddev_from_gazebo(0.05, tau)
     g = TriadNoise(
         turn_on_bias_mean=(0.1, 0.2, 0.3),
-        bias_stddev=(sigma_b, 0.0, 0.0),
-        bias_correlation_time=(tau, 0.0, 0.0),
+        gauss_markov_stddev=(sigma_b, 0.0, 0.0),
+        gauss_markov_correlation_time=(tau, 0.0, 0.0),
         turn_on_bias_decays=True,
     )
-    assert g.bias_correlation_time == (2.0, 0.0, 0.0)
+    assert g.gauss_markov_correlation_time == (2.0, 0.0, 0.0)
     m = ImuNoise(gyro=g, seed=9)
     tb = m.turn_on_bias[0]
     assert np.abs(tb).tolist() == [0.1, 0.2, 0.3]  # the sign is random, the size exact
@@ -202,7 +202,7 @@ def test_dynamic_bias_on_some_axes_decays_with_its_own_tau():
     # a constant turn-on bias of 1 (stddev 0) on x decays as exp(-t/tau), no noise
     g = TriadNoise(
         turn_on_bias_mean=1.0,
-        bias_correlation_time=(0.5, 0.0, 0.0),
+        gauss_markov_correlation_time=(0.5, 0.0, 0.0),
         turn_on_bias_decays=True,
     )
     m = ImuNoise(gyro=g, seed=1)
@@ -214,10 +214,12 @@ def test_dynamic_bias_on_some_axes_decays_with_its_own_tau():
 
 
 def test_per_axis_tau_checks():
-    with pytest.raises(ValueError, match=r"bias_stddev\[1\]=0.2 is not allowed with "):
-        TriadNoise(bias_stddev=(0.1, 0.2, 0.0), bias_correlation_time=(1.0, 0.0, 0.0))
+    with pytest.raises(ValueError, match=r"gauss_markov_stddev\[1\]=0.2 is not allowed with "):
+        TriadNoise(
+            gauss_markov_stddev=(0.1, 0.2, 0.0), gauss_markov_correlation_time=(1.0, 0.0, 0.0)
+        )
     with pytest.raises(ValueError, match="or 0 \\(no Gauss-Markov term on that axis\\)"):
-        TriadNoise(bias_correlation_time=(1.0, -1.0, 0.0))
+        TriadNoise(gauss_markov_correlation_time=(1.0, -1.0, 0.0))
     with pytest.raises(ValueError, match=r"resolution\[1\]=-0.5 is not allowed"):
         TriadNoise(resolution=(0.5, -0.5, 0.0))
 
@@ -229,8 +231,8 @@ def test_covariance_conventions_exact():
     t = TriadNoise(
         noise_stddev=0.375,
         noise_density=0.5,
-        bias_stddev=0.25,
-        bias_correlation_time=10.0,
+        gauss_markov_stddev=0.25,
+        gauss_markov_correlation_time=10.0,
         turn_on_bias_mean=0.125,
         turn_on_bias_stddev=0.0625,
     )
@@ -242,7 +244,10 @@ def test_covariance_conventions_exact():
         assert c[diag].tolist() == [want] * 3
         assert np.count_nonzero(c) == 3
     assert triad_covariance(t, 1.0).tolist() == triad_covariance(t, 1.0, "white_and_bias").tolist()
-    m = ImuNoise(gyro=t, accel=dict(noise_stddev=0.5, bias_stddev=1.0, bias_correlation_time=3.0))
+    m = ImuNoise(
+        gyro=t,
+        accel=dict(noise_stddev=0.5, gauss_markov_stddev=1.0, gauss_markov_correlation_time=3.0),
+    )
     assert m.angular_velocity_covariance(1.0, "gazebo")[diag].tolist() == [0.390625] * 3
     assert m.linear_acceleration_covariance(1.0, "gazebo")[diag].tolist() == [0.25] * 3
     assert m.linear_acceleration_covariance(1.0)[diag].tolist() == [1.25] * 3
@@ -327,8 +332,8 @@ def _adis(density, rw, tau, turn_on, rate):
         noise_stddev=density / math.sqrt(dt),
         turn_on_bias_mean=0.01,
         turn_on_bias_stddev=turn_on,
-        bias_stddev=gauss_markov_stddev_from_gazebo(rw, tau),
-        bias_correlation_time=tau,
+        gauss_markov_stddev=gauss_markov_stddev_from_gazebo(rw, tau),
+        gauss_markov_correlation_time=tau,
         turn_on_bias_decays=True,
     )
 

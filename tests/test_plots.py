@@ -51,7 +51,10 @@ def _bars(ax):
 @pytest.fixture(scope="module")
 def six_axis_fit():
     gyro = TriadNoise(
-        noise_density=2e-4, bias_stddev=5e-4, bias_correlation_time=3.0, bias_steady_state=True
+        noise_density=2e-4,
+        gauss_markov_stddev=5e-4,
+        gauss_markov_correlation_time=3.0,
+        gauss_markov_steady_state=True,
     )
     accel = TriadNoise(noise_density=2e-3, random_walk_density=2e-4)
     zeros = np.zeros((100_000, 3))
@@ -85,9 +88,9 @@ def test_allan_fit_picture_holds_the_data_and_the_model(six_axis_fit, tmp_path):
 def test_allan_model_picture_is_the_theory_and_the_simulated_log(tmp_path):
     g = TriadNoise(
         noise_density=1e-3,
-        bias_stddev=1e-3,
-        bias_correlation_time=1.0,
-        bias_steady_state=True,
+        gauss_markov_stddev=1e-3,
+        gauss_markov_correlation_time=1.0,
+        gauss_markov_steady_state=True,
         random_walk_density=1e-4,
     )
     a = TriadNoise(noise_density=2e-3, full_scale=156.96, bits=10)
@@ -208,10 +211,10 @@ def test_dvl_picture_has_every_field_and_the_composites(tmp_path):
     for ax, (name, spec) in zip(axes, SENSORS.items(), strict=False):
         assert ax.get_title() == f"{name} ({spec.field})"
         noise = sim[name]
-        if noise.noise_dev > 0:
+        if noise.noise_stddev > 0:
             pdf = _lines(ax)["configured (error)"]
             x = np.asarray(pdf.get_xdata())
-            sd, mean = noise.noise_dev, noise.bias
+            sd, mean = noise.noise_stddev, noise.bias
             expect = np.exp(-0.5 * ((x - mean) / sd) ** 2) / (sd * math.sqrt(2 * math.pi))
             np.testing.assert_allclose(pdf.get_ydata(), expect)
             heights, lefts, widths = _bars(ax)

@@ -318,7 +318,11 @@ def imu(t_ns):
 
 
 def test_imu_covariance_conventions_and_first_dt():
-    gyro = {"noise_stddev": 0.01, "bias_stddev": 0.002, "bias_correlation_time": 100.0}
+    gyro = {
+        "noise_stddev": 0.01,
+        "gauss_markov_stddev": 0.002,
+        "gauss_markov_correlation_time": 100.0,
+    }
     model = ImuNoise(gyro=gyro, accel={"noise_stddev": 0.1}, seed=1)
     m = imu(0)
     fill_imu_covariance(m, model, 0.01, "white_and_bias")

@@ -38,10 +38,12 @@ def test_gazebo_meaning_of_each_element():
     assert gyro.noise_density == (0.0,) * 3
     assert gyro.turn_on_bias_mean == (0.0000075,) * 3
     assert gyro.turn_on_bias_stddev == (0.0000008,) * 3
-    assert gyro.bias_correlation_time == (8.0,) * 3
-    assert gyro.bias_stddev == pytest.approx((0.004 * 2.0,) * 3, rel=1e-15)  # sigma sqrt(tau/2)
+    assert gyro.gauss_markov_correlation_time == (8.0,) * 3
+    assert gyro.gauss_markov_stddev == pytest.approx(
+        (0.004 * 2.0,) * 3, rel=1e-15
+    )  # sigma sqrt(tau/2)
     assert gyro.turn_on_bias_decays
-    assert accel.noise_stddev == (0.017,) * 3 and accel.bias_correlation_time is None
+    assert accel.noise_stddev == (0.017,) * 3 and accel.gauss_markov_correlation_time is None
     m = from_sdf(_imu(GAZEBO_GYRO), seed=1)
     assert isinstance(m, ImuNoise)
     assert np.array_equal(m.gauss_markov_bias[0], m.turn_on_bias[0])
@@ -105,8 +107,8 @@ def test_dynamic_bias_on_some_axes():
     )
     sdf = _imu_axes({"x": body, "y": "<bias_mean>0.1</bias_mean>"})
     gyro, _ = imu_noise_params_from_sdf(sdf)
-    assert gyro.bias_correlation_time == (0.5, 0.0, 0.0)
-    assert gyro.bias_stddev == (0.05 * math.sqrt(0.25), 0.0, 0.0)
+    assert gyro.gauss_markov_correlation_time == (0.5, 0.0, 0.0)
+    assert gyro.gauss_markov_stddev == (0.05 * math.sqrt(0.25), 0.0, 0.0)
     assert gyro.turn_on_bias_decays
     m = from_sdf(sdf, seed=4)
     zeros = np.zeros((200_000, 3))
@@ -126,7 +128,7 @@ def test_negative_or_zero_correlation_time_turns_the_dynamic_bias_off():
             f"<dynamic_bias_correlation_time>{tau}</dynamic_bias_correlation_time>"
         )
         gyro, _ = imu_noise_params_from_sdf(_imu(body))
-        assert gyro.bias_correlation_time is None and gyro.bias_stddev == (0.0,) * 3
+        assert gyro.gauss_markov_correlation_time is None and gyro.gauss_markov_stddev == (0.0,) * 3
         assert gyro.noise_stddev == (0.01,) * 3 and not gyro.turn_on_bias_decays
 
 

@@ -28,15 +28,18 @@ def _model():
         noise_density=2e-3,
         turn_on_bias_mean=0.02,
         turn_on_bias_stddev=0.01,
-        bias_stddev=5e-3,
-        bias_correlation_time=(0.5, 2.0, 10.0),
-        bias_steady_state=True,
+        gauss_markov_stddev=5e-3,
+        gauss_markov_correlation_time=(0.5, 2.0, 10.0),
+        gauss_markov_steady_state=True,
         random_walk_density=1e-3,
         bits=16,
         full_scale=4.0,
     )
     accel = fn.TriadNoise(
-        noise_stddev=0.05, bias_stddev=0.01, bias_correlation_time=5.0, random_walk_density=2e-3
+        noise_stddev=0.05,
+        gauss_markov_stddev=0.01,
+        gauss_markov_correlation_time=5.0,
+        random_walk_density=2e-3,
     )
     return fn.ImuNoise(gyro=gyro, accel=accel, seed=1)
 

@@ -111,8 +111,8 @@ def _imu_models() -> Iterator[tuple[str, dict]]:
         bias=(0.1, -0.1, 0.05),
         turn_on_bias_mean=0.02,
         turn_on_bias_stddev=0.01,
-        bias_stddev=0.005,
-        bias_correlation_time=(10.0, 20.0, 30.0),
+        gauss_markov_stddev=0.005,
+        gauss_markov_correlation_time=(10.0, 20.0, 30.0),
         random_walk_density=1e-4,
         scale_factor=(1e-3, -2e-3, 5e-4),
         misalignment=[[0, 1e-3, 0], [-1e-3, 0, 2e-3], [0, 0, 0]],
@@ -122,9 +122,9 @@ def _imu_models() -> Iterator[tuple[str, dict]]:
     )
     acc = fn.TriadNoise(
         noise_stddev=0.05,
-        bias_stddev=0.01,
-        bias_correlation_time=5.0,
-        bias_steady_state=True,
+        gauss_markov_stddev=0.01,
+        gauss_markov_correlation_time=5.0,
+        gauss_markov_steady_state=True,
         full_scale=30.0,
         resolution=1e-3,
     )
@@ -133,8 +133,8 @@ def _imu_models() -> Iterator[tuple[str, dict]]:
         noise_stddev=0.009,
         turn_on_bias_mean=0.1,
         turn_on_bias_stddev=0.05,
-        bias_stddev=0.01,
-        bias_correlation_time=3.0,
+        gauss_markov_stddev=0.01,
+        gauss_markov_correlation_time=3.0,
         turn_on_bias_decays=True,
     )
     yield "gazebo_decay", {"gyro": gz, "accel": fn.TriadNoise(noise_density=0.002)}
@@ -144,8 +144,8 @@ def _imu_models() -> Iterator[tuple[str, dict]]:
         noise_stddev=0.009,
         turn_on_bias_mean=(0.1, 0.2, 0.3),
         turn_on_bias_stddev=0.05,
-        bias_stddev=(0.01, 0.0, 0.02),
-        bias_correlation_time=(3.0, 0.0, 5.0),
+        gauss_markov_stddev=(0.01, 0.0, 0.02),
+        gauss_markov_correlation_time=(3.0, 0.0, 5.0),
         turn_on_bias_decays=True,
         resolution=(0.01, 0.0, 0.025),
         rounding="gazebo",

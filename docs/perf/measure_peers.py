@@ -322,7 +322,7 @@ def imu(n: int, peers: dict[str, Any]) -> Workload:
         model.reset()
         return model.apply(omega, acc, dt=dt, out_omega=w_out, out_accel=a_out)
 
-    sd_g = float(np.sqrt(gyro.noise_stddev[0] ** 2 + gyro.bias_stddev[0] ** 2))
+    sd_g = float(np.sqrt(gyro.noise_stddev[0] ** 2 + gyro.gauss_markov_stddev[0] ** 2))
 
     def imu_check(res: object) -> str | None:
         wo = np.asarray(res[0])  # type: ignore[index]
@@ -335,13 +335,13 @@ def imu(n: int, peers: dict[str, Any]) -> Workload:
     par = []
     for tri in (gyro, accel):
         for i in range(3):
-            tau = tri.bias_correlation_time[i]
+            tau = tri.gauss_markov_correlation_time[i]
             alpha = math.exp(-dt / tau)
             par.append(
                 (
                     tri.noise_stddev[i],
                     alpha,
-                    tri.bias_stddev[i] * math.sqrt(1 - alpha**2),
+                    tri.gauss_markov_stddev[i] * math.sqrt(1 - alpha**2),
                     float(tri.lsb[i]),
                     tri.full_scale[i],
                 )
@@ -418,7 +418,7 @@ def dvl(n: int, peers: dict[str, Any]) -> Workload:
     cfg = example_config()
     names = list(cfg.sensors)
     prm = np.array(
-        [[s.bias, s.noise_dev, s.anchor, s.anchor_probability] for s in cfg.sensors.values()]
+        [[s.bias, s.noise_stddev, s.anchor, s.anchor_probability] for s in cfg.sensors.values()]
     )
     truth = np.zeros(n, TRUTH_DTYPE)
     values = (1.0, -2.0, 45.0, 1.5, 0.1, 0.0, 20.0, 5.0, 1.5, 600.0)

@@ -127,7 +127,7 @@ def dvl() -> float:
     buf = io.StringIO()
     fn.save_config(cfg, buf)
     again = fn.load_config(io.StringIO(buf.getvalue()))
-    noise = DvlSensorNoise(bias=0.1, noise_dev=0.2)
+    noise = DvlSensorNoise(bias=0.1, noise_stddev=0.2)
     assert issubclass(DvlRangeWarning, UserWarning)
     return y + msg.vn + len(again.sensors) + noise.bias
 

@@ -272,8 +272,9 @@ class NoiseFit:
     @property
     def triads(self) -> tuple[TriadNoise, ...]:
         """One ready :class:`TriadNoise` per three columns (x, y, z): noise_density N,
-        bias_stddev sigma_b with bias_correlation_time tau_c and
-        ``bias_steady_state=True`` (a stationary log), random_walk_density K. Where an
+        gauss_markov_stddev sigma_b (the fit's bias_stddev) with
+        gauss_markov_correlation_time tau_c (its bias_correlation_time) and
+        ``gauss_markov_steady_state=True`` (a stationary log), random_walk_density K. Where an
         axis has no Gauss-Markov term but another axis of the triad has one, that axis
         gets sigma_b = 0 and its tau_c is taken from the others (it then has no
         effect)."""
@@ -301,9 +302,9 @@ class NoiseFit:
                 out.append(
                     TriadNoise(
                         noise_density=nd,
-                        bias_stddev=sb,
-                        bias_correlation_time=tc,
-                        bias_steady_state=True,
+                        gauss_markov_stddev=sb,
+                        gauss_markov_correlation_time=tc,
+                        gauss_markov_steady_state=True,
                         random_walk_density=kk,
                     )
                 )

@@ -234,7 +234,7 @@ def plot_allan_model(
     Notes
     -----
     The theory is the steady state: a Gauss-Markov bias started at 0
-    (``bias_steady_state=False``) shows a lower Allan deviation at long tau in a short
+    (``gauss_markov_steady_state=False``) shows a lower Allan deviation at long tau in a short
     log; saturation and scale errors are not in the theory (see the theory module).
     """
     step = _validate.positive("dt", dt)
@@ -588,7 +588,7 @@ def plot_dvl(
 
     One panel per field (roll, pitch, yaw in deg; surge, sway, heave, water_speed in
     m/s; depth, altitude in m; rpm in rev/min): the histogram of measured - true
-    ("measured", density) against the configured N(bias, noise_dev) ("configured";
+    ("measured", density) against the configured N(bias, noise_stddev) ("configured";
     anchor events, if any, show apart from it). Three more panels: the error of the
     composite NED velocities vn, ve, vu (m/s) computed by the simulator from the noisy
     attitude and body velocities, against the same composites from the true values.
@@ -624,7 +624,7 @@ def plot_dvl(
             err = (err + 180.0) % 360.0 - 180.0
         noise = sim[name]
         ax = axes[i]
-        _hist_with_pdf(ax, err, float(noise.bias), float(noise.noise_dev), "error")
+        _hist_with_pdf(ax, err, float(noise.bias), float(noise.noise_stddev), "error")
         ax.set_title(f"{name} ({field})")
         ax.set_xlabel(f"error [{spec.unit}]")
         i += 1

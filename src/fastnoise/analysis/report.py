@@ -20,8 +20,9 @@ Picture settings (``"report"``): imu: ``rate`` (Hz, default 100), ``samples`` (d
 
 Example (an IMU)::
 
-    {"params": {"gyro": {"noise_density": 1e-4, "bias_stddev": 3e-4,
-                         "bias_correlation_time": 400, "bias_steady_state": true},
+    {"params": {"gyro": {"noise_density": 1e-4, "gauss_markov_stddev": 3e-4,
+                         "gauss_markov_correlation_time": 400,
+                         "gauss_markov_steady_state": true},
                 "accel": {"noise_density": 2e-3}},
      "seed": 1, "report": {"rate": 200, "samples": 1000000}}
 """

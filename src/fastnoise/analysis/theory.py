@@ -27,9 +27,9 @@ Two-sided densities are half of these (white: sigma^2 dt = N^2 for a density N).
 
 What the theory leaves out
 --------------------------
-- A Gauss-Markov bias started at 0 (``bias_steady_state=False``, the default) is not
+- A Gauss-Markov bias started at 0 (``gauss_markov_steady_state=False``, the default) is not
   stationary: its variance grows as sigma_b^2 (1 - phi^(2k)) over the first few tau_c;
-  the formulas describe the steady state (``bias_steady_state=True``, or a log started
+  the formulas describe the steady state (``gauss_markov_steady_state=True``, or a log started
   long after power-on).
 - The turn-on bias and the constant bias are constants during a run: they do not show
   in the Allan deviation at all (they move the mean only).
@@ -116,11 +116,11 @@ def axis_parameters(model: object, dt: float) -> dict[str, FloatArray]:
     for t in triads:
         white.append(np.square(t.white_stddev(step)))
         quant.append(np.square(t.lsb) / 12.0)
-        gm_var.append(np.square(np.asarray(t.bias_stddev, dtype=np.float64)))
-        if t.bias_correlation_time is None:
+        gm_var.append(np.square(np.asarray(t.gauss_markov_stddev, dtype=np.float64)))
+        if t.gauss_markov_correlation_time is None:
             gm_tau.append(np.full(3, math.inf))
         else:
-            gm_tau.append(np.asarray(t.bias_correlation_time, dtype=np.float64))
+            gm_tau.append(np.asarray(t.gauss_markov_correlation_time, dtype=np.float64))
         rw.append(np.square(np.asarray(t.random_walk_density, dtype=np.float64)) * step)
     return {
         "white_var": np.concatenate(white),

@@ -54,3 +54,29 @@ def renamed_attributes(module: str, renames: dict[str, tuple[str, Any]]) -> Any:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__
+
+
+def renamed_keys(
+    where: str, items: dict[str, Any], renames: dict[str, str], *, stacklevel: int = 3
+) -> dict[str, Any]:
+    """``items`` (keywords, a dict of fields, a state's params) with every old key of
+    ``renames`` (old -> new) spelled the new way, after a DeprecationWarning naming the
+    new spelling. An old key given together with its new one is a TypeError naming
+    both. ``items`` itself is left as it was; order is kept."""
+    if not any(old in items for old in renames):
+        return items
+    out: dict[str, Any] = {}
+    for key, value in items.items():
+        new = renames.get(key)
+        if new is None:
+            out[key] = value
+            continue
+        if new in items:
+            raise TypeError(f"{where} got both {key!r} (deprecated) and {new!r}: give {new!r} only")
+        warnings.warn(
+            f"{where}: {key!r} is deprecated: use {new!r}",
+            DeprecationWarning,
+            stacklevel=stacklevel,
+        )
+        out[new] = value
+    return out

@@ -20,7 +20,7 @@ type) and means what gz-sensors ``GaussianNoiseModel`` does with it, per axis:
   alike) is rounded to a multiple of it, ``std::round(y / precision) * precision``
   (halves away from zero: ``TriadNoise(rounding="gazebo")``).
 
-Dynamic bias and precision may be given on some axes only (``bias_correlation_time``
+Dynamic bias and precision may be given on some axes only (``gauss_markov_correlation_time``
 and ``resolution`` are 0 on the others).
 
 IMU layouts: ``<imu><angular_velocity><x><noise type=...>...`` (SDF >= 1.5) and
@@ -61,7 +61,7 @@ def _triad(axes: list[dict[str, Any] | None]) -> TriadNoise:
     """TriadNoise from the parsed ``<noise>`` of axes x, y, z (None: no element).
 
     Per axis, as gz-sensors: the dynamic bias where its stddev and correlation time are
-    both > 0 (``bias_correlation_time`` 0 elsewhere), ``precision`` > 1e-6 rounded as
+    both > 0 (``gauss_markov_correlation_time`` 0 elsewhere), ``precision`` > 1e-6 rounded as
     ``std::round(y / precision) * precision`` (``rounding="gazebo"``; ``resolution`` 0
     elsewhere)."""
     comps = [component(v) for v in axes]
@@ -74,7 +74,7 @@ def _triad(axes: list[dict[str, Any] | None]) -> TriadNoise:
         noise_stddev=_vec3([c["stddev"] for c in cs]),
         turn_on_bias_mean=_vec3([c["bias_mean"] for c in cs]),
         turn_on_bias_stddev=_vec3([c["bias_stddev"] for c in cs]),
-        bias_stddev=_vec3(
+        gauss_markov_stddev=_vec3(
             [
                 gauss_markov_stddev_from_gazebo(
                     c["dynamic_bias_stddev"], c["dynamic_bias_correlation_time"]
@@ -84,7 +84,7 @@ def _triad(axes: list[dict[str, Any] | None]) -> TriadNoise:
                 for c, d in zip(cs, decays, strict=True)
             ]
         ),
-        bias_correlation_time=_vec3([c["dynamic_bias_correlation_time"] for c in cs])
+        gauss_markov_correlation_time=_vec3([c["dynamic_bias_correlation_time"] for c in cs])
         if any(decays)
         else None,
         turn_on_bias_decays=any(decays),

@@ -7,7 +7,8 @@ A suite is TOML (``tomllib``) or JSON with the same structure::
 
     [topics."/imu/data"]      # a topic name, or a shell-style pattern ("/cam*/image_raw")
     model = "imu"             # a registered model: every other key is a parameter ...
-    gyro = { noise_stddev = 0.002, bias_stddev = 0.0003, bias_correlation_time = 400.0 }
+    gyro = { noise_stddev = 0.002, gauss_markov_stddev = 0.0003,
+             gauss_markov_correlation_time = 400.0 }
     accel = { noise_stddev = 0.02 }
     covariance = "white_and_bias"  # ... except the options it declares for its handlers
 

@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 
 from fastnoise.core import validate as _validate
+from fastnoise.core.deprecation import renamed_keys
 from fastnoise.models.dvl.config import (
+    RENAMED_NOISE_PARAMS,
     SENSOR_NAMES,
     TRUTH_FIELDS,
     VALUE_MAX,
@@ -40,11 +42,13 @@ def check_sensors(sensors: object) -> Mapping:
 
 def sensor_params(name: str, value: object) -> dict:
     """One sensor's noise parameters as checked floats, from a DvlSensorNoise or a mapping
-    with (some of) the keys bias, noise_dev, anchor, anchor_probability. Errors name
+    with (some of) the keys bias, noise_stddev, anchor, anchor_probability
+    (``noise_dev``, 0.2's spelling, warns). Errors name
     the sensor (``dvl_roll.bias=...``); ranges are checked by the sensor itself."""
     if isinstance(value, DvlSensorNoise):
         params = {p: getattr(value, p) for p in NOISE_PARAMS}
     elif isinstance(value, Mapping):
+        value = renamed_keys(f"sensors[{name!r}]", dict(value), RENAMED_NOISE_PARAMS, stacklevel=4)
         extra = [k for k in value if k not in NOISE_PARAMS]
         if extra:
             raise ValueError(

@@ -21,6 +21,7 @@ so does a file that is not JSON, or nests too deeply to read.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import warnings
@@ -31,10 +32,10 @@ from types import MappingProxyType
 from typing import IO, Any
 
 from fastnoise.core import validate as _validate
-from fastnoise.core.deprecation import renamed_attributes
+from fastnoise.core.deprecation import renamed_attributes, renamed_keys
 from fastnoise.core.seeding import as_seed_sequence
 
-#: Largest magnitude of bias, noise_dev and anchor, and of a finite truth value (C:
+#: Largest magnitude of bias, noise_stddev and anchor, and of a finite truth value (C:
 #: FN_DVL_VALUE_MAX): within it no finite input can overflow a measured value or the
 #: composite to inf.
 VALUE_MAX = 1e300
@@ -53,7 +54,7 @@ class SensorSpec:
     """One row of the sensor table.
 
     ``field`` is the truth/message field the sensor measures, ``unit`` the unit of the
-    field and of every parameter (bias, noise_dev, anchor); the ranges are the Metron
+    field and of every parameter (bias, noise_stddev, anchor); the ranges are the Metron
     DVL simulator document's reasonable values, in that unit.
     """
 
@@ -90,7 +91,7 @@ MESSAGE_FIELDS: tuple[str, ...] = (*TRUTH_FIELDS, "vn", "ve", "vu")
 JSON_FIELDS: Mapping[str, str] = MappingProxyType(
     {
         "bias": "bias",
-        "noiseDev": "noise_dev",
+        "noiseDev": "noise_stddev",
         "anchor": "anchor",
         "anchorProbability": "anchor_probability",
     }
@@ -99,7 +100,7 @@ JSON_FIELDS: Mapping[str, str] = MappingProxyType(
 
 def check_noise_params(
     bias: object,
-    noise_dev: object,
+    noise_stddev: object,
     anchor: object,
     anchor_probability: object,
     *,
@@ -110,9 +111,9 @@ def check_noise_params(
 ) -> tuple[float, float, float, float]:
     """Validate one sensor's parameters and return them as floats.
 
-    Errors (always): a non-real or non-finite value, ``noise_dev < 0``, ``|bias|``,
-    ``noise_dev`` or ``|anchor|`` beyond ``VALUE_MAX`` (1e300), ``anchor_probability``
-    outside [0, 1], an unknown ``sensor``. With a ``sensor`` name, a bias or noise_dev
+    Errors (always): a non-real or non-finite value, ``noise_stddev < 0``, ``|bias|``,
+    ``noise_stddev`` or ``|anchor|`` beyond ``VALUE_MAX`` (1e300), ``anchor_probability``
+    outside [0, 1], an unknown ``sensor``. With a ``sensor`` name, a bias or noise_stddev
     outside the table's reasonable range warns (:class:`DvlRangeWarning`), or raises
     ``ValueError`` when ``strict``. ``prefix`` is put before parameter names in
     messages (e.g. ``"dvl_roll."``); ``json_names`` names the parameters as the Metron
@@ -120,14 +121,14 @@ def check_noise_params(
     """
     nm = {v: (k if json_names else v) for k, v in JSON_FIELDS.items()}
     b = _bounded(prefix + nm["bias"], bias, -VALUE_MAX, VALUE_MAX)
-    sd = _bounded(prefix + nm["noise_dev"], noise_dev, 0.0, VALUE_MAX)
+    sd = _bounded(prefix + nm["noise_stddev"], noise_stddev, 0.0, VALUE_MAX)
     a = _bounded(prefix + nm["anchor"], anchor, -VALUE_MAX, VALUE_MAX)
     p = _bounded(prefix + nm["anchor_probability"], anchor_probability, 0.0, 1.0)
     if sensor is not None:
         spec = sensor_spec(sensor)
         for pname, v, (lo, hi) in (
             ("bias", b, spec.bias_range),
-            ("noise_dev", sd, spec.noise_dev_range),
+            ("noise_stddev", sd, spec.noise_dev_range),
         ):
             if not lo <= v <= hi:
                 msg = (
@@ -157,14 +158,54 @@ def sensor_spec(sensor: object) -> SensorSpec:
     return SENSORS[sensor]
 
 
+#: One DVL sensor's parameters that 0.3 renamed (old -> new): a standard deviation is
+#: ``..._stddev`` everywhere. The old name works for one release, with a warning.
+RENAMED_NOISE_PARAMS = {"noise_dev": "noise_stddev"}
+
+
 @dataclass
 class DvlSensorNoise:
-    """Augmented white noise parameters of one sensor (units of the sensor's field)."""
+    """Augmented white noise parameters of one sensor (units of the sensor's field).
+    ``noise_dev`` (0.2) is a deprecated spelling of ``noise_stddev``."""
 
     bias: float = 0.0
-    noise_dev: float = 0.0
+    noise_stddev: float = 0.0
     anchor: float = 0.0
     anchor_probability: float = 0.0
+
+    @property
+    def noise_dev(self) -> float:
+        """Deprecated: ``noise_stddev``."""
+        _warn_noise_dev("DvlSensorNoise.noise_dev")
+        return self.noise_stddev
+
+    @noise_dev.setter
+    def noise_dev(self, value: float) -> None:
+        _warn_noise_dev("DvlSensorNoise.noise_dev")
+        self.noise_stddev = value
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickle; a 0.2 pickle's ``noise_dev`` becomes ``noise_stddev`` (with a
+        DeprecationWarning) rather than an instance attribute that the property hides."""
+        self.__dict__.update(
+            renamed_keys("DvlSensorNoise state", dict(state), RENAMED_NOISE_PARAMS, stacklevel=4)
+        )
+
+
+def _warn_noise_dev(where: str) -> None:
+    warnings.warn(f"{where} is deprecated: use noise_stddev", DeprecationWarning, stacklevel=3)
+
+
+_dataclass_init = DvlSensorNoise.__init__
+
+
+@functools.wraps(_dataclass_init)
+def _init(self: DvlSensorNoise, *args: object, **kwargs: object) -> None:
+    """The dataclass constructor, also taking ``noise_dev=`` (0.2) with a warning."""
+    _dataclass_init(self, *args, **renamed_keys("DvlSensorNoise", kwargs, RENAMED_NOISE_PARAMS))
+
+
+DvlSensorNoise.__init__ = _init  # type: ignore[method-assign]
 
 
 def _default_sensors() -> dict[str, DvlSensorNoise]:
@@ -200,7 +241,7 @@ class DvlConfig:
                     f"{key}={_short(value)} is not allowed: it must be an object with fields "
                     f"{list(JSON_FIELDS)}"
                 )
-            params = {"bias": 0.0, "noise_dev": 0.0, "anchor": 0.0, "anchor_probability": 0.0}
+            params = {"bias": 0.0, "noise_stddev": 0.0, "anchor": 0.0, "anchor_probability": 0.0}
             for fname, fvalue in value.items():
                 if not isinstance(fname, str) or fname not in JSON_FIELDS:
                     raise ValueError(
@@ -320,7 +361,7 @@ def _checked_layout(config: DvlConfig) -> dict[str, Any]:
         with warnings.catch_warnings():  # ranges warn when the file is loaded
             warnings.simplefilter("ignore", DvlRangeWarning)
             values = check_noise_params(
-                s.bias, s.noise_dev, s.anchor, s.anchor_probability,
+                s.bias, s.noise_stddev, s.anchor, s.anchor_probability,
                 sensor=name, prefix=name + ".", json_names=True,
             )  # fmt: skip
         out[name] = dict(zip(JSON_FIELDS, values, strict=True))

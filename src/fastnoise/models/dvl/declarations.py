@@ -40,7 +40,7 @@ SENSOR_NOISE_PARAMS = (
         "error when strict)",
     ),
     Param(
-        "noise_dev",
+        "noise_stddev",
         "real",
         "standard deviation of the white noise",
         unit=_UNIT,
@@ -98,7 +98,8 @@ AUGMENTED_WHITE_NOISE = Declaration(
         Param(
             "sensor",
             "choice",
-            "a name of the sensor table: enables the reasonable-range check of bias and noise_dev",
+            "a name of the sensor table: enables the reasonable-range check of bias and "
+            "noise_stddev",
             default=None,
             choices=(*SENSOR_NAMES, None),
             alters_bits=False,

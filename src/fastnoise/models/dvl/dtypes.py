@@ -13,7 +13,7 @@ TRUTH_DTYPE = np.dtype([(f, np.float64) for f in TRUTH_FIELDS])
 #: Structured dtype of DVL messages: the measured fields, then vn, ve, vu (float64).
 MESSAGE_DTYPE = np.dtype([(f, np.float64) for f in MESSAGE_FIELDS])
 #: One sensor's noise parameters, in constructor order.
-NOISE_PARAMS = ("bias", "noise_dev", "anchor", "anchor_probability")
+NOISE_PARAMS = ("bias", "noise_stddev", "anchor", "anchor_probability")
 #: Truth fields in the order the C core reads them (csrc/dvl.h).
 C_ORDER = (
     "roll", "pitch", "yaw", "surge", "sway", "heave", "depth", "altitude", "water_speed", "rpm",

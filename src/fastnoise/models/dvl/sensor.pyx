@@ -2,7 +2,7 @@
 DVL simulator document.
 
 Each sample reports the sensor's ``anchor`` value with probability
-``anchor_probability``, else ``truth + bias + noise_dev * N(0, 1)``; the draws of
+``anchor_probability``, else ``truth + bias + noise_stddev * N(0, 1)``; the draws of
 sample ``n`` are fixed by the sensor's key and ``n`` (see :mod:`fastnoise.models.dvl.simulator`
 for the streams).
 """
@@ -32,8 +32,10 @@ from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.dvl import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
-from fastnoise.core.deprecation import positional_options
-from fastnoise.models.dvl.config import VALUE_MAX, DvlRangeWarning, check_noise_params
+from fastnoise.core.deprecation import positional_options, renamed_keys
+from fastnoise.models.dvl.config import (
+    RENAMED_NOISE_PARAMS, VALUE_MAX, DvlRangeWarning, check_noise_params,
+)
 
 cnp.import_array()
 
@@ -95,8 +97,25 @@ def no_room_error(who, position, n):
                          f"last position 2**64 - 1 (positions never wrap)")
 
 
+#: The default of ``noise_stddev``: told apart by identity from a 0.0 that a caller
+#: gives, so that ``noise_stddev`` and the deprecated ``noise_dev`` together are refused.
+_ZERO = 0.0
+
+
+def _old_noise_dev(where, deprecated, noise_stddev):
+    """``noise_stddev`` from 0.2's ``noise_dev=`` (a DeprecationWarning naming the new
+    name); another unknown keyword, or both spellings, is a TypeError."""
+    for k in deprecated:
+        if k not in RENAMED_NOISE_PARAMS:
+            raise TypeError(f"{where}() got an unexpected keyword argument {k!r}")
+    if noise_stddev is not _ZERO:
+        raise TypeError(f"{where} got both 'noise_dev' (deprecated) and 'noise_stddev': "
+                        "give 'noise_stddev' only")
+    return renamed_keys(where, deprecated, RENAMED_NOISE_PARAMS)["noise_stddev"]
+
+
 cdef class AugmentedWhiteNoise(Model):
-    """AugmentedWhiteNoise(bias=0.0, noise_dev=0.0, anchor=0.0, anchor_probability=0.0,
+    """AugmentedWhiteNoise(bias=0.0, noise_stddev=0.0, anchor=0.0, anchor_probability=0.0,
                        *, seed=None, sensor=None, strict=False)
 --
 
@@ -106,8 +125,10 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
     ----------
     bias : float
         Added to every non-anchored value (units of the measured quantity).
-    noise_dev : float
-        Standard deviation of the white noise (same units), >= 0.
+    noise_stddev : float
+        Standard deviation of the white noise (same units), >= 0 (the Metron document's
+        ``noiseDev``; ``noise_dev=``, 0.2's keyword, still works with a
+        DeprecationWarning).
     anchor : float
         Value sent instead of the measurement when the anchor event occurs (same
         units; any finite value).
@@ -117,11 +138,11 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         Seeds the sensor's own streams (``None``: fresh entropy, kept in ``seed``).
     sensor : str or None
         A name from the sensor table (``fastnoise.models.dvl.config.SENSOR_NAMES``): enables
-        the reasonable-range check of bias and noise_dev.
+        the reasonable-range check of bias and noise_stddev.
     strict : bool
         Out-of-range values raise ``ValueError`` instead of warning.
 
-    Non-finite values, ``noise_dev < 0``, ``|bias|``, ``noise_dev`` or ``|anchor|``
+    Non-finite values, ``noise_stddev < 0``, ``|bias|``, ``noise_stddev`` or ``|anchor|``
     beyond 1e300 (``fastnoise.models.dvl.config.VALUE_MAX``: so no finite input overflows)
     and ``anchor_probability`` outside [0, 1] are errors. Parameters may be changed
     between samples (e.g. a fault injected mid-run); the noise and anchor draws of
@@ -141,7 +162,7 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
     of a span depend only on its positions, parameters and truth. (Free-threaded
     CPython is not supported.)
 
-    ``state['params']`` holds the constructor's keywords (bias, noise_dev, anchor,
+    ``state['params']`` holds the constructor's keywords (bias, noise_stddev, anchor,
     anchor_probability, sensor, strict), ``state['position']`` is
     ``{"position": n}``, the index of the next sample.
     """
@@ -152,11 +173,13 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         self._sensor = None
         self._strict = False
 
-    def __init__(self, bias=0.0, noise_dev=0.0, anchor=0.0, anchor_probability=0.0, *,
-                 seed=None, sensor=None, strict=False):
+    def __init__(self, bias=0.0, noise_stddev=_ZERO, anchor=0.0, anchor_probability=0.0, *,
+                 seed=None, sensor=None, strict=False, **deprecated):
         # everything checked into locals first: a failed __init__ changes nothing
+        if deprecated:
+            noise_stddev = _old_noise_dev("AugmentedWhiteNoise", deprecated, noise_stddev)
         strict = _validate.boolean("strict", strict)
-        b, sd, a, p = check_noise_params(bias, noise_dev, anchor, anchor_probability,
+        b, sd, a, p = check_noise_params(bias, noise_stddev, anchor, anchor_probability,
                                          sensor=sensor, strict=strict)
         ss = as_seed_sequence(seed)
         key = model_key(ss, "dvl")
@@ -172,7 +195,7 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         self._built = True
 
     cdef _set(self, str name, value):
-        vals = {"bias": self.s.bias, "noise_dev": self.s.noise_dev,
+        vals = {"bias": self.s.bias, "noise_stddev": self.s.noise_dev,
                 "anchor": self.s.anchor, "anchor_probability": self.s.anchor_probability}
         vals[name] = value
         b, sd, a, p = check_noise_params(**vals, sensor=self._sensor, strict=self._strict)
@@ -193,13 +216,26 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         self._set("bias", value)
 
     @property
-    def noise_dev(self):
+    def noise_stddev(self):
         """White-noise standard deviation (units of the quantity), >= 0."""
+        return self.s.noise_dev
+
+    @noise_stddev.setter
+    def noise_stddev(self, value):
+        self._set("noise_stddev", value)
+
+    @property
+    def noise_dev(self):
+        """Deprecated (0.2): ``noise_stddev``."""
+        warnings.warn("AugmentedWhiteNoise.noise_dev is deprecated: use noise_stddev",
+                      DeprecationWarning, stacklevel=2)
         return self.s.noise_dev
 
     @noise_dev.setter
     def noise_dev(self, value):
-        self._set("noise_dev", value)
+        warnings.warn("AugmentedWhiteNoise.noise_dev is deprecated: use noise_stddev",
+                      DeprecationWarning, stacklevel=2)
+        self._set("noise_stddev", value)
 
     @property
     def anchor(self):
@@ -346,7 +382,7 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
 
     def _params(self):
         check_built(self)
-        return {"bias": self.s.bias, "noise_dev": self.s.noise_dev, "anchor": self.s.anchor,
+        return {"bias": self.s.bias, "noise_stddev": self.s.noise_dev, "anchor": self.s.anchor,
                 "anchor_probability": self.s.anchor_probability, "sensor": self._sensor,
                 "strict": bool(self._strict)}
 

@@ -7,7 +7,7 @@ from typing import IO, Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import disjoint_base
+from typing_extensions import deprecated, disjoint_base
 
 from fastnoise.core.model import Model
 from fastnoise.models.dvl.config import DvlConfig, DvlSensorNoise
@@ -22,7 +22,7 @@ class AugmentedWhiteNoise(Model):
     def __init__(
         self,
         bias: float = 0.0,
-        noise_dev: float = 0.0,
+        noise_stddev: float = 0.0,
         anchor: float = 0.0,
         anchor_probability: float = 0.0,
         *,
@@ -31,7 +31,13 @@ class AugmentedWhiteNoise(Model):
         strict: bool = False,
     ) -> None: ...
     bias: float
-    noise_dev: float
+    noise_stddev: float
+    @property
+    @deprecated("use noise_stddev")
+    def noise_dev(self) -> float: ...
+    @noise_dev.setter
+    @deprecated("use noise_stddev")
+    def noise_dev(self, value: float) -> None: ...
     anchor: float
     anchor_probability: float
     position: int

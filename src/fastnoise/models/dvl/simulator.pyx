@@ -3,7 +3,7 @@ the vN/vE/vU composite (angles in deg, depth and altitude in m, velocities in m/
 propeller speed in rev/min).
 
 Each sensor reports its ``anchor`` value with probability ``anchor_probability``, else
-``truth + bias + noise_dev * N(0, 1)``; everything about sample ``n`` of a sensor is a
+``truth + bias + noise_stddev * N(0, 1)``; everything about sample ``n`` of a sensor is a
 function of its key and ``n``, so ``measure_many`` over a batch equals the same number
 of ``measure`` calls bit for bit, on every SIMD path. The streams each sample draws and
 the composite's rotation are on the model's page (docs/models/dvl.rst).
@@ -97,7 +97,7 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
     ----------
     sensors : mapping, optional
         Sensor name (``fastnoise.models.dvl.config.SENSOR_NAMES``) -> parameters, as a
-        ``DvlSensorNoise`` or a dict with keys bias, noise_dev, anchor,
+        ``DvlSensorNoise`` or a dict with keys bias, noise_stddev, anchor,
         anchor_probability. Sensors and keys left out are 0 (a perfect sensor).
     seed : int, numpy.random.SeedSequence or None
         Sensor ``i`` (table order: roll, pitch, yaw, surge, sway, heave, depth,
@@ -113,13 +113,13 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
     ``measure`` advances only that sensor).
 
     State: the sensors nest in it. ``state['params']`` is ``{"sensors": {name:
-    {bias, noise_dev, anchor, anchor_probability}}, "strict": bool}`` (a sensor's own
+    {bias, noise_stddev, anchor, anchor_probability}}, "strict": bool}`` (a sensor's own
     ``sensor`` and ``strict`` are fixed by the simulator: its name and ``strict``),
     ``state['position']`` is ``{"sensors": {name: {"position": n}}}``, each sensor's
     own position (they move apart when a sensor is measured on its own).
 
     A sensor's position stops at 2**64 - 1 (OverflowError naming the sensor), and
-    ``|bias|``, ``noise_dev``, ``|anchor|`` and finite truth values are at most 1e300,
+    ``|bias|``, ``noise_stddev``, ``|anchor|`` and finite truth values are at most 1e300,
     so finite inputs never give an inf. One simulator (and its sensors) may be shared
     by threads; no sample is handed out twice or skipped. The limits and the thread
     rules are on the model's page, :doc:`/models/dvl`.

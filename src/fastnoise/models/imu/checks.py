@@ -14,10 +14,13 @@ import numpy as np
 
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
-from fastnoise.models.imu.triad import TriadNoise
+from fastnoise.core.deprecation import renamed_keys
+from fastnoise.models.imu.triad import RENAMED_FIELDS, TriadNoise
 
 _FIELDS = frozenset(f.name for f in fields(TriadNoise))
 _TRIADS = ("gyro", "accel")
+#: The flat keywords 0.3 renamed with the triad fields: gyro_bias_stddev -> ...
+_RENAMED_KEYWORDS = {f"{t}_{o}": f"{t}_{n}" for t in _TRIADS for o, n in RENAMED_FIELDS.items()}
 _XYZ = "xyz"
 _TERMS = ("white", "gauss_markov", "random_walk")
 #: Keys of ``ImuNoise.state['position']``.
@@ -28,6 +31,7 @@ _P = "state['position']"
 def split_keywords(kwargs: dict) -> dict:
     """{'gyro_noise_density': 1} -> {'gyro': {'noise_density': 1}, 'accel': {}}"""
     parts: dict = {"gyro": {}, "accel": {}}
+    kwargs = renamed_keys("ImuNoise", kwargs, _RENAMED_KEYWORDS, stacklevel=4)
     for k, v in kwargs.items():
         triad, _, field = k.partition("_")
         if triad not in parts or field not in _FIELDS:
@@ -71,7 +75,7 @@ def kernel_params(gyro: Any, accel: Any) -> tuple:
     axes = []
     for t in (gyro, accel):
         lsb = t.lsb
-        tau = t.bias_correlation_time
+        tau = t.gauss_markov_correlation_time
         for i in range(3):
             axes.append(
                 {
@@ -80,12 +84,12 @@ def kernel_params(gyro: Any, accel: Any) -> tuple:
                     "bias": t.bias[i],
                     "turn_on_mean": t.turn_on_bias_mean[i],
                     "turn_on_stddev": t.turn_on_bias_stddev[i],
-                    "gm_stddev": t.bias_stddev[i],
+                    "gm_stddev": t.gauss_markov_stddev[i],
                     "gm_tau": 0.0 if tau is None else tau[i],
                     "rw_density": t.random_walk_density[i],
                     "full_scale": t.full_scale[i],
                     "lsb": float(lsb[i]),
-                    "gm_steady_state": int(t.bias_steady_state),
+                    "gm_steady_state": int(t.gauss_markov_steady_state),
                     "turn_on_in_gm": int(t.turn_on_bias_decays),
                     "round_away": int(t.rounding == "gazebo"),
                 }

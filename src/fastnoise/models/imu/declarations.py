@@ -54,21 +54,21 @@ TRIAD_PARAMS = (
     ),
     _triad_vec("turn_on_bias_stddev", "standard deviation of the turn-on bias"),
     _triad_vec(
-        "bias_stddev",
+        "gauss_markov_stddev",
         "stationary standard deviation of the first-order Gauss-Markov bias",
-        rule="0 on an axis whose bias_correlation_time is 0 or None",
+        rule="0 on an axis whose gauss_markov_correlation_time is 0 or None",
     ),
     _triad_vec(
-        "bias_correlation_time",
+        "gauss_markov_correlation_time",
         "correlation time tau of the Gauss-Markov bias; 0 on an axis: no Gauss-Markov "
         "term there; None: none on any axis",
         "s",
         default=None,
         high=None,
-        rule="not None with bias_stddev, bias_steady_state or turn_on_bias_decays",
+        rule="not None with gauss_markov_stddev, gauss_markov_steady_state or turn_on_bias_decays",
     ),
     Param(
-        "bias_steady_state",
+        "gauss_markov_steady_state",
         "bool",
         "start the Gauss-Markov bias from its stationary distribution instead of 0",
         default=False,
@@ -82,7 +82,7 @@ TRIAD_PARAMS = (
         "initial value, so it decays with tau",
         default=False,
         keyword_only=False,
-        rule="not with bias_steady_state",
+        rule="not with gauss_markov_steady_state",
     ),
     _triad_vec(
         "random_walk_density",
@@ -157,7 +157,9 @@ TRIAD_PARAMS = (
 
 def _imu_example(cls: type) -> Any:
     return cls(
-        gyro=TriadNoise(noise_stddev=0.01, bias_stddev=0.002, bias_correlation_time=5.0),
+        gyro=TriadNoise(
+            noise_stddev=0.01, gauss_markov_stddev=0.002, gauss_markov_correlation_time=5.0
+        ),
         accel=TriadNoise(noise_density=0.003, random_walk_density=1e-4),
         seed=5,
     )

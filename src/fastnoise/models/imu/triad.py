@@ -34,12 +34,14 @@ misalignment or G-sensitivity (with them, 0 * inf may turn it into NaN).
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from dataclasses import dataclass, fields
 
 import numpy as np
 
+from fastnoise.core.deprecation import renamed_keys
 from fastnoise.models.imu.triad_fields import (
     _positive,
     _real,
@@ -60,6 +62,15 @@ __all__ = [
 #: The value of g that the ROS 2 sensor pipeline document uses for the WT901C figures
 #: (m/s^2).
 STANDARD_GRAVITY_WT901C = 9.81
+
+#: TriadNoise fields that 0.3 renamed (old -> new): the first-order Gauss-Markov bias
+#: (``bias_stddev`` is Gazebo's turn-on bias sd everywhere else). The old names still
+#: work for one release, with a DeprecationWarning (keywords, dicts, states, pickles).
+RENAMED_FIELDS = {
+    "bias_stddev": "gauss_markov_stddev",
+    "bias_correlation_time": "gauss_markov_correlation_time",
+    "bias_steady_state": "gauss_markov_steady_state",
+}
 
 #: A per-axis field: one value for all three axes, or (x, y, z). Stored as a 3-tuple.
 _Vec3 = float | tuple[float, float, float]
@@ -84,17 +95,17 @@ class TriadNoise:
     bias : constant bias, U (Gazebo's noise ``mean``).
     turn_on_bias_mean, turn_on_bias_stddev : Gazebo's turn-on bias, U: drawn once per
         axis from N(mean, stddev) and negated with probability 1/2.
-    bias_stddev : stationary standard deviation sigma_b of the first-order Gauss-Markov
+    gauss_markov_stddev : stationary standard deviation sigma_b of the first-order Gauss-Markov
         bias, U (the ROS 2 sensor pipeline document); scalar or per axis (x, y, z).
-    bias_correlation_time : its correlation time tau, s: a scalar (every axis) or per
+    gauss_markov_correlation_time : its correlation time tau, s: a scalar (every axis) or per
         axis (x, y, z), each finite and > 0, or 0 for no Gauss-Markov term on that axis
-        (whose ``bias_stddev`` must then be 0: Gazebo's dynamic bias on some axes
+        (whose ``gauss_markov_stddev`` must then be 0: Gazebo's dynamic bias on some axes
         only); ``None`` turns the term off on every axis.
-    bias_steady_state : start the Gauss-Markov bias from its stationary distribution
+    gauss_markov_steady_state : start the Gauss-Markov bias from its stationary distribution
         N(0, sigma_b^2) instead of 0.
     turn_on_bias_decays : Gazebo's dynamic-bias form: the turn-on bias is the
         Gauss-Markov state's initial value (so it decays with tau) instead of a constant.
-        On an axis whose ``bias_correlation_time`` is 0 it stays constant, as on a
+        On an axis whose ``gauss_markov_correlation_time`` is 0 it stays constant, as on a
         Gazebo axis without dynamic bias.
     random_walk_density : bias random walk (rate random walk) density K, U/sqrt(s).
     scale_factor : dimensionless scale-factor error per axis (0.001 = 1000 ppm).
@@ -117,7 +128,7 @@ class TriadNoise:
         ties to even (``"gazebo"`` with ``bits`` is refused).
 
     Bounds (so that sigma**2 and every term of a measurement stay finite): every value
-    but ``bias_correlation_time`` has magnitude at most ``PARAM_MAX`` = 1e150;
+    but ``gauss_markov_correlation_time`` has magnitude at most ``PARAM_MAX`` = 1e150;
     ``full_scale`` is inf or lies in [1e-150, 1e150], ``resolution`` in [1e-150, 1e150].
     A TriadNoise is checked when built, when unpickled and when an ImuNoise takes it.
     """
@@ -127,9 +138,9 @@ class TriadNoise:
     bias: _Vec3 = 0.0
     turn_on_bias_mean: _Vec3 = 0.0
     turn_on_bias_stddev: _Vec3 = 0.0
-    bias_stddev: _Vec3 = 0.0
-    bias_correlation_time: _Vec3 | None = None
-    bias_steady_state: bool = False
+    gauss_markov_stddev: _Vec3 = 0.0
+    gauss_markov_correlation_time: _Vec3 | None = None
+    gauss_markov_steady_state: bool = False
     turn_on_bias_decays: bool = False
     random_walk_density: _Vec3 = 0.0
     scale_factor: _Vec3 = 0.0
@@ -180,14 +191,14 @@ class TriadNoise:
         """Variance of the random bias per axis, U^2: the Gauss-Markov sigma_b^2 plus the
         turn-on bias's second moment mean^2 + stddev^2 (its mean is zero because of the
         random sign), unless it decays (``turn_on_bias_decays``, on the axes whose
-        ``bias_correlation_time`` is > 0). The random walk has no
+        ``gauss_markov_correlation_time`` is > 0). The random walk has no
         stationary variance and is left out; the constant ``bias`` is not random."""
-        var = np.square(self.bias_stddev)
+        var = np.square(self.gauss_markov_stddev)
         turn_on = np.square(self.turn_on_bias_mean) + np.square(self.turn_on_bias_stddev)
         if not self.turn_on_bias_decays:
             return var + turn_on
         # it decays only on the axes with a Gauss-Markov term (tau > 0)
-        tau = np.array(self.bias_correlation_time or (0.0, 0.0, 0.0))
+        tau = np.array(self.gauss_markov_correlation_time or (0.0, 0.0, 0.0))
         return np.where(tau > 0.0, var, var + turn_on)
 
     def variance(self, dt: float) -> np.ndarray:
@@ -208,6 +219,7 @@ class TriadNoise:
     def replace(self, **changes) -> TriadNoise:
         """A copy with some fields changed (validated again)."""
         d = {f.name: getattr(self, f.name) for f in fields(self)}
+        changes = renamed_keys("TriadNoise.replace", changes, RENAMED_FIELDS)
         unknown = set(changes) - set(d)
         if unknown:
             raise TypeError(f"unknown TriadNoise field(s): {sorted(unknown)}")
@@ -255,6 +267,7 @@ class TriadNoise:
                 ) from exc
             return cls(**items)
         if isinstance(value, dict):
+            value = renamed_keys(name, value, RENAMED_FIELDS, stacklevel=4)
             known = {f.name for f in fields(cls)}
             unknown = sorted(set(value) - known)
             if unknown:
@@ -266,6 +279,19 @@ class TriadNoise:
             f"{name}={value!r} is not allowed: use a fastnoise.models.imu.triad.TriadNoise, "
             "a dict of its fields, or None"
         )
+
+
+_dataclass_init = TriadNoise.__init__
+
+
+@functools.wraps(_dataclass_init)
+def _init(self: TriadNoise, *args: object, **kwargs: object) -> None:
+    """The dataclass constructor, also taking the 0.2 names (RENAMED_FIELDS) with a
+    DeprecationWarning; an old name given with its new one is a TypeError."""
+    _dataclass_init(self, *args, **renamed_keys("TriadNoise", kwargs, RENAMED_FIELDS))
+
+
+TriadNoise.__init__ = _init  # type: ignore[method-assign]
 
 
 def _triad_from_dict(d: object) -> TriadNoise:
@@ -345,10 +371,11 @@ def gauss_markov_stddev_from_gazebo(dynamic_bias_stddev: float, correlation_time
 def wt901c(
     *,
     gyro_noise_stddev: float = 0.00175,
-    gyro_bias_stddev: float = 0.0003,
+    gyro_gauss_markov_stddev: float = 0.0003,
     accel_noise_stddev: float = 0.020,
-    accel_bias_stddev: float = 0.010,
-    accel_bias_correlation_time: float = 300.0,
+    accel_gauss_markov_stddev: float = 0.010,
+    accel_gauss_markov_correlation_time: float = 300.0,
+    **deprecated: float,
 ) -> tuple[TriadNoise, TriadNoise]:
     """(gyro, accel) parameters of the WitMotion WT901C (MPU-9250 inside).
 
@@ -360,19 +387,45 @@ def wt901c(
     Gauss-Markov sigma_b 0.0003 rad/s and 0.010 m/s^2 (accel tau 300 s). Override them
     with your own Allan-variance figures.
     """
+    if deprecated:  # the 0.2 keywords (gyro_bias_stddev, ...)
+        renamed = {
+            f"{t}_{o}": f"{t}_{n}" for t in ("gyro", "accel") for o, n in RENAMED_FIELDS.items()
+        }
+        values = {
+            "gyro_gauss_markov_stddev": gyro_gauss_markov_stddev,
+            "accel_gauss_markov_stddev": accel_gauss_markov_stddev,
+            "accel_gauss_markov_correlation_time": accel_gauss_markov_correlation_time,
+        }
+        defaults = {
+            "gyro_gauss_markov_stddev": 0.0003,
+            "accel_gauss_markov_stddev": 0.010,
+            "accel_gauss_markov_correlation_time": 300.0,
+        }
+        for old in deprecated:  # everything refused before anything warns
+            new = renamed.get(old)
+            if new not in values:
+                raise TypeError(f"wt901c() got an unexpected keyword argument {old!r}")
+            if values[new] != defaults[new]:
+                raise TypeError(
+                    f"wt901c got both {old!r} (deprecated) and {new!r}: give {new!r} only"
+                )
+        values.update(renamed_keys("wt901c", deprecated, renamed))
+        gyro_gauss_markov_stddev = values["gyro_gauss_markov_stddev"]
+        accel_gauss_markov_stddev = values["accel_gauss_markov_stddev"]
+        accel_gauss_markov_correlation_time = values["accel_gauss_markov_correlation_time"]
     g = STANDARD_GRAVITY_WT901C
     gyro = TriadNoise(
         noise_stddev=gyro_noise_stddev,
-        bias_stddev=gyro_bias_stddev,
-        bias_correlation_time=400.0,
+        gauss_markov_stddev=gyro_gauss_markov_stddev,
+        gauss_markov_correlation_time=400.0,
         g_sensitivity=0.00175 / g,
         full_scale=2000.0 * math.pi / 180.0,
         bits=16,
     )
     accel = TriadNoise(
         noise_stddev=accel_noise_stddev,
-        bias_stddev=accel_bias_stddev,
-        bias_correlation_time=accel_bias_correlation_time,
+        gauss_markov_stddev=accel_gauss_markov_stddev,
+        gauss_markov_correlation_time=accel_gauss_markov_correlation_time,
         full_scale=16.0 * g,
         bits=16,
     )

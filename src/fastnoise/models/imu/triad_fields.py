@@ -152,19 +152,20 @@ def _resolution(value: object) -> tuple:
     return tuple(abs(r) for r in res)  # (-0.0 stored as 0.0)
 
 
-def _axis_taus(value: object, bias_stddev: tuple) -> tuple:
-    """``bias_correlation_time``: per axis finite and > 0 s, or 0 (no Gauss-Markov term
-    on that axis, whose ``bias_stddev`` must then be 0)."""
-    tau = _vec("bias_correlation_time", value, limit=False)
+def _axis_taus(value: object, gauss_markov_stddev: tuple) -> tuple:
+    """``gauss_markov_correlation_time``: per axis finite and > 0 s, or 0 (no Gauss-Markov term
+    on that axis, whose ``gauss_markov_stddev`` must then be 0)."""
+    tau = _vec("gauss_markov_correlation_time", value, limit=False)
     if any(t < 0.0 for t in tau):  # (any finite tau: exp(-dt/tau) stays in [0, 1])
         raise ValueError(
-            f"bias_correlation_time={value!r} is not allowed: every component must be "
+            f"gauss_markov_correlation_time={value!r} is not allowed: every component must be "
             "finite and > 0 s, or 0 (no Gauss-Markov term on that axis)"
         )
-    for i, (t, s) in enumerate(zip(tau, bias_stddev, strict=True)):
+    for i, (t, s) in enumerate(zip(tau, gauss_markov_stddev, strict=True)):
         if t == 0.0 and s != 0.0:
             raise ValueError(
-                f"bias_stddev[{i}]={s!r} is not allowed with bias_correlation_time[{i}]=0: "
+                f"gauss_markov_stddev[{i}]={s!r} is not allowed with "
+                f"gauss_markov_correlation_time[{i}]=0: "
                 "a Gauss-Markov bias needs tau > 0 s on its axis (0 turns the term off there)"
             )
     return tuple(abs(t) for t in tau)
@@ -175,7 +176,7 @@ def parse_fields(t: Any) -> None:
     it in its canonical form (3-tuples, 3x3 tuples, bools, an int), refusing a bad
     value by name."""
     put = object.__setattr__
-    for name in ("noise_stddev", "noise_density", "turn_on_bias_stddev", "bias_stddev"):
+    for name in ("noise_stddev", "noise_density", "turn_on_bias_stddev", "gauss_markov_stddev"):
         put(t, name, _vec(name, getattr(t, name), nonneg=True))
     put(
         t,
@@ -189,26 +190,29 @@ def parse_fields(t: Any) -> None:
             f"scale_factor={t.scale_factor!r} is not allowed: every component must be > -1"
         )
     # the flags first: the checks below take their truth values
-    for name in ("bias_steady_state", "turn_on_bias_decays"):
+    for name in ("gauss_markov_steady_state", "turn_on_bias_decays"):
         if not isinstance(getattr(t, name), (bool, np.bool_)):
             raise TypeError(f"{name}={getattr(t, name)!r} is not allowed: use True/False")
         put(t, name, bool(getattr(t, name)))
     put(t, "misalignment", _mat3("misalignment", t.misalignment, zero_diagonal=True))
     put(t, "g_sensitivity", _mat3("g_sensitivity", t.g_sensitivity))
-    if t.bias_correlation_time is not None:
+    if t.gauss_markov_correlation_time is not None:
         put(
             t,
-            "bias_correlation_time",
-            _axis_taus(t.bias_correlation_time, _triple(t.bias_stddev)),
+            "gauss_markov_correlation_time",
+            _axis_taus(t.gauss_markov_correlation_time, _triple(t.gauss_markov_stddev)),
         )
-    elif any(_triple(t.bias_stddev)) or t.turn_on_bias_decays or t.bias_steady_state:
+    elif (
+        any(_triple(t.gauss_markov_stddev)) or t.turn_on_bias_decays or t.gauss_markov_steady_state
+    ):
         raise ValueError(
-            "bias_correlation_time=None is not allowed with a Gauss-Markov bias "
-            "(bias_stddev, bias_steady_state or turn_on_bias_decays): give tau in s, > 0"
+            "gauss_markov_correlation_time=None is not allowed with a Gauss-Markov bias "
+            "(gauss_markov_stddev, gauss_markov_steady_state or turn_on_bias_decays): "
+            "give tau in s, > 0"
         )
-    if t.bias_steady_state and t.turn_on_bias_decays:
+    if t.gauss_markov_steady_state and t.turn_on_bias_decays:
         raise ValueError(
-            "bias_steady_state=True is not allowed with turn_on_bias_decays=True: "
+            "gauss_markov_steady_state=True is not allowed with turn_on_bias_decays=True: "
             "the Gauss-Markov state can start from one of them only"
         )
     fs = _vec("full_scale", t.full_scale, allow_inf=True)
