@@ -52,7 +52,7 @@ CAMERA_PARAMS = (
         "bool",
         "an independent normal per colour channel, not one per pixel shared by all",
         default=False,
-        keyword_only=False,
+        keyword_only=True,
     ),
     Param(
         "variant",
@@ -61,7 +61,7 @@ CAMERA_PARAMS = (
         "as sign(z) abs(z)**2.1 (Ogre 2 shader)",
         default="gazebo",
         choices=("gazebo", "ogre2"),
-        keyword_only=False,
+        keyword_only=True,
     ),
     Param(
         "linear_light",

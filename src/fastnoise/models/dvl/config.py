@@ -200,12 +200,13 @@ _dataclass_init = DvlSensorNoise.__init__
 
 
 @functools.wraps(_dataclass_init)
-def _init(self: DvlSensorNoise, *args: object, **kwargs: object) -> None:
+def _init(self: DvlSensorNoise, *args: Any, **kwargs: Any) -> None:
     """The dataclass constructor, also taking ``noise_dev=`` (0.2) with a warning."""
     _dataclass_init(self, *args, **renamed_keys("DvlSensorNoise", kwargs, RENAMED_NOISE_PARAMS))
 
 
 DvlSensorNoise.__init__ = _init  # type: ignore[method-assign]
+del _init  # (only the method: no module-level name for it)
 
 
 def _default_sensors() -> dict[str, DvlSensorNoise]:

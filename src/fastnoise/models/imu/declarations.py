@@ -200,7 +200,7 @@ IMU = Declaration(
             "GaussianNoiseGenerator's float64 stream bit for bit)",
             default="float32",
             choices=("float32", "float64"),
-            keyword_only=False,
+            keyword_only=True,
         ),
     ),
     messages={"sensor_msgs/Imu": "imu"},

@@ -38,6 +38,7 @@ import functools
 import math
 import sys
 from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
@@ -285,13 +286,14 @@ _dataclass_init = TriadNoise.__init__
 
 
 @functools.wraps(_dataclass_init)
-def _init(self: TriadNoise, *args: object, **kwargs: object) -> None:
+def _init(self: TriadNoise, *args: Any, **kwargs: Any) -> None:
     """The dataclass constructor, also taking the 0.2 names (RENAMED_FIELDS) with a
     DeprecationWarning; an old name given with its new one is a TypeError."""
     _dataclass_init(self, *args, **renamed_keys("TriadNoise", kwargs, RENAMED_FIELDS))
 
 
 TriadNoise.__init__ = _init  # type: ignore[method-assign]
+del _init  # (only the method: no module-level name for it)
 
 
 def _triad_from_dict(d: object) -> TriadNoise:
