@@ -137,10 +137,6 @@ class _StuckToy(ToyNoise):
     def _set_position(self, position):
         self.frame = position["frame"]
 
-    def _take(self, other):
-        super()._take(other)
-        self.frame = other.frame
-
 
 def _stuck_exercise(m):
     return m.apply(np.linspace(0.0, 1.0, 5))
@@ -150,7 +146,7 @@ def test_a_model_whose_state_forgets_a_parameter_fails():
     with pytest.raises(AssertionError, match="check_params_declared"):
         check_model(_ForgetfulToy)
     checks = dict(model_checks(_ForgetfulToy))
-    for how in ("from_state", "json", "pickle", "copy"):
+    for how in ("from_state", "json", "pickle", "copy", "state_setter"):
         with pytest.raises(AssertionError, match="continues with other bits"):
             checks[f"check_round_trip[{how}]"]()
 

@@ -242,16 +242,26 @@ def _kwargs(decl: Any, p: Param, f: Param | None, v: Any) -> dict[str, Any]:
     return {**_required(decl), p.name: value if f is None else {f.name: value}}
 
 
+#: Parameters whose constructor check is not (only) the spec's: the IMU's normal_dtype
+#: also takes numpy dtypes; the test modules' own models check by hand.
+_CHECKED_BY_HAND: set[tuple[str, str]] = set()
+
+
 @pytest.mark.parametrize(("decl", "p", "f", "value"), _cases(_outside))
 def test_the_constructor_refuses_what_the_spec_refuses(
     decl: Any, p: Param, f: Param | None, value: Any
 ) -> None:
     spec = p if f is None else f
-    with pytest.raises((TypeError, ValueError)):
+    if f is not None and p.kind == "component":  # as the constructor names the entry
+        spec = dataclasses.replace(f, name=f"{p.name}[{f.name!r}]")
+    with pytest.raises((TypeError, ValueError)) as by_spec:
         spec.check(_as_given(spec, value))
     with pytest.raises((TypeError, ValueError)) as err:
         _build(decl, **_kwargs(decl, p, f, value))
     message = str(err.value)
+    if p.kind != "triad" and (decl.name, p.name) not in _CHECKED_BY_HAND:
+        # the one error format: the constructor's refusal is the spec's, word for word
+        assert (type(err.value), message) == (type(by_spec.value), str(by_spec.value))
     shown = "" if value is _HUGE else repr(value)  # (a 401-digit number may be cut short)
     assert spec.name in message and shown in message, (
         f"{decl.name}: the error does not name {spec.name} and {value!r}: {message}"

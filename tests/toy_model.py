@@ -47,10 +47,8 @@ class ToyNoise(Model):
     )
 
     def __init__(self, *, stddev: float = 0.1, offset: float = 0.0, seed: object = None):
-        decl = type(self).declaration
-        stddev = decl.param("stddev").check(stddev)
-        offset = decl.param("offset").check(offset)
-        self.stddev, self.offset = stddev, offset
+        v = type(self).declaration.check_params({"stddev": stddev, "offset": offset})
+        self.stddev, self.offset = v["stddev"], v["offset"]
         self._set_seed(seed)  # last: the base takes the seed and derives the key
 
     def apply(self, values: Any, *, frame: int = 0, threads: int = 1, out: Any = None) -> Any:
@@ -64,12 +62,6 @@ class ToyNoise(Model):
             return res
         out[...] = res
         return out
-
-    def _params(self) -> dict[str, Any]:
-        return {"stddev": self.stddev, "offset": self.offset}
-
-    def _take(self, other: Any) -> None:
-        self.stddev, self.offset = other.stddev, other.offset
 
     def reset(self) -> None:
         """Nothing moves: every call names its frame."""

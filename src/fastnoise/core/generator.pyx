@@ -151,8 +151,8 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
     """
 
     def __init__(self, seed=None, stream=0):
+        stream = type(self).declaration.check_params({"stream": stream})["stream"]
         ss = as_seed_sequence(seed)
-        stream = _validate.counter("stream", stream)
         self._seed_seq = ss
         fn_stream_init(&self.st, key_from_seed_sequence(ss), stream)
         self._key = self.st.key
@@ -290,9 +290,6 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         return self.st.position
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
-    def _params(self):
-        return {"stream": int(self.st.stream)}
-
     def _position(self):
         return {"position": int(self.st.position)}
 
@@ -300,10 +297,6 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         _validate.fields("state['position']", position, ("position",))
         self.st.position = _validate.counter("state['position']['position']",
                                              position["position"])
-
-    def _take(self, other):
-        cdef GaussianNoiseGenerator g = other
-        self.st = g.st
 
     def _check_room(self, n):
         # the position must stay below 2**64: at 2**64 it would wrap to 0 and hand

@@ -15,9 +15,16 @@ Every public model class derives from :class:`Model` and is registered with
   seed sequence's state, ``position`` every counter and recurrent value that moves
   as the model is used. ``version`` is the schema version of this dict (not of the
   output streams, which the CHANGELOG versions); an unknown version is refused.
+* ``params`` are read from the model's attributes named as its declared parameters
+  (``declaration.state_params``), so a declared parameter cannot be left out.
 * ``Model.from_state(state)`` and ``model.state = state`` build through the
   constructor, so a state is validated exactly as constructor arguments are; setting
-  a state is all-or-nothing (a refused state changes nothing).
+  a state is all-or-nothing (a refused state changes nothing): the setter builds a new
+  model from the state first, then runs ``__init__`` on itself with the same
+  arguments (which cannot fail then) and sets the position. No model copies its
+  fields by hand.
+* A constructor validates its arguments with ``declaration.check_params``: one error
+  format for every model, and the specs are what is checked.
 * ``copy()``, ``copy.copy``, ``copy.deepcopy`` and pickling all go through
   ``from_state``, so an unpickled object is validated like a new one and continues
   the stream bit for bit.
@@ -148,8 +155,11 @@ cdef class Model:
 
     # ---- what each model provides ---------------------------------------------------
     def _params(self):
-        """The constructor's keyword arguments (plain values) that rebuild this model."""
-        raise NotImplementedError
+        """The constructor's keyword arguments (plain values) that rebuild this model:
+        by default every declared parameter kept in the state, read from the attribute
+        of its name (:meth:`fastnoise.core.spec.Declaration.state_params`)."""
+        check_built(self)
+        return type(self).declaration.state_params(self)
 
     def _position(self):
         """Counters and recurrent values that move as the model is used (plain values)."""
@@ -158,11 +168,6 @@ cdef class Model:
     def _set_position(self, position):
         """Check and apply a position on a freshly built model (the default: none)."""
         validate.fields("state['position']", position, ())
-
-    def _take(self, other):
-        """Become ``other``, a fully built model of the same class (cannot fail); the
-        base's fields (seed, key, built) are copied by the ``state`` setter."""
-        raise NotImplementedError
 
     def reset(self):
         """Back to the state right after construction (each model says what that is)."""
@@ -219,12 +224,20 @@ cdef class Model:
 
     @state.setter
     def state(self, value):
-        # built and validated in full first, so a refused state changes nothing
-        cdef Model other = type(self).from_state(value, **self._state_extras())
-        self._take(other)  # the model's own fields; the base's below
-        self._seed_seq = other._seed_seq
-        self._key = other._key
-        self._built = other._built
+        # built and validated in full first, so a refused state changes nothing; then
+        # self is built again from the same (now known good) arguments, which cannot
+        # fail: no model copies its fields by hand, so none can be forgotten
+        extras = self._state_extras()
+        cdef Model other = type(self).from_state(value, **extras)
+        params = other._params()
+        with warnings.catch_warnings():
+            # whatever the state's values warn about, from_state has just warned
+            warnings.simplefilter("ignore")
+            if type(self).stochastic:
+                type(self).__init__(self, **params, **extras, seed=other._seed_seq)
+            else:
+                type(self).__init__(self, **params, **extras)
+        self._set_position(other._position())
 
     @classmethod
     def from_state(cls, state, **extras):
@@ -295,6 +308,8 @@ cdef class _FrameCounter(Model):
         return {"frame": int(self._frame)}
 
     def _set_position(self, position):
-        # on a freshly built object no other thread can see yet: no lock needed
         validate.fields("state['position']", position, ("frame",))
-        self._frame = validate.counter("state['position']['frame']", position["frame"])
+        cdef uint64_t f = validate.counter("state['position']['frame']", position["frame"])
+        lock_model(self)  # the state setter sets it on a model other threads may use
+        self._frame = f
+        unlock_model(self)

@@ -192,6 +192,29 @@ class Param:
             text += f" ({self.unit})"
         return text
 
+    def plain(self, value: object) -> Any:
+        """``value`` (a model's attribute of this name) as ``state['params']`` keeps it:
+        plain Python values that JSON, ``==`` and the constructor all take (a float, an
+        int, a bool, a list for a vector or matrix, a dict for a triad or component)."""
+        if value is None:
+            return None
+        kind = self.kind
+        if kind == "real":
+            return float(value)  # type: ignore[arg-type]
+        if kind == "int":
+            return int(value)  # type: ignore[call-overload]
+        if kind == "bool":
+            return bool(value)
+        if kind in ("vector3", "matrix3", "pose", "array"):
+            return np.asarray(value).tolist()
+        if kind == "triad":
+            return value.to_dict()  # type: ignore[attr-defined]
+        if kind in ("component", "mapping"):
+            return dict(value)  # type: ignore[call-overload]
+        if isinstance(value, np.generic):
+            return value.item()
+        return value
+
     def _refuse(self, value: object, error: type[Exception] = ValueError) -> Exception:
         shown = repr(value)
         if len(shown) > 80:  # a huge int or array: its start says enough
@@ -385,6 +408,26 @@ class Declaration:
         raise KeyError(
             f"model {self.name!r} has no parameter {name!r}: it has {[p.name for p in self.params]}"
         )
+
+    def check_params(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """``values`` (constructor arguments by name) checked against their specs, in
+        declaration order, each converted as :meth:`Param.check` converts it: the one
+        validation of every model's constructor. Only the specs' ``rule`` across
+        parameters, and kinds a spec cannot check in full (triad, mapping, pose, seed,
+        array, object), are left to the constructor. A name that is not declared is a
+        TypeError (a constructor bug, not a user's)."""
+        known = {p.name: p for p in self.params}
+        unknown = [k for k in values if k not in known]
+        if unknown:
+            raise TypeError(f"model {self.name!r} declares no parameters {unknown}")
+        return {p.name: p.check(values[p.name]) for p in self.params if p.name in values}
+
+    def state_params(self, model: object) -> dict[str, Any]:
+        """``state['params']`` of ``model``: each declared parameter kept in the state,
+        read from the model's attribute of that name (:meth:`Param.plain`). A model whose
+        attribute of a parameter's name is something else (a current value, not the
+        constructor's) writes its own ``_params``."""
+        return {p.name: p.plain(getattr(model, p.name)) for p in self.params if p.in_state}
 
     def option(self, name: str) -> Param | None:
         """The spec of suite option ``name``, or None."""

@@ -21,7 +21,12 @@ _FRAMES = Param(
 )
 
 
-# |mean| and stddev bounds of both camera models: the noise stays finite
+# Largest |mean| and stddev of both camera models (ImageNoise in full scales, DepthNoise
+# in m, also its clip distances). ImageNoise's gazebo noise in levels, 65535 * (|mean| +
+# stddev * |Z|), stays far inside float32 (3.4e38), so no noise value is inf or NaN; the
+# ogre2 power |z|**2.1 is capped at e**88 in float32 (fn_exp_f32) and its levels
+# limited before rounding (csrc/camera_pixel.h), which no clamped pixel can see. A
+# float32 depth image's noise is never inf or NaN from the parameters either.
 _MAX = 1e30
 
 #: ImageNoise's parameters (intensities in full-scale units: 1.0 is 255 for uint8,

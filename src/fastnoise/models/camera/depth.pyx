@@ -32,9 +32,6 @@ from fastnoise.core.deprecation import positional_options
 
 # gz-rendering depth_camera_final_fs.glsl: tolerance of its clip tests, m
 CLIP_TOLERANCE = 1e-6
-# Largest |value| of every parameter, m (as ImageNoise and RangeNoise): far inside
-# float32, so the noise of a float32 image is never inf or NaN from the parameters.
-_MAX_PARAM = 1.0e30
 # The frame counter stops here: apply() without frame= refuses to take it (no wrap).
 cdef uint64_t _LAST_FRAME = 0xFFFFFFFFFFFFFFFF
 
@@ -147,24 +144,23 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
                 "DepthNoise()", args, ('seed',),
                 (seed,), (None,))
         # everything is checked into locals first: a refused call changes nothing
-        mean = _validate.in_range("mean", mean, -_MAX_PARAM, _MAX_PARAM)
-        stddev = _validate.in_range("stddev", stddev, 0.0, _MAX_PARAM)
-        if near is not None:
-            near = _validate.in_range("near", near, -_MAX_PARAM, _MAX_PARAM)
-        if far is not None:
-            far = _validate.in_range("far", far, -_MAX_PARAM, _MAX_PARAM)
+        v = _declarations.DEPTH.check_params(
+            {"mean": mean, "stddev": stddev, "near": near, "far": far})
+        mean, stddev, near, far = v["mean"], v["stddev"], v["near"], v["far"]
         if near is not None and far is not None and not near < far:
             raise ValueError(f"far={far!r} is not allowed: it must be > near={near!r} (m)")
         ss = as_seed_sequence(seed)
         key = model_key(ss, "camera")  # the camera's key: see the module notes
         # nothing below can fail
+        lock_model(self)  # a rebuild (the state setter) must not tear a running apply
         self.mean = mean
         self.stddev = stddev
         self.near = near
         self.far = far
+        self._frame = 0
+        unlock_model(self)
         self._seed_seq = ss
         self._key = key
-        self._frame = 0
         self._built = True
 
     def apply(self, depth, *args, frame=None, out=None, threads=1):
@@ -245,18 +241,6 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
         return out
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
-    def _params(self):
-        return {"mean": self.mean, "stddev": self.stddev, "near": self.near, "far": self.far}
-
-    def _take(self, other):
-        cdef DepthNoise o = other
-        lock_model(self)  # nothing below can raise
-        self.mean = o.mean
-        self.stddev = o.stddev
-        self.near = o.near
-        self.far = o.far
-        self._frame = o._frame
-        unlock_model(self)
 
 
 register_model(DepthNoise)

@@ -69,11 +69,6 @@ _DTYPE_CODES = {
 _VARIANTS = {"gazebo": FN_CAM_GAZEBO, "ogre2": FN_CAM_OGRE2}
 # Fewest pixels a thread gets: below this a thread costs more than it saves.
 _MIN_PIXELS_PER_THREAD = 1 << 16
-# Largest |mean| and stddev, in full scales: the gazebo noise in levels, 65535 *
-# (|mean| + stddev * |Z|), stays far inside float32 (3.4e38), so no noise value is inf
-# or NaN; the ogre2 power |z|**2.1 is capped at e**88 in float32 (fn_exp_f32) and its
-# levels limited before rounding (csrc/camera_pixel.h), which no clamped pixel can see.
-_MAX_PARAM = 1.0e30
 # The frame counter stops here (as the generator's position does): apply() without
 # frame= refuses to take it, so the counter never wraps to frame 0.
 cdef uint64_t _LAST_FRAME = 0xFFFFFFFFFFFFFFFF
@@ -206,26 +201,27 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
                 "ImageNoise()", args, ('per_channel', 'variant', 'seed'),
                 (per_channel, variant, seed), (False, 'gazebo', None))
         # everything is checked into locals first: a failed call changes nothing
-        mean = _validate.in_range("mean", mean, -_MAX_PARAM, _MAX_PARAM)
-        stddev = _validate.in_range("stddev", stddev, 0.0, _MAX_PARAM)
-        per_channel = _validate.boolean("per_channel", per_channel)
-        variant = _validate.choice("variant", variant, tuple(_VARIANTS))
+        v = _declarations.CAMERA.check_params({
+            "mean": mean, "stddev": stddev, "per_channel": per_channel, "variant": variant,
+            "linear_light": linear_light})
+        mean, stddev, per_channel, variant = v["mean"], v["stddev"], v["per_channel"], v["variant"]
+        linear_light = v["linear_light"]
         if linear_light is None:
             linear_light = variant == "ogre2"  # Gazebo's Ogre 2 renders to sRGB targets
-        else:
-            linear_light = _validate.boolean("linear_light", linear_light)
         ss = as_seed_sequence(seed)
         key = model_key(ss, "camera")
+        lock_model(self)  # a rebuild (the state setter) must not tear a running apply
         self.mean = mean
         self.stddev = stddev
         self.per_channel = per_channel
         self.variant = variant
         self.linear_light = linear_light
         self._variant_code = _VARIANTS[variant]
+        self._frame = 0
+        unlock_model(self)
         self._seed_seq = ss
         self._key = key
         self._built = True
-        self._frame = 0
 
     def apply(self, image, *args, frame=None, out=None, threads=1, row_offset=0, col_offset=0,
               full_width=None):
@@ -352,27 +348,6 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     model_name = "camera"
     declaration = _declarations.CAMERA
-
-    def _params(self):
-        return {
-            "mean": self.mean,
-            "stddev": self.stddev,
-            "per_channel": bool(self.per_channel),
-            "variant": self.variant,
-            "linear_light": bool(self.linear_light),
-        }
-
-    def _take(self, other):
-        cdef ImageNoise o = other
-        lock_model(self)  # nothing below can raise
-        self.mean = o.mean
-        self.stddev = o.stddev
-        self.per_channel = o.per_channel
-        self.variant = o.variant
-        self.linear_light = o.linear_light
-        self._variant_code = o._variant_code
-        self._frame = o._frame
-        unlock_model(self)
 
 
 register_model(ImageNoise)

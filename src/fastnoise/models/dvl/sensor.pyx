@@ -178,9 +178,13 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         # everything checked into locals first: a failed __init__ changes nothing
         if deprecated:
             noise_stddev = _old_noise_dev("AugmentedWhiteNoise", deprecated, noise_stddev)
-        strict = _validate.boolean("strict", strict)
-        b, sd, a, p = check_noise_params(bias, noise_stddev, anchor, anchor_probability,
-                                         sensor=sensor, strict=strict)
+        v = _declarations.AUGMENTED_WHITE_NOISE.check_params({
+            "bias": bias, "noise_stddev": noise_stddev, "anchor": anchor,
+            "anchor_probability": anchor_probability, "sensor": sensor, "strict": strict})
+        strict, sensor = v["strict"], v["sensor"]
+        # the sensor table's reasonable ranges: the rule the specs state in words
+        b, sd, a, p = check_noise_params(v["bias"], v["noise_stddev"], v["anchor"],
+                                         v["anchor_probability"], sensor=sensor, strict=strict)
         ss = as_seed_sequence(seed)
         key = model_key(ss, "dvl")
         self._strict = strict
@@ -197,7 +201,7 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
     cdef _set(self, str name, value):
         vals = {"bias": self.s.bias, "noise_stddev": self.s.noise_dev,
                 "anchor": self.s.anchor, "anchor_probability": self.s.anchor_probability}
-        vals[name] = value
+        vals[name] = _declarations.AUGMENTED_WHITE_NOISE.check_params({name: value})[name]
         b, sd, a, p = check_noise_params(**vals, sensor=self._sensor, strict=self._strict)
         lock_model(self)  # a batch takes all four at once, never a mix
         self.s.bias = b
@@ -380,12 +384,6 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
     model_name = "augmented_white_noise"
     declaration = _declarations.AUGMENTED_WHITE_NOISE
 
-    def _params(self):
-        check_built(self)
-        return {"bias": self.s.bias, "noise_stddev": self.s.noise_dev, "anchor": self.s.anchor,
-                "anchor_probability": self.s.anchor_probability, "sensor": self._sensor,
-                "strict": bool(self._strict)}
-
     def _position(self):
         return {"position": int(self.s.position)}
 
@@ -396,16 +394,6 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         lock_model(self)
         self.s.position = p
         unlock_model(self)
-
-    def _take(self, other):
-        if type(other) is not type(self):  # a typed None would be dereferenced
-            raise TypeError(f"other={other!r} is not allowed: use a {type(self).__name__}")
-        cdef AugmentedWhiteNoise o = other
-        lock_model(self)  # no Python code inside: nothing could re-enter the lock
-        self.s = o.s
-        unlock_model(self)
-        self._sensor = o._sensor
-        self._strict = o._strict
 
     @classmethod
     def from_state(cls, state, **extras):

@@ -45,7 +45,6 @@ from fastnoise.models.dvl.sensor cimport AugmentedWhiteNoise
 
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import threads as _threads
-from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.dvl import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, child_seed_sequence, model_key
@@ -146,7 +145,7 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
         # leaves the simulator as it was
         sensors = _checks.check_sensors(sensors)
         ss = as_seed_sequence(seed)
-        strict = _validate.boolean("strict", strict)
+        strict = _declarations.DVL_SIMULATOR.check_params({"strict": strict})["strict"]
         objs = []
         for i, name in enumerate(SENSOR_NAMES):
             params = _checks.sensor_params(name, sensors.get(name, DvlSensorNoise()))
@@ -367,12 +366,6 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
         pos = _checks.check_position(position)
         for s, p in zip(self._sensor_objects(), pos):  # all checked: now applied
             s.position = p
-
-    def _take(self, other):
-        if type(other) is not type(self):  # a typed None would be dereferenced
-            raise TypeError(f"other={other!r} is not allowed: use a {type(self).__name__}")
-        cdef DvlSimulator o = other
-        self._commit(o._sensor_objects(), o._seed_seq, o._strict, o._key)
 
     @classmethod
     def from_state(cls, state, **extras):

@@ -74,8 +74,9 @@ GAZEBO_NOISE_PARAMS = (
 )
 
 
-def _component(name: str, doc: str, unit: str) -> Param:
-    """A Gazebo sensor's component: None (no noise) or its <noise> values."""
+def component(name: str, doc: str = "a Gazebo <noise> component", unit: str = "") -> Param:
+    """The spec of a Gazebo sensor's component ``name``: None (no noise) or its <noise>
+    values."""
     return Param(
         name,
         "component",
@@ -124,7 +125,7 @@ MAGNETOMETER = Declaration(
     summary="Gazebo's magnetometer: one noise model per axis (T)",
     tags=("magnetometer",),
     sdf_types=("magnetometer",),
-    params=tuple(_component(a, f"noise of the field's {a} axis", "T") for a in "xyz"),
+    params=tuple(component(a, f"noise of the field's {a} axis", "T") for a in "xyz"),
     example=lambda cls: cls(x=_GZ, z={"stddev": 1e-6}, seed=12),
     exercise=_magnetometer_exercise,
 )
@@ -140,8 +141,8 @@ ALTIMETER = Declaration(
     tags=("altimeter",),
     sdf_types=("altimeter",),
     params=(
-        _component("vertical_position", "noise of the vertical position", "m"),
-        _component("vertical_velocity", "noise of the vertical velocity", "m/s"),
+        component("vertical_position", "noise of the vertical position", "m"),
+        component("vertical_velocity", "noise of the vertical velocity", "m/s"),
     ),
     example=lambda cls: cls(vertical_position=_GZ, vertical_velocity=_GZ, seed=13),
     exercise=_altimeter_exercise,
@@ -157,7 +158,7 @@ AIR_PRESSURE = Declaration(
     summary="Gazebo's air pressure sensor: pressure noise (Pa)",
     tags=("air_pressure",),
     sdf_types=("air_pressure",),
-    params=(_component("pressure", "noise of the static pressure", "Pa"),),
+    params=(component("pressure", "noise of the static pressure", "Pa"),),
     example=lambda cls: cls(pressure=_GZ, seed=14),
     exercise=_pressure_exercise,
 )
@@ -173,7 +174,7 @@ AIR_SPEED = Declaration(
     tags=("air_speed",),
     sdf_types=("air_speed",),
     params=(
-        _component(
+        component(
             "pressure",
             "noise of the differential pressure, in pressure_units",
             "hPa or Pa",
@@ -202,18 +203,18 @@ NAVSAT = Declaration(
     tags=("navsat",),
     sdf_types=("navsat",),
     params=(
-        _component(
+        component(
             "horizontal_position",
             "noise of latitude and longitude (one model, one bias), in horizontal_units",
             "deg or m",
         ),
-        _component("vertical_position", "noise of the altitude", "m"),
-        _component(
+        component("vertical_position", "noise of the altitude", "m"),
+        component(
             "horizontal_velocity",
             "noise of the east and north velocities (one model, one bias)",
             "m/s",
         ),
-        _component("vertical_velocity", "noise of the up velocity", "m/s"),
+        component("vertical_velocity", "noise of the up velocity", "m/s"),
         Param(
             "horizontal_units",
             "choice",
@@ -239,8 +240,8 @@ FORCE_TORQUE = Declaration(
     tags=("force_torque",),
     sdf_types=("force_torque",),
     params=(
-        *(_component(f"force_{a}", f"noise of the force's {a} component", "N") for a in "xyz"),
-        *(_component(f"torque_{a}", f"noise of the torque's {a} component", "N m") for a in "xyz"),
+        *(component(f"force_{a}", f"noise of the force's {a} component", "N") for a in "xyz"),
+        *(component(f"torque_{a}", f"noise of the torque's {a} component", "N m") for a in "xyz"),
     ),
     example=lambda cls: cls(force_x=_GZ, torque_z=_GZ, seed=17),
     exercise=_force_torque_exercise,

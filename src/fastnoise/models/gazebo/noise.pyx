@@ -43,21 +43,12 @@ _LAST = 2**64 - 1
 
 
 def noise_params(name, value):
-    """A component's noise mapping, checked: None (no noise) or a dict with every key of
+    """A component's noise mapping, checked against its spec (the Gazebo sensors'
+    ``component`` parameters): None (no noise) or a dict with every key of
     :data:`PARAM_KEYS` (missing keys are 0.0). ``mean`` and ``bias_mean`` lie in
     [-1e30, 1e30], the others in [0, 1e30] (a negative precision, which gz-sensors
     reports as an error and then ignores, is refused)."""
-    if value is None:
-        return None
-    if not hasattr(value, "keys"):
-        raise TypeError(f"{name}={value!r} is not allowed: use None or a mapping with any of "
-                        f"the keys {list(PARAM_KEYS)}")
-    d = _validate.fields(name, dict(value), (), PARAM_KEYS)
-    out = {}
-    for k in PARAM_KEYS:
-        lo = -MAX_PARAM if k in _SIGNED else 0.0
-        out[k] = _validate.in_range(f"{name}['{k}']", d.get(k, 0.0), lo, MAX_PARAM)
-    return out
+    return _declarations.component(name).check(value)
 
 
 def dt_array(dt, n):
@@ -239,7 +230,7 @@ cdef class GazeboNoise(Model):
     def __init__(self, mean=0.0, stddev=0.0, bias_mean=0.0, bias_stddev=0.0,
                  dynamic_bias_stddev=0.0, dynamic_bias_correlation_time=0.0, precision=0.0,
                  *, seed=None):
-        d = noise_params("GazeboNoise", {
+        d = _declarations.GAZEBO_NOISE.check_params({
             "mean": mean, "stddev": stddev, "bias_mean": bias_mean,
             "bias_stddev": bias_stddev, "dynamic_bias_stddev": dynamic_bias_stddev,
             "dynamic_bias_correlation_time": dynamic_bias_correlation_time,
@@ -253,7 +244,9 @@ cdef class GazeboNoise(Model):
         self.dynamic_bias_stddev = d["dynamic_bias_stddev"]
         self.dynamic_bias_correlation_time = d["dynamic_bias_correlation_time"]
         self.precision = d["precision"]
+        lock_model(self)  # a rebuild (the state setter) must not pull it from a running apply
         self._ch = ch
+        unlock_model(self)
         self._seed_seq = ss
         self._key = ch.key
         self._built = True
@@ -270,10 +263,6 @@ cdef class GazeboNoise(Model):
         check_built(self)
         return self._ch.count(0)
 
-    def _params(self):
-        check_built(self)
-        return {k: float(getattr(self, k)) for k in PARAM_KEYS}
-
     def _position(self):
         check_built(self)
         return dict(self._ch.position()["value"])
@@ -281,17 +270,6 @@ cdef class GazeboNoise(Model):
     def _set_position(self, position):
         check_built(self)
         self._ch.set_position("state['position']", {"value": position})
-
-    def _take(self, other):
-        cdef GazeboNoise o = other
-        lock_model(self)
-        self._ch = o._ch
-        unlock_model(self)
-        self.mean, self.stddev = o.mean, o.stddev
-        self.bias_mean, self.bias_stddev = o.bias_mean, o.bias_stddev
-        self.dynamic_bias_stddev = o.dynamic_bias_stddev
-        self.dynamic_bias_correlation_time = o.dynamic_bias_correlation_time
-        self.precision = o.precision
 
     def reset(self):
         """Back to sample 0 and the turn-on bias (the same bias as after construction)."""

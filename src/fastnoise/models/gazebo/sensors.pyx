@@ -34,7 +34,7 @@ from fastnoise.core.model import register_model
 from fastnoise.models.gazebo import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.core.deprecation import positional_options
-from fastnoise.models.gazebo.noise import dt_array, noise_params
+from fastnoise.models.gazebo.noise import dt_array
 
 cnp.import_array()
 
@@ -56,13 +56,20 @@ cdef class _GazeboSensor(Model):
 
     def _build(self, comps, seed, units=None):
         cls = type(self)
+        values = dict(zip(cls._components, comps))
+        if cls._units is not None:
+            values[cls._units[0]] = units
+        v = cls.declaration.check_params(values)  # everything, before self changes
+        params = [v[name] for name in cls._components]
+        ss = as_seed_sequence(seed)
         if cls._units is not None:
             name, allowed = cls._units
-            self._unit = _validate.choice(name, units, allowed)
+            self._unit = v[name]
             self._alt = self._unit == allowed[1]
-        params = [noise_params(name, value) for name, value in zip(cls._components, comps)]
-        ss = as_seed_sequence(seed)
-        self._ch = _Channels(model_key(ss, cls.model_name), cls._components, params)
+        ch = _Channels(model_key(ss, cls.model_name), cls._components, params)
+        lock_model(self)  # a rebuild (the state setter) must not pull it from a running apply
+        self._ch = ch
+        unlock_model(self)
         self._seed_seq = ss
         self._key = self._ch.key
         self._layout()
@@ -102,15 +109,6 @@ cdef class _GazeboSensor(Model):
     def _set_position(self, position):
         check_built(self)
         self._ch.set_position("state['position']", position)
-
-    def _take(self, other):
-        cdef _GazeboSensor o = other
-        lock_model(self)
-        self._ch = o._ch
-        unlock_model(self)
-        self._unit = o._unit
-        self._alt = o._alt
-        self._layout()
 
     def reset(self):
         """Back to sample 0 of every component and the turn-on biases (the same biases

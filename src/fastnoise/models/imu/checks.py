@@ -61,11 +61,13 @@ def triads(gyro: object, accel: object, keywords: dict) -> tuple:
     return g, a
 
 
-def normal_dtype_is64(value: object) -> bool:
-    """Whether ``normal_dtype`` asks for float64 draws (else float32)."""
-    if value is None:  # np.dtype(None) is float64: no silent default here
-        raise TypeError("normal_dtype=None is not allowed: use 'float32' or 'float64'")
-    return _validate.float_dtype("normal_dtype", value) == np.dtype(np.float64)
+def dtype_name(value: object) -> object:
+    """A numpy dtype or scalar type (``np.float32``) as its name ("float32"), which is
+    what ``normal_dtype``'s spec lists; any other value unchanged (for the spec to
+    refuse by name)."""
+    if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
+        return np.dtype(value).name
+    return value
 
 
 def kernel_params(gyro: Any, accel: Any) -> tuple:

@@ -197,7 +197,8 @@ IMU = Declaration(
             "normal_dtype",
             "choice",
             "precision of the unit normal draws (float32: half the cost, float64: "
-            "GaussianNoiseGenerator's float64 stream bit for bit)",
+            "GaussianNoiseGenerator's float64 stream bit for bit); numpy's dtype of that "
+            "name is taken too",
             default="float32",
             choices=("float32", "float64"),
             keyword_only=True,

@@ -14,7 +14,7 @@ from libc.string cimport memset
 from fastnoise.core.capi cimport FN_FLOAT32, FN_FLOAT64
 from fastnoise.core.buffers cimport recycled_empty
 from fastnoise.core.fast_arrays cimport behaved_f64, read3_fast
-from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
+from fastnoise.core.model cimport Model, lock_model, unlock_model
 from fastnoise.models.imu cimport capi
 from fastnoise.models.imu.capi cimport fn_imu
 
@@ -65,20 +65,6 @@ cdef object _rec_out(str name, object out, Py_ssize_t n):
     return _arrays.output(name, out, (n, 3), _F64)
 
 
-# The lock (docs/models/imu.rst, "Threads"): apply holds it and marks the object busy
-# (it releases the GIL); the rest wait on it only then. _busy is read under the GIL.
-cdef inline bint _enter(ImuNoise m) except -1:
-    if m._busy:
-        lock_model(m)  # waits, with the GIL released, for the apply to finish
-        return True
-    return False
-
-
-cdef inline void _leave(ImuNoise m, bint locked) noexcept:
-    if locked:
-        unlock_model(m)
-
-
 cdef class ImuNoise(Model):
     """ImuNoise(gyro=None, accel=None, *, seed=None, normal_dtype='float32', **keywords)
 --
@@ -119,7 +105,6 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     """
 
     cdef fn_imu m
-    cdef bint _busy        # an apply holds the lock (and may have released the GIL)
     cdef object _gyro      # TriadNoise, None until __init__ has run
     cdef object _accel
     cdef double _last_time
@@ -140,13 +125,15 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         # leaves the object as it was
         cdef fn_imu built
         g, a = _checks.triads(gyro, accel, keywords)
-        code = FN_FLOAT64 if _checks.normal_dtype_is64(normal_dtype) else FN_FLOAT32
+        normal_dtype = _declarations.IMU.check_params(
+            {"normal_dtype": _checks.dtype_name(normal_dtype)})["normal_dtype"]
+        code = FN_FLOAT64 if normal_dtype == "float64" else FN_FLOAT32
         ss = as_seed_sequence(seed)
         _fill(&built, g, a, model_key(ss, "imu"), code)
-        cdef bint locked = _enter(self)  # a second __init__ must not tear an apply
+        lock_model(self)  # a second __init__ must not tear an apply
         self.m = built
         self._last_time = NAN
-        _leave(self, locked)
+        unlock_model(self)
         self._gyro = g
         self._accel = a
         self._seed_seq = ss
@@ -180,11 +167,11 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         cdef double *pao = <double *>cnp.PyArray_DATA(ao)
         if pwo < pao + 3 and pao < pwo + 3:
             raise ValueError("out_omega overlaps out_accel: pass separate arrays")
-        cdef bint locked = _enter(self)
+        lock_model(self)
         rc = capi.fn_imu_step_checked(&self.m, w, a, d, pwo, pao, &where)
         if rc == capi.FN_IMU_OK:
             self._last_time = NAN
-        _leave(self, locked)
+        unlock_model(self)
         if rc != capi.FN_IMU_OK:
             raise _refusal(self, rc, where, 1, d, [w[0], w[1], w[2]], [a[0], a[1], a[2]],
                            True)
@@ -222,7 +209,6 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         # the recurrence (bias states, positions, last timestamp) is the object's: the
         # lock is held for the whole call, the GIL released for the kernel
         lock_model(self)
-        self._busy = True
         try:
             last = math.nan
             if steps is None:
@@ -237,7 +223,6 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
                     raise _refusal(self, rc, where, n, steps, w, a, False)
             self._last_time = last
         finally:
-            self._busy = False
             unlock_model(self)
         return wo, ao
 
@@ -253,7 +238,6 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         cdef const double *ps = <const double *>cnp.PyArray_DATA(steps)
         cdef size_t stride = 1 if steps.shape[0] > 1 else 0
         lock_model(self)
-        self._busy = True
         try:
             if count > 0:
                 with nogil:
@@ -263,7 +247,6 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
                     raise _refusal(self, rc, where, count, steps, None, None, False)
             self._last_time = NAN
         finally:
-            self._busy = False
             unlock_model(self)
 
     # ---- parameters and derived values ------------------------------------------
@@ -280,9 +263,9 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     @property
     def sample_count(self):
         """Samples produced since the start (or the last reset)."""
-        cdef bint locked = _enter(self)
+        lock_model(self)
         n = self.m.count
-        _leave(self, locked)
+        unlock_model(self)
         return int(n)
 
     @property
@@ -314,10 +297,10 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     # ---- state, copies, pickling -------------------------------------------------
     def reset(self):
         """Back to the seeded start: same turn-on biases, same noise sequence."""
-        cdef bint locked = _enter(self)
+        lock_model(self)
         capi.fn_imu_reset(&self.m)
         self._last_time = NAN
-        _leave(self, locked)
+        unlock_model(self)
 
     @property
     def normal_dtype(self):
@@ -328,19 +311,14 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     model_name = "imu"
     declaration = _declarations.IMU
 
-    def _params(self):
-        check_built(self)
-        return {"gyro": self._gyro.to_dict(), "accel": self._accel.to_dict(),
-                "normal_dtype": self.normal_dtype}
-
     def _position(self):
         cdef int i, t
         cdef fn_imu snap
         cdef double last
-        cdef bint locked = _enter(self)  # not in the middle of another thread's apply
+        lock_model(self)  # not in the middle of another thread's apply
         snap = self.m
         last = self._last_time
-        _leave(self, locked)
+        unlock_model(self)
         return {
             "stream_positions": [[int(snap.st[i][t].position) for t in range(3)]
                                  for i in range(6)],
@@ -353,6 +331,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     def _set_position(self, position):
         cdef int i, t
         st, gm, rw, count, last = _checks.check_position(position)  # all checked first
+        lock_model(self)  # the state setter sets it on a model other threads may use
         capi.fn_imu_reset(&self.m)  # streams at their start, caches dropped, turn-on drawn
         for i in range(6):
             for t in range(3):
@@ -362,15 +341,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         self.m.count = <uint64_t>count
         capi.fn_imu_set_room(&self.m)
         self._last_time = last
-
-    def _take(self, other):
-        cdef ImuNoise o = other  # freshly built by from_state: no other thread has it
-        cdef bint locked = _enter(self)
-        self.m = o.m
-        self._last_time = o._last_time
-        _leave(self, locked)
-        self._gyro = o._gyro
-        self._accel = o._accel
+        unlock_model(self)
 
 
 register_model(ImuNoise)

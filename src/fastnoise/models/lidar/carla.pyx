@@ -23,7 +23,7 @@ from fastnoise.core.model import register_model
 from fastnoise.models.lidar import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.core.deprecation import positional_options
-from fastnoise.models.lidar.carla_points import CarlaPoints, carla_inputs, carla_params
+from fastnoise.models.lidar.carla_points import CarlaPoints, carla_inputs
 
 cnp.import_array()
 
@@ -164,8 +164,12 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
                  dropoff_intensity_limit=0.8, dropoff_zero_intensity=0.4, noise_stddev=0.0,
                  seed=None):
         # everything is checked before anything is set: a refused call changes nothing
-        v = carla_params(atmosphere_attenuation_rate, dropoff_general_rate,
-                         dropoff_intensity_limit, dropoff_zero_intensity, noise_stddev)
+        v = _declarations.CARLA_LIDAR.check_params({
+            "atmosphere_attenuation_rate": atmosphere_attenuation_rate,
+            "dropoff_general_rate": dropoff_general_rate,
+            "dropoff_intensity_limit": dropoff_intensity_limit,
+            "dropoff_zero_intensity": dropoff_zero_intensity,
+            "noise_stddev": noise_stddev})
         ss = as_seed_sequence(seed)
         key = model_key(ss, "carla_lidar")
         # nothing below can fail
@@ -186,24 +190,6 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
         self._built = True
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
-    def _params(self):
-        return {
-            "atmosphere_attenuation_rate": self.atmosphere_attenuation_rate,
-            "dropoff_general_rate": self.dropoff_general_rate,
-            "dropoff_intensity_limit": self.dropoff_intensity_limit,
-            "dropoff_zero_intensity": self.dropoff_zero_intensity,
-            "noise_stddev": self.noise_stddev,
-        }
-
-    def _take(self, other):
-        cdef CarlaLidarNoise o = other
-        self.atmosphere_attenuation_rate = o.atmosphere_attenuation_rate
-        self.dropoff_general_rate = o.dropoff_general_rate
-        self.dropoff_intensity_limit = o.dropoff_intensity_limit
-        self.dropoff_zero_intensity = o.dropoff_zero_intensity
-        self.noise_stddev = o.noise_stddev
-        self.prm = o.prm
-
     def reset(self):
         """Does nothing: the noise is keyed by the frame passed to every call (kept for
         the model contract)."""

@@ -38,35 +38,6 @@ class CarlaPoints(NamedTuple):
     mask: np.ndarray
 
 
-def carla_params(
-    atmosphere_attenuation_rate: object,
-    dropoff_general_rate: object,
-    dropoff_intensity_limit: object,
-    dropoff_zero_intensity: object,
-    noise_stddev: object,
-) -> dict:
-    """``CarlaLidarNoise``'s parameters, each checked by name against its range."""
-    limit = _validate.in_range("dropoff_intensity_limit", dropoff_intensity_limit, 0.0, MAX_RATE)
-    if not limit > 0.0:
-        raise ValueError(
-            f"dropoff_intensity_limit={dropoff_intensity_limit!r} is not allowed: it must be "
-            f"> 0 (CARLA divides by it) and <= {MAX_RATE}"
-        )
-    return {
-        "atmosphere_attenuation_rate": _validate.in_range(
-            "atmosphere_attenuation_rate", atmosphere_attenuation_rate, 0.0, MAX_RATE
-        ),
-        "dropoff_general_rate": _validate.in_range(
-            "dropoff_general_rate", dropoff_general_rate, 0.0, 1.0
-        ),
-        "dropoff_intensity_limit": limit,
-        "dropoff_zero_intensity": _validate.in_range(
-            "dropoff_zero_intensity", dropoff_zero_intensity, 0.0, 1.0
-        ),
-        "noise_stddev": _validate.in_range("noise_stddev", noise_stddev, 0.0, MAX_NOISE),
-    }
-
-
 def carla_inputs(
     points: object, frame: object, first_index_: object, drop: object, out: object, threads: object
 ) -> tuple:

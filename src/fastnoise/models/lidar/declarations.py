@@ -67,7 +67,9 @@ LIDAR_PARAMS = (
     ),
 )
 
-# RangeNoise's bound on every parameter (range_noise._MAX_PARAM)
+# Largest |value| of every RangeNoise parameter, m: the bias, the noise and the clamp
+# limits stay far inside float32 (3.4e38), so no sum of them can overflow or give NaN,
+# for float32 and float64 scans alike.
 _RANGE_MAX = 1e30
 
 #: RangeNoise's parameters.

@@ -46,14 +46,13 @@ from fastnoise.models.lidar.geometry import (
     frame_geometry,
     frame_index,
     noisy_points,
+    unit_axis,
     ray_poses_input,
     rays_output,
 )
 from fastnoise.models.lidar.params import (
     HITPOINT_BASED,
     RAY_BASED,
-    lidar_params,
-    lidar_state_params,
     rgl_kwargs,
 )
 from fastnoise.models.lidar.range_noise import RangeNoise
@@ -132,10 +131,16 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
                  distance_noise_stddev_rise_per_meter=0.0, axis=(0.0, 1.0, 0.0),
                  seed=None):
         # everything is checked before anything is set: a refused call changes nothing
-        vals, k, k_arg = lidar_params(
-            ray_angular_noise_mean, ray_angular_noise_stddev, hitpoint_angular_noise_mean,
-            hitpoint_angular_noise_stddev, distance_noise_mean, distance_noise_stddev_base,
-            distance_noise_stddev_rise_per_meter, axis)
+        vals = _declarations.LIDAR.check_params({
+            "ray_angular_noise_mean": ray_angular_noise_mean,
+            "ray_angular_noise_stddev": ray_angular_noise_stddev,
+            "hitpoint_angular_noise_mean": hitpoint_angular_noise_mean,
+            "hitpoint_angular_noise_stddev": hitpoint_angular_noise_stddev,
+            "distance_noise_mean": distance_noise_mean,
+            "distance_noise_stddev_base": distance_noise_stddev_base,
+            "distance_noise_stddev_rise_per_meter": distance_noise_stddev_rise_per_meter,
+            "axis": axis})
+        k = unit_axis("axis", vals["axis"])  # the rule the spec states: of unit length
         ss = as_seed_sequence(seed)
         key = model_key(ss, "lidar")
         # nothing below can fail
@@ -147,7 +152,7 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         self.distance_noise_stddev_base = vals["distance_noise_stddev_base"]
         self.distance_noise_stddev_rise_per_meter = vals["distance_noise_stddev_rise_per_meter"]
         self._axis = k
-        self._axis_arg = k_arg
+        self._axis_arg = vals["axis"].tolist()  # as given: the state rebuilds from it
         self._seed_seq = ss
         self._key = key
         self._built = True
@@ -178,20 +183,10 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     def _params(self):
+        # the axis as given, not the renormalized ``axis``: a rebuild then gives the
+        # same renormalization, bit for bit
         check_built(self)
-        return lidar_state_params(self, self._axis_arg)
-
-    def _take(self, other):
-        cdef LidarNoise o = other
-        self.ray_angular_noise_mean = o.ray_angular_noise_mean
-        self.ray_angular_noise_stddev = o.ray_angular_noise_stddev
-        self.hitpoint_angular_noise_mean = o.hitpoint_angular_noise_mean
-        self.hitpoint_angular_noise_stddev = o.hitpoint_angular_noise_stddev
-        self.distance_noise_mean = o.distance_noise_mean
-        self.distance_noise_stddev_base = o.distance_noise_stddev_base
-        self.distance_noise_stddev_rise_per_meter = o.distance_noise_stddev_rise_per_meter
-        self._axis = o._axis
-        self._axis_arg = o._axis_arg
+        return {**_declarations.LIDAR.state_params(self), "axis": list(self._axis_arg)}
 
     def reset(self):
         """Does nothing: the noise is keyed by the frame passed to every call, so there

@@ -1,14 +1,12 @@
-"""The parameter checks of the lidar noise models: ``LidarNoise``'s constructor and
-``from_rgl`` (``fastnoise.models.lidar.lidar_noise``) and ``RangeNoise.from_gazebo``'s rule for when
-gz-sensors makes a noise model (``fastnoise.models.lidar.range_noise``). Pure Python: they
-run once per model."""
+"""The lidar models' parameter limits (their declarations' bounds), the conversion of
+``LidarNoise.from_rgl`` (``fastnoise.models.lidar.lidar_noise``) and
+``RangeNoise.from_gazebo``'s rule for when gz-sensors makes a noise model
+(``fastnoise.models.lidar.range_noise``)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from fastnoise.core import validate as _validate
-from fastnoise.models.lidar.geometry import _show, unit_axis
+from fastnoise.models.lidar.geometry import _show
 
 # RGL's angular noise types (rgl_angular_noise_type_t).
 RAY_BASED = 0
@@ -22,60 +20,6 @@ MAX_ANGLE = 1.0e3
 # when not 0 in float32) and every result stay finite in float32 and float64.
 MAX_DISTANCE_NOISE = 1.0e9
 MAX_RISE = 1.0e3
-# LidarNoise's float parameters, in the order of its signature.
-LIDAR_FLOAT_PARAMS = (
-    "ray_angular_noise_mean",
-    "ray_angular_noise_stddev",
-    "hitpoint_angular_noise_mean",
-    "hitpoint_angular_noise_stddev",
-    "distance_noise_mean",
-    "distance_noise_stddev_base",
-    "distance_noise_stddev_rise_per_meter",
-)
-
-
-def lidar_params(
-    ray_angular_noise_mean: object,
-    ray_angular_noise_stddev: object,
-    hitpoint_angular_noise_mean: object,
-    hitpoint_angular_noise_stddev: object,
-    distance_noise_mean: object,
-    distance_noise_stddev_base: object,
-    distance_noise_stddev_rise_per_meter: object,
-    axis: object,
-) -> tuple[dict, np.ndarray, list]:
-    """``LidarNoise``'s parameters, checked (each by name, against its bound): (the
-    seven floats by name, the unit axis renormalized, the axis as given as a list of 3
-    floats). Raises before anything is returned, so a refused call changes nothing."""
-    vals = {
-        "ray_angular_noise_mean": _validate.in_range(
-            "ray_angular_noise_mean", ray_angular_noise_mean, -MAX_ANGLE, MAX_ANGLE
-        ),
-        "ray_angular_noise_stddev": _validate.in_range(
-            "ray_angular_noise_stddev", ray_angular_noise_stddev, 0.0, MAX_ANGLE
-        ),
-        "hitpoint_angular_noise_mean": _validate.in_range(
-            "hitpoint_angular_noise_mean", hitpoint_angular_noise_mean, -MAX_ANGLE, MAX_ANGLE
-        ),
-        "hitpoint_angular_noise_stddev": _validate.in_range(
-            "hitpoint_angular_noise_stddev", hitpoint_angular_noise_stddev, 0.0, MAX_ANGLE
-        ),
-        "distance_noise_mean": _validate.in_range(
-            "distance_noise_mean", distance_noise_mean, -MAX_DISTANCE_NOISE, MAX_DISTANCE_NOISE
-        ),
-        "distance_noise_stddev_base": _validate.in_range(
-            "distance_noise_stddev_base", distance_noise_stddev_base, 0.0, MAX_DISTANCE_NOISE
-        ),
-        "distance_noise_stddev_rise_per_meter": _validate.in_range(
-            "distance_noise_stddev_rise_per_meter",
-            distance_noise_stddev_rise_per_meter,
-            0.0,
-            MAX_RISE,
-        ),
-    }
-    k = unit_axis("axis", axis)
-    k_arg = [float(v) for v in _validate.vector3("axis", axis)]
-    return vals, k, k_arg
 
 
 def rgl_kwargs(
@@ -100,13 +44,6 @@ def rgl_kwargs(
         - _validate.finite("angular_noise_mean", angular_noise_mean),
         f"{kind}_angular_noise_stddev": angular_noise_stddev,
     }
-
-
-def lidar_state_params(model: object, axis_arg: list) -> dict:
-    """``LidarNoise``'s ``state['params']``: the constructor's keyword arguments."""
-    out = {name: getattr(model, name) for name in LIDAR_FLOAT_PARAMS}
-    out["axis"] = list(axis_arg)
-    return out
 
 
 # Gazebo's tolerance for "zero" (gz::math::equal's default epsilon): a noise parameter

@@ -55,10 +55,6 @@ _TOKEN = object()
 # apply_one's fast path takes ints in these bounds without further checks.
 _LAST_FRAME = LAST_FRAME
 _LAST_INDEX = 2**64 - 1
-# Largest |value| of every parameter, m: the bias, the noise and the clamp limits stay
-# far inside float32 (3.4e38), so no sum of them can overflow or give NaN, for
-# float32 and float64 scans alike.
-_MAX_PARAM = 1.0e30
 
 
 @cython.auto_pickle(False)
@@ -163,19 +159,19 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
                  precision=0.0, *, flip_bias_sign=True, inf_outside_limits=False,
                  enabled=True, seed=None):
         # everything is checked before anything is set: a refused call changes nothing
-        mean = _validate.in_range("mean", mean, -_MAX_PARAM, _MAX_PARAM)
-        stddev = _validate.in_range("stddev", stddev, 0.0, _MAX_PARAM)
-        min_range = _validate.in_range("min_range", min_range, 0.0, _MAX_PARAM)
-        max_range = _validate.in_range("max_range", max_range, -_MAX_PARAM, _MAX_PARAM)
-        if not max_range > min_range:
+        v = _declarations.RANGE.check_params({
+            "mean": mean, "stddev": stddev, "min_range": min_range, "max_range": max_range,
+            "bias_mean": bias_mean, "bias_stddev": bias_stddev, "precision": precision,
+            "flip_bias_sign": flip_bias_sign, "inf_outside_limits": inf_outside_limits,
+            "enabled": enabled})
+        mean, stddev, precision = v["mean"], v["stddev"], v["precision"]
+        bias_mean, bias_stddev = v["bias_mean"], v["bias_stddev"]
+        min_range, max_range = v["min_range"], v["max_range"]
+        flip_bias_sign, inf_outside_limits, enabled = (
+            v["flip_bias_sign"], v["inf_outside_limits"], v["enabled"])
+        if not max_range > min_range:  # the rule across parameters the specs state
             raise ValueError(
                 f"max_range={max_range!r} is not allowed: it must be > min_range={min_range!r}")
-        bias_mean = _validate.in_range("bias_mean", bias_mean, -_MAX_PARAM, _MAX_PARAM)
-        bias_stddev = _validate.in_range("bias_stddev", bias_stddev, 0.0, _MAX_PARAM)
-        precision = _validate.in_range("precision", precision, 0.0, _MAX_PARAM)
-        flip_bias_sign = _validate.boolean("flip_bias_sign", flip_bias_sign)
-        inf_outside_limits = _validate.boolean("inf_outside_limits", inf_outside_limits)
-        enabled = _validate.boolean("enabled", enabled)
         ss = as_seed_sequence(seed)
         key = model_key(ss, "lidar")
         z = np.empty(2, dtype=np.float64)
@@ -243,35 +239,6 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
                    seed=seed)
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
-    def _params(self):
-        return {
-            "mean": self.mean,
-            "stddev": self.stddev,
-            "min_range": self.min_range,
-            "max_range": self.max_range,
-            "bias_mean": self.bias_mean,
-            "bias_stddev": self.bias_stddev,
-            "precision": self.precision,
-            "flip_bias_sign": bool(self.flip_bias_sign),
-            "inf_outside_limits": bool(self.inf_outside_limits),
-            "enabled": bool(self.enabled),
-        }
-
-    def _take(self, other):
-        cdef RangeNoise o = other
-        self.mean = o.mean
-        self.stddev = o.stddev
-        self.min_range = o.min_range
-        self.max_range = o.max_range
-        self.bias_mean = o.bias_mean
-        self.bias_stddev = o.bias_stddev
-        self.precision = o.precision
-        self.flip_bias_sign = o.flip_bias_sign
-        self.inf_outside_limits = o.inf_outside_limits
-        self.enabled = o.enabled
-        self.bias = o.bias
-        self.prm = o.prm
-
     def reset(self):
         """Does nothing: the noise is keyed by the frame passed to every call and the
         bias is fixed by the seed, so there is no position to rewind (kept for the

@@ -188,15 +188,17 @@ Rotation of a rigid body about its principal axes, driven by a body-frame torque
         cdef double angles0[3]
         cdef int i
         # everything is checked into locals first: a failed call changes nothing
-        _bounded3("inertia", inertia, inertia_, 0.0, INERTIA_MAX, "kg m^2")
-        if omega is None:
-            omega0[0] = omega0[1] = omega0[2] = 0.0
-        else:
-            _bounded3("omega", omega, omega0, -OMEGA_MAX, OMEGA_MAX, "rad/s")
-        angles0[0] = _wrap_pi(_real("roll", roll))
-        angles0[1] = _wrap_pi(_real("pitch", pitch))
-        angles0[2] = _wrap_pi(_real("yaw", yaw))
-        kinematics = _validate.choice("kinematics", kinematics, tuple(_KINEMATICS))
+        v = _declarations.RIGID_BODY.check_params({
+            "inertia": inertia, "omega": omega, "roll": roll, "pitch": pitch, "yaw": yaw,
+            "kinematics": kinematics})
+        w0 = (0.0, 0.0, 0.0) if v["omega"] is None else v["omega"]
+        for i in range(3):
+            inertia_[i] = v["inertia"][i]
+            omega0[i] = w0[i]
+        angles0[0] = _wrap_pi(v["roll"])
+        angles0[1] = _wrap_pi(v["pitch"])
+        angles0[2] = _wrap_pi(v["yaw"])
+        kinematics = v["kinematics"]
         for i in range(3):  # (no Python call from here on: one step under the GIL)
             self.inertia_[i] = inertia_[i]
             self.omega0_[i] = omega0[i]
@@ -379,17 +381,6 @@ Rotation of a rigid body about its principal axes, driven by a body-frame torque
         for i in range(3):
             self.omega_[i] = w[i]
             self.angles_[i] = a[i]
-
-    def _take(self, other):
-        cdef RigidBodySimulator b = other
-        cdef int i
-        for i in range(3):
-            self.inertia_[i] = b.inertia_[i]
-            self.omega_[i] = b.omega_[i]
-            self.angles_[i] = b.angles_[i]
-            self.omega0_[i] = b.omega0_[i]
-            self.angles0_[i] = b.angles0_[i]
-        self.zyx_ = b.zyx_
 
 
 register_model(RigidBodySimulator)

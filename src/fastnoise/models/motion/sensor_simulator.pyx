@@ -166,10 +166,11 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         # errors use the constructor's own names, so they name what was passed
         _checks.check_source(source)
         ss = as_seed_sequence(seed)
-        sigma = _vector3("noise_stddev", noise_stddev, nonneg=True)
-        rate = _vector3("drift_rate", drift_rate)
-        rate_a = (rate if angle_drift_rate is None
-                  else _vector3("angle_drift_rate", angle_drift_rate))
+        v = _declarations.SENSOR_SIMULATOR.check_params({
+            "noise_stddev": noise_stddev, "drift_rate": drift_rate,
+            "angle_drift_rate": angle_drift_rate})
+        sigma, rate = v["noise_stddev"], v["drift_rate"]
+        rate_a = rate if v["angle_drift_rate"] is None else v["angle_drift_rate"]
         gen = GaussianNoiseGenerator(model_seed_sequence(ss, "sensor_simulator"))
         # the old source and generator are dropped once the new state is whole (a
         # source's __del__ may call back into this object)
@@ -378,20 +379,6 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
             self.drift_omega_[i] = w[i]
             self.drift_angles_[i] = a[i]
         self.gen.st.position = n
-
-    def _take(self, other):
-        cdef SensorSimulator o = other
-        cdef int i
-        old = (self.source_, self.gen)  # dropped once the new state is whole
-        self.source_ = o.source_
-        self.gen = o.gen
-        for i in range(3):
-            self.drift_omega_[i] = o.drift_omega_[i]
-            self.drift_angles_[i] = o.drift_angles_[i]
-            self.rate_omega_[i] = o.rate_omega_[i]
-            self.rate_angles_[i] = o.rate_angles_[i]
-            self.sigma_[i] = o.sigma_[i]
-        del old
 
     def _state_extras(self):
         return {"source": self.source_}

@@ -46,10 +46,8 @@ class DemoRangeNoise(Model):
     )
 
     def __init__(self, *, stddev: float = 0.01, bias: float = 0.0, seed: object = None):
-        decl = type(self).declaration
-        stddev = decl.param("stddev").check(stddev)
-        bias = decl.param("bias").check(bias)
-        self.stddev, self.bias = stddev, bias
+        v = type(self).declaration.check_params({"stddev": stddev, "bias": bias})
+        self.stddev, self.bias = v["stddev"], v["bias"]
         self._set_seed(seed)  # last: the base takes the seed and derives the key
 
     def apply(self, ranges: Any, *, frame: int = 0, threads: int = 1, out: Any = None) -> Any:
@@ -63,12 +61,6 @@ class DemoRangeNoise(Model):
             return res
         out[...] = res
         return out
-
-    def _params(self) -> dict[str, Any]:
-        return {"stddev": self.stddev, "bias": self.bias}
-
-    def _take(self, other: Any) -> None:
-        self.stddev, self.bias = other.stddev, other.bias
 
     def reset(self) -> None:
         """Nothing moves: every call names its frame."""
