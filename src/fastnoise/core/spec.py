@@ -238,7 +238,12 @@ class Param:
         except (TypeError, ValueError):
             raise self._refuse(value) from None
         for x in items.flat:
-            if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+            # numpy's timedelta64 passes for a numbers.Real: refused by its dtype
+            if (
+                isinstance(x, (bool, np.bool_))
+                or not isinstance(x, numbers.Real)
+                or (isinstance(x, np.generic) and x.dtype.kind not in "iuf")
+            ):
                 raise self._refuse(value, TypeError)
         try:
             return np.asarray(value, dtype=np.float64)

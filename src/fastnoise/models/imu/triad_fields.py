@@ -1,5 +1,7 @@
-"""Field parsers of :class:`fastnoise.models.imu.triad.TriadNoise` (private): each
-turns one constructor argument into its stored form, refusing a bad value by name."""
+"""The fields of :class:`fastnoise.models.imu.triad.TriadNoise` as specs
+(:data:`TRIAD_PARAMS`, which the IMU's declaration uses for its ``gyro`` and ``accel``)
+and their parser: each field is checked by its spec (one error format), then the rules
+across fields."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from fastnoise.core import validate as _validate
+from fastnoise.core.spec import Param
 
 
 def _triple(v: object) -> tuple[float, float, float]:
@@ -58,153 +61,188 @@ def _positive(name: str, value: object) -> float:
     return _validate.positive(name, value)
 
 
-def _seq(name: str, value: object) -> list | None:
-    """``value`` as a list (from a list, tuple or ndarray), or None for a scalar."""
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
-    if isinstance(value, list | tuple):
-        return list(value)
-    return None
-
-
-def _vec(
-    name: str,
-    value: object,
-    *,
-    nonneg: bool = False,
-    allow_inf: bool = False,
-    limit: bool = True,
-) -> tuple:
-    """A scalar (all three axes) or a length-3 sequence, each entry checked by name."""
-    items = _seq(name, value)
-    if items is None:
-        items = [_real(name, value, allow_inf=allow_inf, limit=limit)] * 3
-    elif len(items) != 3:
-        raise ValueError(
-            f"{name}={value!r} has {len(items)} entries: it must be a scalar or a length-3 vector"
-        )
-    out = tuple(
-        _real(f"{name}[{i}]", v, allow_inf=allow_inf, limit=limit) for i, v in enumerate(items)
-    )
-    if nonneg:
-        for i, v in enumerate(out):
-            if v < 0.0:
-                raise ValueError(f"{name}[{i}]={v!r} is not allowed: it must be >= 0")
-    return out
-
-
-def _mat3(name: str, value: object, *, zero_diagonal: bool = False) -> tuple:
-    """A 3x3 matrix (a scalar s means s*I, a length-3 vector a diagonal)."""
-    rows = _seq(name, value)
-    if rows is None:
-        s = _real(name, value)
-        arr = np.eye(3) * s
-    elif len(rows) == 3 and all(_seq(name, r) is None for r in rows):
-        arr = np.diag(_vec(name, rows))
-    else:
-        cells = [_seq(name, r) for r in rows]
-        if len(rows) != 3 or any(c is None or len(c) != 3 for c in cells):
-            raise ValueError(
-                f"{name}={value!r} is not allowed: it must be a scalar, a length-3 vector or 3x3"
-            )
-        arr = np.array(
-            [
-                [_real(f"{name}[{i}][{j}]", v) for j, v in enumerate(c or ())]
-                for i, c in enumerate(cells)
-            ]
-        )
-    if zero_diagonal and np.any(np.diag(arr) != 0.0):
-        raise ValueError(
-            f"{name}={value!r} is not allowed: its diagonal must be zero "
-            "(the diagonal is scale_factor)"
-        )
-    return tuple(tuple(float(v) for v in row) for row in arr)
-
-
 #: Values of ``TriadNoise.rounding``: ties to even (``round(y * (1/lsb)) * lsb``), or
 #: Gazebo's ``std::round(y / lsb) * lsb`` (halves away from zero).
 ROUNDINGS = ("nearest_even", "gazebo")
 
 
-def _rounding(value: object, bits: int | None) -> str:
-    """``rounding``: one of ROUNDINGS; "gazebo" only without ``bits`` (the ADC
-    quantization rounds ties to even)."""
-    if not isinstance(value, str) or value not in ROUNDINGS:
-        raise ValueError(f"rounding={value!r} is not allowed: use one of {list(ROUNDINGS)}")
-    if value == "gazebo" and bits is not None:
-        raise ValueError(
-            f"rounding={value!r} is not allowed with bits={bits!r}: the ADC quantization "
-            "of bits always rounds ties to even (use resolution= for Gazebo's precision)"
+# Units of a triad's fields: the gyroscope's first, then the accelerometer's.
+_U = "rad/s; m/s^2"
+
+
+def _triad_vec(name: str, doc: str, unit: str = _U, *, signed: bool = False, **kw: Any) -> Param:
+    """A per-axis field of TriadNoise: |value| <= PARAM_MAX, >= 0 unless ``signed``."""
+    return Param(
+        name,
+        "vector3",
+        doc,
+        unit=unit,
+        default=kw.pop("default", 0.0),
+        low=kw.pop("low", -PARAM_MAX if signed else 0.0),
+        high=kw.pop("high", PARAM_MAX),
+        keyword_only=False,
+        **kw,
+    )
+
+
+#: The fields of :class:`~fastnoise.models.imu.triad.TriadNoise` (an ImuNoise's
+#: ``gyro`` and ``accel``), in its order. Units: gyroscope; accelerometer (each per axis).
+TRIAD_PARAMS = (
+    _triad_vec("noise_stddev", "per-sample white-noise standard deviation (Gazebo's stddev)"),
+    _triad_vec(
+        "noise_density",
+        "white-noise density N, single-sided: per-sample sigma N/sqrt(dt)",
+        "rad/s/sqrt(Hz); m/s^2/sqrt(Hz)",
+    ),
+    _triad_vec("bias", "constant bias (Gazebo's noise mean)", signed=True),
+    _triad_vec(
+        "turn_on_bias_mean",
+        "Gazebo's turn-on bias: drawn once per axis from N(mean, stddev), negated with "
+        "probability 1/2",
+        signed=True,
+    ),
+    _triad_vec("turn_on_bias_stddev", "standard deviation of the turn-on bias"),
+    _triad_vec(
+        "gauss_markov_stddev",
+        "stationary standard deviation of the first-order Gauss-Markov bias",
+        rule="0 on an axis whose gauss_markov_correlation_time is 0 or None",
+    ),
+    _triad_vec(
+        "gauss_markov_correlation_time",
+        "correlation time tau of the Gauss-Markov bias; 0 on an axis: no Gauss-Markov "
+        "term there; None: none on any axis",
+        "s",
+        default=None,
+        high=None,
+        rule="not None with gauss_markov_stddev, gauss_markov_steady_state or turn_on_bias_decays",
+    ),
+    Param(
+        "gauss_markov_steady_state",
+        "bool",
+        "start the Gauss-Markov bias from its stationary distribution instead of 0",
+        default=False,
+        keyword_only=False,
+        rule="not with turn_on_bias_decays",
+    ),
+    Param(
+        "turn_on_bias_decays",
+        "bool",
+        "Gazebo's dynamic-bias form: the turn-on bias is the Gauss-Markov state's "
+        "initial value, so it decays with tau",
+        default=False,
+        keyword_only=False,
+        rule="not with gauss_markov_steady_state",
+    ),
+    _triad_vec(
+        "random_walk_density",
+        "bias random walk (rate random walk) density K: the bias moves K sqrt(dt) w per step",
+        "rad/s/sqrt(s); m/s^2/sqrt(s)",
+    ),
+    _triad_vec(
+        "scale_factor",
+        "scale-factor error per axis (0.001 = 1000 ppm)",
+        "",
+        low=-1.0,
+        low_open=True,
+    ),
+    Param(
+        "misalignment",
+        "matrix3",
+        "cross-axis coupling",
+        default=0.0,
+        low=-PARAM_MAX,
+        high=PARAM_MAX,
+        keyword_only=False,
+        rule="zero diagonal (the diagonal is scale_factor)",
+    ),
+    Param(
+        "g_sensitivity",
+        "matrix3",
+        "gyroscope only: adds g_sensitivity @ accel_true",
+        unit="(rad/s)/(m/s^2)",
+        default=0.0,
+        low=-PARAM_MAX,
+        high=PARAM_MAX,
+        keyword_only=False,
+        rule="0 for the accelerometer",
+    ),
+    _triad_vec(
+        "full_scale",
+        "saturation limit: outputs are clipped to [-full_scale, full_scale]; inf: none",
+        default=math.inf,
+        low=PARAM_MIN,
+        also=(math.inf,),
+    ),
+    Param(
+        "bits",
+        "int",
+        "ADC resolution over [-full_scale, full_scale]: lsb = 2 full_scale / 2**bits",
+        default=None,
+        low=1,
+        high=32,
+        keyword_only=False,
+        rule="needs a finite full_scale, not with resolution",
+    ),
+    _triad_vec(
+        "resolution",
+        "an explicit quantization step (Gazebo's precision); 0 on an axis: none there",
+        default=None,
+        low=PARAM_MIN,
+        also=(0.0,),
+        rule="not with bits",
+    ),
+    Param(
+        "rounding",
+        "choice",
+        "how a resolution step rounds: ties to even, or Gazebo's std::round (halves "
+        "away from zero)",
+        default="nearest_even",
+        choices=ROUNDINGS,
+        keyword_only=False,
+        rule="'gazebo' not with bits",
+    ),
+)
+
+_SPECS = {p.name: p for p in TRIAD_PARAMS}
+
+
+def _checked(name: str, value: object) -> Any:
+    """Field ``name`` checked by its spec: a vector as a 3-tuple of floats, a matrix as
+    3x3 tuples, a bool, an int, a choice; ``-0.0`` stored as ``0.0``."""
+    v = _SPECS[name].check(value)
+    if isinstance(v, np.ndarray):
+        v = v + 0.0  # -0.0 -> 0.0
+        return (
+            tuple(tuple(float(x) for x in row) for row in v)
+            if v.ndim == 2
+            else tuple(float(x) for x in v)
         )
-    return value
-
-
-def _resolution(value: object) -> tuple:
-    """``resolution``: per axis in [PARAM_MIN, PARAM_MAX], or 0 (no quantization on
-    that axis)."""
-    res = _vec("resolution", value)
-    for i, r in enumerate(res):
-        if r != 0.0 and not r >= PARAM_MIN:
-            raise ValueError(
-                f"resolution[{i}]={r!r} is not allowed: every component must lie in "
-                f"[{PARAM_MIN:g}, {PARAM_MAX:g}], or be 0 (no quantization on that axis)"
-            )
-    return tuple(abs(r) for r in res)  # (-0.0 stored as 0.0)
-
-
-def _axis_taus(value: object, gauss_markov_stddev: tuple) -> tuple:
-    """``gauss_markov_correlation_time``: per axis finite and > 0 s, or 0 (no Gauss-Markov term
-    on that axis, whose ``gauss_markov_stddev`` must then be 0)."""
-    tau = _vec("gauss_markov_correlation_time", value, limit=False)
-    if any(t < 0.0 for t in tau):  # (any finite tau: exp(-dt/tau) stays in [0, 1])
-        raise ValueError(
-            f"gauss_markov_correlation_time={value!r} is not allowed: every component must be "
-            "finite and > 0 s, or 0 (no Gauss-Markov term on that axis)"
-        )
-    for i, (t, s) in enumerate(zip(tau, gauss_markov_stddev, strict=True)):
-        if t == 0.0 and s != 0.0:
-            raise ValueError(
-                f"gauss_markov_stddev[{i}]={s!r} is not allowed with "
-                f"gauss_markov_correlation_time[{i}]=0: "
-                "a Gauss-Markov bias needs tau > 0 s on its axis (0 turns the term off there)"
-            )
-    return tuple(abs(t) for t in tau)
+    return v
 
 
 def parse_fields(t: Any) -> None:
-    """Check every field of the TriadNoise ``t`` (in its ``__post_init__``) and store
-    it in its canonical form (3-tuples, 3x3 tuples, bools, an int), refusing a bad
-    value by name."""
+    """Check every field of the TriadNoise ``t`` (in its ``__post_init__``) by its spec
+    and store it in its canonical form (3-tuples, 3x3 tuples, bools, an int), then the
+    rules across fields (each spec's ``rule``); a bad value is refused by name."""
     put = object.__setattr__
-    for name in ("noise_stddev", "noise_density", "turn_on_bias_stddev", "gauss_markov_stddev"):
-        put(t, name, _vec(name, getattr(t, name), nonneg=True))
-    put(
-        t,
-        "random_walk_density",
-        _vec("random_walk_density", t.random_walk_density, nonneg=True),
-    )
-    for name in ("bias", "turn_on_bias_mean", "scale_factor"):
-        put(t, name, _vec(name, getattr(t, name)))
-    if any(s <= -1.0 for s in _triple(t.scale_factor)):
+    for p in TRIAD_PARAMS:  # every value checked before any rule reads it
+        put(t, p.name, _checked(p.name, getattr(t, p.name)))
+    if any(v != 0.0 for v in np.diag(t.misalignment)):
         raise ValueError(
-            f"scale_factor={t.scale_factor!r} is not allowed: every component must be > -1"
+            f"misalignment={t.misalignment!r} is not allowed: its diagonal must be zero "
+            "(the diagonal is scale_factor)"
         )
-    # the flags first: the checks below take their truth values
-    for name in ("gauss_markov_steady_state", "turn_on_bias_decays"):
-        if not isinstance(getattr(t, name), (bool, np.bool_)):
-            raise TypeError(f"{name}={getattr(t, name)!r} is not allowed: use True/False")
-        put(t, name, bool(getattr(t, name)))
-    put(t, "misalignment", _mat3("misalignment", t.misalignment, zero_diagonal=True))
-    put(t, "g_sensitivity", _mat3("g_sensitivity", t.g_sensitivity))
     if t.gauss_markov_correlation_time is not None:
-        put(
-            t,
-            "gauss_markov_correlation_time",
-            _axis_taus(t.gauss_markov_correlation_time, _triple(t.gauss_markov_stddev)),
-        )
-    elif (
-        any(_triple(t.gauss_markov_stddev)) or t.turn_on_bias_decays or t.gauss_markov_steady_state
-    ):
+        for i, (tau, s) in enumerate(
+            zip(t.gauss_markov_correlation_time, t.gauss_markov_stddev, strict=True)
+        ):
+            if tau == 0.0 and s != 0.0:
+                raise ValueError(
+                    f"gauss_markov_stddev[{i}]={s!r} is not allowed with "
+                    f"gauss_markov_correlation_time[{i}]=0: a Gauss-Markov bias needs tau > 0 s "
+                    "on its axis (0 turns the term off there)"
+                )
+    elif any(t.gauss_markov_stddev) or t.turn_on_bias_decays or t.gauss_markov_steady_state:
         raise ValueError(
             "gauss_markov_correlation_time=None is not allowed with a Gauss-Markov bias "
             "(gauss_markov_stddev, gauss_markov_steady_state or turn_on_bias_decays): "
@@ -215,29 +253,20 @@ def parse_fields(t: Any) -> None:
             "gauss_markov_steady_state=True is not allowed with turn_on_bias_decays=True: "
             "the Gauss-Markov state can start from one of them only"
         )
-    fs = _vec("full_scale", t.full_scale, allow_inf=True)
-    for i, v in enumerate(fs):
-        if not v >= PARAM_MIN:
-            raise ValueError(
-                f"full_scale[{i}]={v!r} is not allowed: it must be inf (no saturation) "
-                f"or lie in [{PARAM_MIN:g}, {PARAM_MAX:g}]"
-            )
-    put(t, "full_scale", fs)
     if t.bits is not None:
-        if isinstance(t.bits, np.generic) and t.bits.dtype.kind not in "iu":
-            raise TypeError(f"bits={t.bits!r} is not allowed: it must be an int")
-        b = _validate.integer("bits", t.bits, 1, 33)
-        if not all(math.isfinite(v) for v in _triple(t.full_scale)):
+        if not all(math.isfinite(v) for v in t.full_scale):
             raise ValueError(
-                f"bits={b!r} is not allowed with full_scale={t.full_scale!r}: "
+                f"bits={t.bits!r} is not allowed with full_scale={t.full_scale!r}: "
                 "ADC quantization needs a finite full_scale"
             )
         if t.resolution is not None:
             raise ValueError(
                 f"resolution={t.resolution!r} is not allowed together with "
-                f"bits={b!r}: give one quantization step"
+                f"bits={t.bits!r}: give one quantization step"
             )
-        put(t, "bits", int(b))
-    if t.resolution is not None:
-        put(t, "resolution", _resolution(t.resolution))
-    put(t, "rounding", _rounding(t.rounding, t.bits))
+        if t.rounding == "gazebo":
+            raise ValueError(
+                f"rounding={t.rounding!r} is not allowed with bits={t.bits!r}: the ADC "
+                "quantization of bits always rounds ties to even (use resolution= for "
+                "Gazebo's precision)"
+            )
