@@ -17,6 +17,11 @@ import pytest
 import fastnoise  # noqa: F401  (registers every model)
 from fastnoise.core import registry
 
+# Python only (0.2 states and pickles, read by the state code that test_contract.py
+# runs everywhere): it runs once, in the plain run; CI's scalar-path and sanitizer runs,
+# which are there for the C code, leave it out (-m "not python_only").
+pytestmark = pytest.mark.python_only
+
 DATA = json.loads((Path(__file__).parent / "data" / "v0_2" / "models.json").read_text())
 MODELS = DATA["models"]
 

@@ -13,6 +13,11 @@ import pytest
 import fastnoise as fn
 from fastnoise.core import registry
 
+# Python only (the old spellings' warnings): it runs once, in the plain run; CI's
+# scalar-path and sanitizer runs, which are there for the C code, leave it out
+# (-m "not python_only").
+pytestmark = pytest.mark.python_only
+
 _PTS = np.random.default_rng(0).uniform(-20, 20, (64, 3))
 _IMG = np.random.default_rng(1).integers(0, 256, (6, 7, 3), dtype=np.uint8)
 _DEPTH = np.random.default_rng(2).uniform(0.5, 9.0, (6, 7)).astype(np.float32)
