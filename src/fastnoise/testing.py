@@ -455,6 +455,7 @@ def _probe(classes: list[type]) -> None:
     its child (or hangs it), which then fails alone and a new child probes the rest."""
     while classes:
         names = json.dumps([[c.__module__, c.__qualname__] for c in classes])
+        code: int | str
         try:
             r = subprocess.run(
                 [sys.executable, "-u", "-c", _PROBE, json.dumps(sys.path), names],
