@@ -12,7 +12,7 @@ import threading
 import numpy as np
 import pytest
 
-import fastnoise
+from fastnoise.core import simd
 from fastnoise.models.imu.imu_noise import ImuNoise
 from fastnoise.models.imu.triad import (
     TriadNoise,
@@ -95,17 +95,17 @@ def test_apply_in_pieces_equals_one_call_and_timestamps_equal_steps():
 
 def test_same_bits_on_every_simd_path():
     omega, accel = _motion(600)
-    before = fastnoise.simd_path()
+    before = simd.simd_path()
     results = []
     try:
-        for path in fastnoise.simd_paths_available():
-            fastnoise.set_simd_path(path)
+        for path in simd.simd_paths_available():
+            simd.set_simd_path(path)
             plain = ImuNoise(gyro=dict(noise_density=1e-3, random_walk_density=1e-3), seed=2)
             results.append(
                 _full_model().apply(omega, accel, 0.01) + plain.apply(omega, accel, 0.01)
             )
     finally:
-        fastnoise.set_simd_path(before)
+        simd.set_simd_path(before)
     for r in results[1:]:
         assert all(np.array_equal(x, y) for x, y in zip(r, results[0], strict=True))
 
@@ -137,14 +137,14 @@ def test_direct_path_equals_step_on_every_simd_path(normal_dtype):
     omega, accel = _motion(1030)
     ref = _steps(_plain_model(normal_dtype), omega, accel, 0.01)
     assert np.any(np.abs(ref[0]) == 0.5)
-    before = fastnoise.simd_path()
+    before = simd.simd_path()
     try:
-        for path in fastnoise.simd_paths_available():
-            fastnoise.set_simd_path(path)
+        for path in simd.simd_paths_available():
+            simd.set_simd_path(path)
             got = _plain_model(normal_dtype).apply(omega, accel, 0.01)
             assert np.array_equal(got[0], ref[0]) and np.array_equal(got[1], ref[1]), path
     finally:
-        fastnoise.set_simd_path(before)
+        simd.set_simd_path(before)
 
 
 def test_outputs_may_be_the_other_triads_inputs():

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-import fastnoise
+from fastnoise.core import simd
 from fastnoise.core.generator import fill_normals
 from fastnoise.models.lidar.lidar_noise import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
 
@@ -304,7 +304,7 @@ def test_same_seed_same_noise_other_seed_other_noise():
     assert not np.array_equal(_all_noise(seed=2).apply(pts).points, a)
 
 
-@pytest.mark.parametrize("path", fastnoise.simd_paths_available())
+@pytest.mark.parametrize("path", simd.simd_paths_available())
 def test_every_simd_path_gives_the_same_bits(path):
     noise = _all_noise(seed=17)
     pose = _pose(4)
@@ -313,10 +313,10 @@ def test_every_simd_path_gives_the_same_bits(path):
     gz = RangeNoise(0.0, 0.05, 0.1, 30.0, precision=0.01, seed=1)
     wide = LidarNoise(hitpoint_angular_noise_stddev=1.5, seed=3)  # range-reduced sine
     ref = {}
-    start = fastnoise.simd_path()
+    start = simd.simd_path()
     try:
         for p in ("scalar", path):
-            fastnoise.set_simd_path(p)
+            simd.set_simd_path(p)
             ref[p] = (
                 noise.apply(pts, lidar_pose=pose).points,
                 noise.apply(pts.astype(np.float32)).points,
@@ -327,7 +327,7 @@ def test_every_simd_path_gives_the_same_bits(path):
                 gz.apply(ranges.astype(np.float32)),
             )
     finally:
-        fastnoise.set_simd_path(start)
+        simd.set_simd_path(start)
     for a, b in zip(ref["scalar"], ref[path], strict=True):
         np.testing.assert_array_equal(a, b)
 
@@ -357,7 +357,7 @@ def _awkward_cloud(n, dtype, seed):
 
 @pytest.mark.parametrize(
     "path",
-    fastnoise.simd_paths_available()[1:] or [pytest.param("none", marks=pytest.mark.skip)],
+    simd.simd_paths_available()[1:] or [pytest.param("none", marks=pytest.mark.skip)],
 )
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_every_simd_path_gives_the_same_bits_on_every_branch(path, dtype):
@@ -384,11 +384,11 @@ def test_every_simd_path_gives_the_same_bits_on_every_branch(path, dtype):
         LidarNoise(seed=7),
     ]
     pose = _pose(4)
-    start = fastnoise.simd_path()
+    start = simd.simd_path()
     res = {}
     try:
         for p in ("scalar", path):
-            fastnoise.set_simd_path(p)
+            simd.set_simd_path(p)
             out = []
             for n in (13, 21, 515, 1031):
                 pts = _awkward_cloud(n, dtype, n)
@@ -409,7 +409,7 @@ def test_every_simd_path_gives_the_same_bits_on_every_branch(path, dtype):
                             out.append(r.local_points)
             res[p] = out
     finally:
-        fastnoise.set_simd_path(start)
+        simd.set_simd_path(start)
     for a, b in zip(res["scalar"], res[path], strict=True):
         np.testing.assert_array_equal(_bits(a), _bits(b))
 
