@@ -29,7 +29,7 @@ from fastnoise.testing import (
 )
 
 # Public classes that are parameters, records or warnings, not models.
-NON_MODELS = {"TriadNoise", "DvlConfig", "DvlSensorNoise", "DvlMeasurement", "DvlRangeWarning"}
+NON_MODELS = {"TriadNoise", "DvlSensorNoise"}
 
 
 def _builtins():

@@ -166,6 +166,55 @@ def test_sensor_noise_is_now_dvl_sensor_noise(where):
     assert "SensorNoise" not in fn.__all__ and "DvlSensorNoise" in fn.__all__
 
 
+#: The names 0.3 moved from the top level, each with the module of its concern.
+MOVED_FROM_THE_TOP = {
+    "DvlConfig": "fastnoise.models.dvl",
+    "DvlMeasurement": "fastnoise.models.dvl",
+    "DvlRangeWarning": "fastnoise.models.dvl",
+    "load_config": "fastnoise.models.dvl",
+    "save_config": "fastnoise.models.dvl",
+    "HITPOINT_BASED": "fastnoise.models.lidar",
+    "RAY_BASED": "fastnoise.models.lidar",
+    "gauss_markov_stddev_from_gazebo": "fastnoise.models.imu",
+    "odometry_covariances": "fastnoise.models.imu",
+    "triad_covariance": "fastnoise.models.imu",
+    "imu_noise_params_from_sdf": "fastnoise.io.sdf",
+    "set_simd_path": "fastnoise.core.simd",
+    "simd_path": "fastnoise.core.simd",
+    "simd_paths_available": "fastnoise.core.simd",
+    "release_spare_memory": "fastnoise.core.buffers",
+    "spare_memory": "fastnoise.core.buffers",
+}
+
+
+@pytest.mark.parametrize(("name", "where"), sorted(MOVED_FROM_THE_TOP.items()))
+def test_a_name_moved_from_the_top_level_warns_naming_its_module(name, where):
+    new = getattr(importlib.import_module(where), name)
+    with pytest.warns(DeprecationWarning) as caught:
+        old = getattr(fn, name)
+    assert [str(w.message) for w in caught] == [
+        f"fastnoise.{name} is deprecated: use {where}.{name}"
+    ]
+    assert caught[0].filename == __file__  # the warning points at the caller
+    assert old is new
+    assert name not in fn.__all__ and name not in dir(fn)
+    with pytest.warns(DeprecationWarning, match=rf"use {where}\.{name}$"):
+        exec(f"from fastnoise import {name} as old", {})
+
+
+def test_the_top_level_is_the_models_and_the_sdf_entry_points():
+    models = {d.cls.__name__ for d in registry.models() if d.cls is not None}
+    models = {n for n in models if getattr(fn, n, None) is not None}
+    assert set(fn.__all__) == models | {"TriadNoise", "DvlSensorNoise"} | {
+        "wt901c",
+        "from_sdf",
+        "load_sensors",
+    }
+    assert set(fn._MOVED_NAMES) == set(MOVED_FROM_THE_TOP)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        fn.no_such_name  # noqa: B018
+
+
 def test_the_model_name_image_is_camera():
     with pytest.warns(DeprecationWarning, match="use 'camera'"):
         decl = registry.get("image")
