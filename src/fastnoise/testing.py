@@ -442,7 +442,8 @@ _PROBE = textwrap.dedent(
 #: that one child probes them all rather than one child each (a child's start, numpy
 #: and fastnoise imported, is most of a probe's time, and more under a sanitizer).
 _PROBE_PENDING: list[type] = []
-#: Probe results not yet reported: class -> None (it passed) or what the child said.
+#: Probe results: class -> None (it passed) or what the child said. A class is probed
+#: once per process: the child imports it afresh, so a second probe would see the same.
 _PROBE_RESULTS: dict[type, str | None] = {}
 
 
@@ -494,7 +495,7 @@ def check_unbuilt_object_is_safe(decl: Declaration) -> None:
     """Every public method of ``cls.__new__(cls)`` either works or raises; none crashes
     the process (run in a child process, so a crash fails this check only). The models
     of one :func:`parametrize_with_checks` share a child (a class that crashes it fails
-    alone, and a new child probes the others)."""
+    alone, and a new child probes the others), and a class is probed once a process."""
     cls = decl.cls
     if "<locals>" in cls.__qualname__:
         raise unittest.SkipTest(f"{cls.__qualname__} cannot be imported by name in a child")
@@ -502,7 +503,7 @@ def check_unbuilt_object_is_safe(decl: Declaration) -> None:
         batch = [cls] + [c for c in _PROBE_PENDING if c is not cls and c not in _PROBE_RESULTS]
         _PROBE_PENDING.clear()
         _probe(batch)
-    failure = _PROBE_RESULTS.pop(cls)
+    failure = _PROBE_RESULTS[cls]
     assert failure is None, failure
 
 
