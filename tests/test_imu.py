@@ -1119,3 +1119,20 @@ class _Reduce:
 
     def __reduce__(self):
         return (self.func, self.args)
+
+
+def test_apply_returns_imu_samples_that_unpack_as_the_old_tuple():
+    # a whole-array call with several outputs returns a NamedTuple (docs/conventions.rst,
+    # rule 9); step, a per-sample call, keeps its plain tuple
+    from fastnoise.models.imu import ImuSamples
+
+    w = np.tile([0.1, -0.2, 0.3], (6, 1))
+    a = np.tile([0.0, 0.1, 9.81], (6, 1))
+    res = ImuNoise({"noise_stddev": 0.01}, {"noise_stddev": 0.02}, seed=5).apply(w, a, 0.01)
+    assert type(res) is ImuSamples and res._fields == ("omega", "accel")
+    omega, accel = res
+    assert omega is res.omega is res[0] and accel is res.accel is res[1]
+    steps = ImuNoise({"noise_stddev": 0.01}, {"noise_stddev": 0.02}, seed=5)
+    one = steps.step(w[0], a[0], 0.01)
+    assert type(one) is tuple
+    np.testing.assert_array_equal(one[0], omega[0])

@@ -25,6 +25,7 @@ from fastnoise.models.imu import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.core.deprecation import positional_options
 from fastnoise.models.imu import checks as _checks
+from fastnoise.models.imu.samples import ImuSamples
 from fastnoise.models.imu.triad import triad_covariance
 
 cnp.import_array()
@@ -199,7 +200,8 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         increasing; the first step is the time since the previous call's last
         timestamp, else ``t[1] - t[0]``). Inputs of any real dtype and layout.
 
-        Returns ``(omega_measured, accel_measured)``, float64 (N, 3) in rad/s and m/s^2
+        Returns ``ImuSamples(omega, accel)`` (a NamedTuple: it unpacks as ``omega,
+        accel = ...``), the measured values, float64 (N, 3) in rad/s and m/s^2
         (N calls of ``step``, bit for bit), or ``out_omega``/``out_accel`` (native
         float64 (N, 3), C-contiguous, aligned, writeable; each may be exactly ``omega``
         or ``accel``). Refusals and buffers: :doc:`/models/imu`."""
@@ -239,7 +241,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         finally:
             self._busy = False
             unlock_model(self)
-        return wo, ao
+        return ImuSamples(wo, ao)
 
     def _advance_biases(self, n, dt):
         """The state ``apply`` of ``n`` samples with steps ``dt`` (s) would leave, bit
