@@ -39,8 +39,14 @@ RENAMED_0_3 = {
 }
 
 
+#: Models whose position 0.3 gave a frame counter (docs/conventions.rst, rule 7): their
+#: 0.2 states hold an empty position, which loads as frame 0.
+FRAME_COUNTER_0_3 = {"lidar", "range", "carla_lidar"}
+
+
 def _in_0_3_names(name, state):
-    """A 0.2 state with the keys of its params that 0.3 renamed spelled the new way."""
+    """A 0.2 state with the keys of its params that 0.3 renamed spelled the new way (and
+    the frame counter 0.3 added, at frame 0)."""
     renames = RENAMED_0_3.get(name, {})
 
     def walk(v):
@@ -50,7 +56,11 @@ def _in_0_3_names(name, state):
             return [walk(x) for x in v]
         return v
 
-    return {**state, "params": walk(state["params"])}
+    position = state["position"]
+    if name in FRAME_COUNTER_0_3:
+        assert position == {}
+        position = {"frame": 0}
+    return {**state, "params": walk(state["params"]), "position": position}
 
 
 def _check_warnings(name, caught):

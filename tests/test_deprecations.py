@@ -413,3 +413,29 @@ def test_the_dvl_json_keeps_noise_dev_as_noisedev():
         warnings.simplefilter("error", DeprecationWarning)
         sim = fn.DvlSimulator.from_config({"dvl_yaw": {"noiseDev": 0.5}, "seed": 2})
     assert sim["dvl_yaw"].noise_stddev == 0.5
+
+
+def test_lidar_distances_out_and_hit_mask_out_warn_and_fill_the_same_buffers():
+    # extra outputs are out_<name> (docs/conventions.rst, rule 8)
+    noise = fn.LidarNoise(distance_noise_stddev_base=0.02, seed=1)
+    old = (np.empty(64), np.empty(64, bool))
+    new = (np.empty(64), np.empty(64, bool))
+    with pytest.warns(DeprecationWarning) as caught:
+        got = noise.apply(_PTS, frame=2, distances_out=old[0], hit_mask_out=old[1])
+    message = " ".join(str(w.message) for w in caught)
+    assert "'distances_out' is deprecated: use 'out_distances'" in message
+    assert "'hit_mask_out' is deprecated: use 'out_hit_mask'" in message
+    assert all(w.filename == __file__ for w in caught), [w.filename for w in caught]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)  # the new spelling is quiet
+        want = noise.apply(_PTS, frame=2, out_distances=new[0], out_hit_mask=new[1])
+    assert got.distances is old[0] and got.hit_mask is old[1]
+    _same(tuple(got[:3]), tuple(want[:3]))
+
+
+def test_lidar_old_and_new_output_names_together_are_refused_naming_both():
+    noise = fn.LidarNoise(seed=1)
+    with pytest.raises(TypeError, match="'distances_out'.*'out_distances'"):
+        noise.apply(_PTS, distances_out=np.empty(64), out_distances=np.empty(64))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'mask_out'"):
+        noise.apply(_PTS, mask_out=np.empty(64, bool))

@@ -252,7 +252,7 @@ def lidar(n: int, peers: dict[str, Any]) -> Workload:
     w.cases.append(
         Case(
             "fastnoise",
-            lambda: model.apply(pts, out=p_out, distances_out=d_out, hit_mask_out=m_out).points,
+            lambda: model.apply(pts, out=p_out, out_distances=d_out, out_hit_mask=m_out).points,
             err_check,
         )
     )

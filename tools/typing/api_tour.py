@@ -51,6 +51,7 @@ from fastnoise.models.dvl import (
     save_config,
 )
 from fastnoise.models.imu import (
+    ImuSamples,
     gauss_markov_stddev_from_gazebo,
     odometry_covariances,
     triad_covariance,
@@ -95,6 +96,8 @@ def imu() -> float:
     m = ImuNoise(gyro=gyro, accel=accel, seed=5)
     w, a = m.step(np.zeros(3), np.array([0.0, 0.0, 9.81]), 0.01)
     ws, acs = m.apply(np.zeros((100, 3)), np.tile([0.0, 0.0, 9.81], (100, 1)), 0.01)
+    rec_: ImuSamples = m.apply(np.zeros((2, 3)), np.zeros((2, 3)), 0.01)
+    assert rec_.omega.shape == rec_.accel.shape == (2, 3)
     cov = triad_covariance(gyro, 0.01)
     odo = odometry_covariances()
     sigma = gauss_markov_stddev_from_gazebo(0.01, 100.0)
@@ -148,6 +151,10 @@ def lidar() -> float:
     pts = np.random.default_rng(0).uniform(-20.0, 20.0, (64, 3))
     m = LidarNoise(hitpoint_angular_noise_stddev=0.002, distance_noise_stddev_base=0.02, seed=8)
     res = m.apply(pts, frame=2)
+    nxt = m.apply(pts, out_distances=np.empty(64), out_hit_mask=np.empty(64, dtype=bool))
+    counter: int = m.frame  # the frame counter: 1 after one apply without frame
+    assert counter == 1 and nxt.distances.shape == (64,)
+    m.reset()
     rgl = LidarNoise.from_rgl(HITPOINT_BASED, 0.001, 0.0, 0.02, 0.001, 0.0, seed=8)
     ray = LidarNoise.from_rgl(RAY_BASED, 0.001, 0.0, 0.0, 0.0, 0.0, seed=8)
     rays = ray.perturb_rays(np.tile(np.eye(4), (4, 1, 1)), frame=1)
