@@ -1289,3 +1289,17 @@ def test_one_lidar_and_one_range_model_shared_by_four_threads():
     assert lid == [noise.apply(pts, frame=f).points.tobytes() for f in jobs]
     assert rng_ == [gz.apply(scan, frame=f).tobytes() for f in jobs]
     assert one == [gz.apply_one(5.0, frame=f, index=f) for f in jobs]
+
+
+@pytest.mark.parametrize("name", ["lidar", "range", "carla_lidar", "camera"])
+def test_the_gpu_calls_reserve_frames_through_the_model_lock(name):
+    # fastnoise.cuda takes a model's next frame with _take_frames (the lock its CPU
+    # apply takes), so CPU and GPU calls that share a model never share a frame
+    from fastnoise.models.camera.image_noise import ImageNoise
+
+    m = ImageNoise(seed=1) if name == "camera" else _frame_model(name)[0]
+    assert m._take_frames() == 0 and m._take_frames(3) == 1 and m.frame == 4
+    m.frame = type(m)._frame_end
+    with pytest.raises(OverflowError, match="frame"):
+        m._take_frames()
+    assert m.frame == type(m)._frame_end
