@@ -89,8 +89,8 @@ def test_fastnoise_hitpoint_distance_f64_reused_buffers(benchmark):
     pts, noise = _frame(np.float64), _noise()
     bufs = {
         "out": np.empty_like(pts),
-        "distances_out": np.empty(N),
-        "hit_mask_out": np.empty(N, dtype=bool),
+        "out_distances": np.empty(N),
+        "out_hit_mask": np.empty(N, dtype=bool),
     }
     frame = iter(range(10**9))
     res = benchmark(lambda: noise.apply(pts, frame=next(frame), **bufs))

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-import fastnoise
+from fastnoise.core import simd
 
 
-@pytest.fixture(params=fastnoise.simd_paths_available())
+@pytest.fixture(params=simd.simd_paths_available())
 def simd_path(request):
     """Runs the test once per kernel path this CPU has, then restores the path."""
-    before = fastnoise.simd_path()
-    fastnoise.set_simd_path(request.param)
+    before = simd.simd_path()
+    simd.set_simd_path(request.param)
     yield request.param
-    fastnoise.set_simd_path(before)
+    simd.set_simd_path(before)
 
 
 def pytest_configure(config):

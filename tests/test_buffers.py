@@ -8,8 +8,8 @@ import gc
 import numpy as np
 import pytest
 
-import fastnoise
 from fastnoise import ImuNoise
+from fastnoise.core import buffers
 
 N = 200_000  # (N, 3) float64 = 4.8 MB: above the 4 MiB recycling threshold
 
@@ -25,15 +25,15 @@ def _motion():
 
 @pytest.mark.needs_recycling
 def test_release_hands_back_everything_and_reports_it():
-    fastnoise.release_spare_memory()
-    assert fastnoise.spare_memory() == 0
+    buffers.release_spare_memory()
+    assert buffers.spare_memory() == 0
     w, a = _imu().apply(*_motion(), 0.01)
     del w, a
     gc.collect()
-    kept = fastnoise.spare_memory()
+    kept = buffers.spare_memory()
     assert kept >= 2 * N * 3 * 8
-    assert fastnoise.release_spare_memory() == kept
-    assert fastnoise.spare_memory() == 0
+    assert buffers.release_spare_memory() == kept
+    assert buffers.spare_memory() == 0
 
 
 @pytest.mark.needs_recycling
@@ -56,21 +56,21 @@ def test_reused_memory_gives_the_same_values_and_spares_live_results():
 
 @pytest.mark.needs_recycling
 def test_at_most_four_spare_blocks_are_kept():
-    fastnoise.release_spare_memory()
+    buffers.release_spare_memory()
     omega, accel = _motion()
     results = [_imu().apply(omega, accel, 0.01) for _ in range(3)]  # six arrays alive
     del results
     gc.collect()
-    assert fastnoise.spare_memory() == 4 * N * 3 * 8
-    fastnoise.release_spare_memory()
+    assert buffers.spare_memory() == 4 * N * 3 * 8
+    buffers.release_spare_memory()
 
 
 def test_small_results_use_ordinary_memory():
-    fastnoise.release_spare_memory()
+    buffers.release_spare_memory()
     w, a = _imu().apply(np.zeros((100, 3)), np.zeros((100, 3)), 0.01)
     assert w.flags.owndata
     del w, a
-    assert fastnoise.spare_memory() == 0
+    assert buffers.spare_memory() == 0
 
 
 def _address(a):
@@ -79,14 +79,14 @@ def _address(a):
 
 @pytest.mark.needs_recycling
 def test_a_dropped_block_serves_the_next_large_result():
-    fastnoise.release_spare_memory()
+    buffers.release_spare_memory()
     omega, accel = _motion()
     w, a = _imu().apply(omega, accel, 0.01)
     addresses = {_address(w), _address(a)}
     del w, a
-    assert fastnoise.spare_memory() == 2 * N * 3 * 8
+    assert buffers.spare_memory() == 2 * N * 3 * 8
     w2, a2 = _imu().apply(omega, accel, 0.01)
     assert {_address(w2), _address(a2)} == addresses
-    assert fastnoise.spare_memory() == 0
+    assert buffers.spare_memory() == 0
     del w2, a2
-    fastnoise.release_spare_memory()
+    buffers.release_spare_memory()

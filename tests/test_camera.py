@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-import fastnoise
+from fastnoise.core import simd
 from fastnoise.core.generator import fill_normals
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.models.camera.image_noise import ImageNoise
@@ -453,7 +453,7 @@ print(h.hexdigest())
 def test_simd_paths_give_identical_bits():
     # each extension module keeps its own dispatch level, so force it per process
     digests = {}
-    for path in fastnoise.simd_paths_available():
+    for path in simd.simd_paths_available():
         env = dict(os.environ, FASTNOISE_SIMD=path)
         res = subprocess.run(
             [sys.executable, "-c", _SIMD_SCRIPT], env=env, capture_output=True, text=True

@@ -173,8 +173,8 @@ def test_keyed_per_point_pieces_frames_threads_and_in_place():
 def test_float32_stays_float32_with_the_same_draws():
     pts = _cloud(20_000, seed=13)
     m = CarlaLidarNoise(dropoff_zero_intensity=0.0, seed=14)
-    r64 = m.apply(pts, drop=False)
-    r32 = m.apply(pts.astype(np.float32), drop=False)
+    r64 = m.apply(pts, drop=False, frame=0)
+    r32 = m.apply(pts.astype(np.float32), drop=False, frame=0)
     assert r32.points.dtype == np.float32
     np.testing.assert_array_equal(r32.mask, r64.mask)  # the general drop-off only
     np.testing.assert_allclose(r32.points, r64.points, rtol=1e-6, atol=1e-6)
@@ -212,7 +212,7 @@ def test_bad_arguments_are_refused_by_name():
 
 
 def test_one_model_shared_by_four_threads():
-    # stateless per call (the frame is an argument): each call gives its solo bits
+    # explicit frames: each call reads the model only (no lock) and gives its solo bits
     import threading
 
     m = CarlaLidarNoise(noise_stddev=0.02, seed=21)

@@ -28,8 +28,13 @@ from fastnoise.testing import (
     parametrize_with_checks,
 )
 
+#: The registry's completeness and the checks' own behaviour (on toy models written in
+#: Python) run once, in the plain run of CI; its scalar-path and sanitizer runs, which
+#: are there for the C code, run only the contract over the registry.
+python_only = pytest.mark.python_only
+
 # Public classes that are parameters, records or warnings, not models.
-NON_MODELS = {"TriadNoise", "DvlConfig", "DvlSensorNoise", "DvlMeasurement", "DvlRangeWarning"}
+NON_MODELS = {"TriadNoise", "DvlSensorNoise"}
 
 
 def _builtins():
@@ -52,6 +57,7 @@ def test_contract(check):
 # ---- the registry is complete -------------------------------------------------------
 
 
+@python_only
 def test_every_public_model_is_registered_and_every_registered_model_is_public():
     public = {n: getattr(fn, n) for n in fn.__all__ if isinstance(getattr(fn, n), type)}
     models = {n: c for n, c in public.items() if issubclass(c, Model)}
@@ -59,6 +65,7 @@ def test_every_public_model_is_registered_and_every_registered_model_is_public()
     assert sorted(c.__name__ for c in _builtins().values()) == sorted(models)
 
 
+@python_only
 def test_every_subclass_of_model_is_registered():
     def walk(c):
         for s in c.__subclasses__():
@@ -76,6 +83,7 @@ def test_every_subclass_of_model_is_registered():
     assert bases == {fn.models.gazebo.sensors._GazeboSensor, fn.core.model._FrameCounter}
 
 
+@python_only
 def test_every_declaration_with_a_class_has_checks_and_one_without_has_none():
     for decl in registry.models():
         names = [n for n, _ in model_checks(decl)]
@@ -100,6 +108,7 @@ def toy():
         registry.unregister("toy")
 
 
+@python_only
 def test_a_model_defined_only_in_a_test_module_passes_the_contract(toy):
     assert "toy" in registry.names()
     check_model(toy)
@@ -142,6 +151,7 @@ def _stuck_exercise(m):
     return m.apply(np.linspace(0.0, 1.0, 5))
 
 
+@python_only
 def test_a_model_whose_state_forgets_a_parameter_fails():
     with pytest.raises(AssertionError, match="check_params_declared"):
         check_model(_ForgetfulToy)
@@ -151,6 +161,7 @@ def test_a_model_whose_state_forgets_a_parameter_fails():
             checks[f"check_round_trip[{how}]"]()
 
 
+@python_only
 def test_a_model_whose_reset_does_not_rewind_fails():
     from dataclasses import replace
 
@@ -163,6 +174,7 @@ def test_a_model_whose_reset_does_not_rewind_fails():
         check_model(decl)
 
 
+@python_only
 def test_a_check_that_does_not_apply_is_a_skip():
     from dataclasses import replace
 
@@ -173,6 +185,7 @@ def test_a_check_that_does_not_apply_is_a_skip():
     check_model(decl)  # passed over
 
 
+@python_only
 def test_a_declaration_without_a_class_has_no_checks():
     decls = [d for d in registry.models() if d.cls is None]
     assert decls, "the registry has a declaration without a class (the covariance table)"
@@ -181,6 +194,7 @@ def test_a_declaration_without_a_class_has_no_checks():
         check_model(decl)  # nothing to run, nothing fails
 
 
+@python_only
 def test_check_model_refuses_what_is_no_model():
     with pytest.raises(TypeError, match="Model"):
         check_model(dict)

@@ -13,6 +13,11 @@ import pytest
 import fastnoise as fn
 from fastnoise.core import registry
 
+# Python only (the old spellings' warnings): it runs once, in the plain run; CI's
+# scalar-path and sanitizer runs, which are there for the C code, leave it out
+# (-m "not python_only").
+pytestmark = pytest.mark.python_only
+
 _PTS = np.random.default_rng(0).uniform(-20, 20, (64, 3))
 _IMG = np.random.default_rng(1).integers(0, 256, (6, 7, 3), dtype=np.uint8)
 _DEPTH = np.random.default_rng(2).uniform(0.5, 9.0, (6, 7)).astype(np.float32)
@@ -159,6 +164,55 @@ def test_sensor_noise_is_now_dvl_sensor_noise(where):
         old = module.SensorNoise
     assert old is fn.DvlSensorNoise
     assert "SensorNoise" not in fn.__all__ and "DvlSensorNoise" in fn.__all__
+
+
+#: The names 0.3 moved from the top level, each with the module of its concern.
+MOVED_FROM_THE_TOP = {
+    "DvlConfig": "fastnoise.models.dvl",
+    "DvlMeasurement": "fastnoise.models.dvl",
+    "DvlRangeWarning": "fastnoise.models.dvl",
+    "load_config": "fastnoise.models.dvl",
+    "save_config": "fastnoise.models.dvl",
+    "HITPOINT_BASED": "fastnoise.models.lidar",
+    "RAY_BASED": "fastnoise.models.lidar",
+    "gauss_markov_stddev_from_gazebo": "fastnoise.models.imu",
+    "odometry_covariances": "fastnoise.models.imu",
+    "triad_covariance": "fastnoise.models.imu",
+    "imu_noise_params_from_sdf": "fastnoise.io.sdf",
+    "set_simd_path": "fastnoise.core.simd",
+    "simd_path": "fastnoise.core.simd",
+    "simd_paths_available": "fastnoise.core.simd",
+    "release_spare_memory": "fastnoise.core.buffers",
+    "spare_memory": "fastnoise.core.buffers",
+}
+
+
+@pytest.mark.parametrize(("name", "where"), sorted(MOVED_FROM_THE_TOP.items()))
+def test_a_name_moved_from_the_top_level_warns_naming_its_module(name, where):
+    new = getattr(importlib.import_module(where), name)
+    with pytest.warns(DeprecationWarning) as caught:
+        old = getattr(fn, name)
+    assert [str(w.message) for w in caught] == [
+        f"fastnoise.{name} is deprecated: use {where}.{name}"
+    ]
+    assert caught[0].filename == __file__  # the warning points at the caller
+    assert old is new
+    assert name not in fn.__all__ and name not in dir(fn)
+    with pytest.warns(DeprecationWarning, match=rf"use {where}\.{name}$"):
+        exec(f"from fastnoise import {name} as old", {})
+
+
+def test_the_top_level_is_the_models_and_the_sdf_entry_points():
+    models = {d.cls.__name__ for d in registry.models() if d.cls is not None}
+    models = {n for n in models if getattr(fn, n, None) is not None}
+    assert set(fn.__all__) == models | {"TriadNoise", "DvlSensorNoise"} | {
+        "wt901c",
+        "from_sdf",
+        "load_sensors",
+    }
+    assert set(fn._MOVED_NAMES) == set(MOVED_FROM_THE_TOP)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        fn.no_such_name  # noqa: B018
 
 
 def test_the_model_name_image_is_camera():
@@ -359,3 +413,29 @@ def test_the_dvl_json_keeps_noise_dev_as_noisedev():
         warnings.simplefilter("error", DeprecationWarning)
         sim = fn.DvlSimulator.from_config({"dvl_yaw": {"noiseDev": 0.5}, "seed": 2})
     assert sim["dvl_yaw"].noise_stddev == 0.5
+
+
+def test_lidar_distances_out_and_hit_mask_out_warn_and_fill_the_same_buffers():
+    # extra outputs are out_<name> (docs/conventions.rst, rule 8)
+    noise = fn.LidarNoise(distance_noise_stddev_base=0.02, seed=1)
+    old = (np.empty(64), np.empty(64, bool))
+    new = (np.empty(64), np.empty(64, bool))
+    with pytest.warns(DeprecationWarning) as caught:
+        got = noise.apply(_PTS, frame=2, distances_out=old[0], hit_mask_out=old[1])
+    message = " ".join(str(w.message) for w in caught)
+    assert "'distances_out' is deprecated: use 'out_distances'" in message
+    assert "'hit_mask_out' is deprecated: use 'out_hit_mask'" in message
+    assert all(w.filename == __file__ for w in caught), [w.filename for w in caught]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)  # the new spelling is quiet
+        want = noise.apply(_PTS, frame=2, out_distances=new[0], out_hit_mask=new[1])
+    assert got.distances is old[0] and got.hit_mask is old[1]
+    _same(tuple(got[:3]), tuple(want[:3]))
+
+
+def test_lidar_old_and_new_output_names_together_are_refused_naming_both():
+    noise = fn.LidarNoise(seed=1)
+    with pytest.raises(TypeError, match="'distances_out'.*'out_distances'"):
+        noise.apply(_PTS, distances_out=np.empty(64), out_distances=np.empty(64))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'mask_out'"):
+        noise.apply(_PTS, mask_out=np.empty(64, bool))

@@ -21,6 +21,7 @@ from scipy import stats
 from scipy.spatial.transform import Rotation
 
 from fastnoise.core import generator as fgen
+from fastnoise.core import simd
 from fastnoise.core.seeding import model_key
 from fastnoise.models.dvl import config as dc
 from fastnoise.models.dvl.simulator import (
@@ -376,9 +377,7 @@ print(hashlib.sha256(DvlSimulator(sens, seed=3).measure_many(t).tobytes()).hexdi
 
 
 def test_same_bits_on_every_simd_path():
-    import fastnoise
-
-    paths = fastnoise.simd_paths_available()
+    paths = simd.simd_paths_available()
     digests = set()
     for path in paths:
         env = dict(os.environ, FASTNOISE_SIMD=path)
@@ -391,17 +390,15 @@ def test_same_bits_on_every_simd_path():
 
 
 def test_same_bits_on_every_simd_level_in_process():
-    import fastnoise
-
     t = truth_array(1003, seed=33)
-    before = fastnoise.simd_path()
+    before = simd.simd_path()
     outs = []
     try:
-        for path in fastnoise.simd_paths_available():
-            assert fastnoise.set_simd_path(path) == path
+        for path in simd.simd_paths_available():
+            assert simd.set_simd_path(path) == path
             outs.append(DvlSimulator(noisy_sensors(0.2), seed=34).measure_many(t))
     finally:
-        fastnoise.set_simd_path(before)
+        simd.set_simd_path(before)
     assert all(np.array_equal(bits(o), bits(outs[0])) for o in outs[1:])
 
 

@@ -9,7 +9,7 @@ import pickle
 import numpy as np
 import pytest
 
-import fastnoise
+from fastnoise.core import buffers
 from fastnoise.models.dvl import config as dc
 from fastnoise.models.dvl.simulator import MESSAGE_DTYPE, TRUTH_DTYPE, DvlSimulator
 
@@ -148,7 +148,7 @@ def test_blocks_over_the_recycling_cap():
     """Results over the cap are freed when dropped and leave the spare blocks alone."""
     from fastnoise.core import buffers as _buffers
 
-    fastnoise.release_spare_memory()  # no spare block that could serve the big batch
+    buffers.release_spare_memory()  # no spare block that could serve the big batch
     t = truth_array(N, seed=11)
     sim = DvlSimulator(sensors(), seed=12)
     ref = DvlSimulator(sensors(), seed=12)
@@ -157,13 +157,13 @@ def test_blocks_over_the_recycling_cap():
     del small
     old = _buffers._set_limits(5 << 20)
     try:
-        spare = fastnoise.spare_memory()
+        spare = buffers.spare_memory()
         assert spare >= (N // 2) * MESSAGE_DTYPE.itemsize
         for _ in range(2):
             big = sim.measure_many(t)  # 9.4 MB: over the cap
             assert np.array_equal(bits(big), bits(ref.measure_many(t)))
             del big
-            assert fastnoise.spare_memory() == spare  # freed, not kept
+            assert buffers.spare_memory() == spare  # freed, not kept
     finally:
         _buffers._set_limits(old)
     again = sim.measure_many(t[: N // 2])

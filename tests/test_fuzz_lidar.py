@@ -206,7 +206,7 @@ def test_fuzz_lidar_apply(data, params):
     threads = data.draw(st.sampled_from([1, 2]), label="threads")
     out_kind = _pick(data, "out", ["none", "fresh", "inplace"], ["shifted"], fault)
     names = ["points", "distances", "hit_mask", "lidar_pose", "frame", "first_index", "out"]
-    names += ["distances_out", "hit_mask_out"]
+    names += ["out_distances", "out_hit_mask"]
 
     kw = {"distances": dist, "hit_mask": mask, "lidar_pose": pose, "frame": frame}
     kw.update(first_index=first, threads=threads, return_local=True)
@@ -214,8 +214,8 @@ def test_fuzz_lidar_apply(data, params):
     call_pts = pts
     if out_kind == "fresh":
         kw["out"] = np.empty((n, 3), "<f4" if pts.dtype in ("<f4", ">f4") else "<f8")
-        kw["distances_out"] = np.empty(n, kw["out"].dtype)
-        kw["hit_mask_out"] = np.empty(n, bool)
+        kw["out_distances"] = np.empty(n, kw["out"].dtype)
+        kw["out_hit_mask"] = np.empty(n, bool)
     elif out_kind == "inplace":
         call_pts = pts.copy() if pts.dtype.isnative else pts
         kw["out"] = call_pts
@@ -235,7 +235,7 @@ def test_fuzz_lidar_apply(data, params):
     if out_kind != "inplace":
         _unchanged(snap, call_pts, dist, mask)
     ref_kw = dict(kw, distances=_plain(dist), hit_mask=_plain(mask), lidar_pose=_plain(pose))
-    for k in ("out", "distances_out", "hit_mask_out"):
+    for k in ("out", "out_distances", "out_hit_mask"):
         ref_kw.pop(k, None)
     ref = noise.apply(_plain(snap[0][0]), **ref_kw)
     for a, b in zip(got, ref, strict=True):

@@ -12,7 +12,7 @@ import threading
 import numpy as np
 import pytest
 
-import fastnoise
+from fastnoise.core import simd
 from fastnoise.models.imu.imu_noise import ImuNoise
 from fastnoise.models.imu.triad import (
     TriadNoise,
@@ -95,17 +95,17 @@ def test_apply_in_pieces_equals_one_call_and_timestamps_equal_steps():
 
 def test_same_bits_on_every_simd_path():
     omega, accel = _motion(600)
-    before = fastnoise.simd_path()
+    before = simd.simd_path()
     results = []
     try:
-        for path in fastnoise.simd_paths_available():
-            fastnoise.set_simd_path(path)
+        for path in simd.simd_paths_available():
+            simd.set_simd_path(path)
             plain = ImuNoise(gyro=dict(noise_density=1e-3, random_walk_density=1e-3), seed=2)
             results.append(
                 _full_model().apply(omega, accel, 0.01) + plain.apply(omega, accel, 0.01)
             )
     finally:
-        fastnoise.set_simd_path(before)
+        simd.set_simd_path(before)
     for r in results[1:]:
         assert all(np.array_equal(x, y) for x, y in zip(r, results[0], strict=True))
 
@@ -137,14 +137,14 @@ def test_direct_path_equals_step_on_every_simd_path(normal_dtype):
     omega, accel = _motion(1030)
     ref = _steps(_plain_model(normal_dtype), omega, accel, 0.01)
     assert np.any(np.abs(ref[0]) == 0.5)
-    before = fastnoise.simd_path()
+    before = simd.simd_path()
     try:
-        for path in fastnoise.simd_paths_available():
-            fastnoise.set_simd_path(path)
+        for path in simd.simd_paths_available():
+            simd.set_simd_path(path)
             got = _plain_model(normal_dtype).apply(omega, accel, 0.01)
             assert np.array_equal(got[0], ref[0]) and np.array_equal(got[1], ref[1]), path
     finally:
-        fastnoise.set_simd_path(before)
+        simd.set_simd_path(before)
 
 
 def test_outputs_may_be_the_other_triads_inputs():
@@ -1119,3 +1119,20 @@ class _Reduce:
 
     def __reduce__(self):
         return (self.func, self.args)
+
+
+def test_apply_returns_imu_samples_that_unpack_as_the_old_tuple():
+    # a whole-array call with several outputs returns a NamedTuple (docs/conventions.rst,
+    # rule 9); step, a per-sample call, keeps its plain tuple
+    from fastnoise.models.imu import ImuSamples
+
+    w = np.tile([0.1, -0.2, 0.3], (6, 1))
+    a = np.tile([0.0, 0.1, 9.81], (6, 1))
+    res = ImuNoise({"noise_stddev": 0.01}, {"noise_stddev": 0.02}, seed=5).apply(w, a, 0.01)
+    assert type(res) is ImuSamples and res._fields == ("omega", "accel")
+    omega, accel = res
+    assert omega is res.omega is res[0] and accel is res.accel is res[1]
+    steps = ImuNoise({"noise_stddev": 0.01}, {"noise_stddev": 0.02}, seed=5)
+    one = steps.step(w[0], a[0], 0.01)
+    assert type(one) is tuple
+    np.testing.assert_array_equal(one[0], omega[0])

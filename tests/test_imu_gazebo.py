@@ -13,7 +13,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from fastnoise import ImuNoise, TriadNoise, gauss_markov_stddev_from_gazebo, triad_covariance
+from fastnoise import ImuNoise, TriadNoise
+from fastnoise.models.imu import gauss_markov_stddev_from_gazebo, triad_covariance
 
 Z3 = [0.0, 0.0, 0.0]
 

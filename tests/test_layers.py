@@ -42,7 +42,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "fastnoise"
 SUFFIXES = (".py", ".pyi", ".pyx", ".pxd")
 
-pytestmark = pytest.mark.skipif(not SRC.is_dir(), reason="needs the source checkout")
+# Python only (source layout and imports): it runs once, in the plain run; CI's
+# scalar-path and sanitizer runs, which are there for the C code, leave it out
+# (-m "not python_only").
+pytestmark = [
+    pytest.mark.python_only,
+    pytest.mark.skipif(not SRC.is_dir(), reason="needs the source checkout"),
+]
 
 #: files that may name any model: the package root gathers the public API, the registry
 #: holds the classes, and these commands exist to show or time particular models

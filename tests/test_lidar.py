@@ -12,8 +12,9 @@ import sys
 import numpy as np
 import pytest
 
-import fastnoise
+from fastnoise.core import simd
 from fastnoise.core.generator import fill_normals
+from fastnoise.models.lidar.carla import CarlaLidarNoise
 from fastnoise.models.lidar.lidar_noise import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
 
 MEAN, STD, RISE = 0.1, 0.01, 0.001
@@ -246,14 +247,14 @@ def test_non_hits_are_never_perturbed_and_can_be_dropped():
     dist[2] = np.nan
     mask = np.ones(8, dtype=bool)
     mask[6] = False
-    res = noise.apply(pts, distances=dist, hit_mask=mask)
+    res = noise.apply(pts, distances=dist, hit_mask=mask, frame=0)
     miss = np.array([1, 2, 3, 5, 6])
     hits = np.array([0, 4, 7])
     np.testing.assert_array_equal(res.hit_mask, np.isin(np.arange(8), hits))
     np.testing.assert_array_equal(res.points[miss], pts[miss])
     np.testing.assert_array_equal(res.distances[miss], dist[miss])
     assert np.all(np.abs(res.points[hits] - pts[hits]).max(axis=1) > 0)
-    dropped = noise.apply(pts, distances=dist, hit_mask=mask, drop_non_hits=True)
+    dropped = noise.apply(pts, distances=dist, hit_mask=mask, drop_non_hits=True, frame=0)
     np.testing.assert_array_equal(dropped.points, res.points[hits])
     np.testing.assert_array_equal(dropped.distances, res.distances[hits])
     np.testing.assert_array_equal(dropped.hit_mask, res.hit_mask)
@@ -304,7 +305,7 @@ def test_same_seed_same_noise_other_seed_other_noise():
     assert not np.array_equal(_all_noise(seed=2).apply(pts).points, a)
 
 
-@pytest.mark.parametrize("path", fastnoise.simd_paths_available())
+@pytest.mark.parametrize("path", simd.simd_paths_available())
 def test_every_simd_path_gives_the_same_bits(path):
     noise = _all_noise(seed=17)
     pose = _pose(4)
@@ -313,21 +314,21 @@ def test_every_simd_path_gives_the_same_bits(path):
     gz = RangeNoise(0.0, 0.05, 0.1, 30.0, precision=0.01, seed=1)
     wide = LidarNoise(hitpoint_angular_noise_stddev=1.5, seed=3)  # range-reduced sine
     ref = {}
-    start = fastnoise.simd_path()
+    start = simd.simd_path()
     try:
         for p in ("scalar", path):
-            fastnoise.set_simd_path(p)
+            simd.set_simd_path(p)
             ref[p] = (
-                noise.apply(pts, lidar_pose=pose).points,
-                noise.apply(pts.astype(np.float32)).points,
-                noise.perturb_rays(np.tile(np.eye(4), (300, 1, 1))),
-                wide.apply(pts).points,
-                wide.apply(pts.astype(np.float32)).points,
-                gz.apply(ranges),
-                gz.apply(ranges.astype(np.float32)),
+                noise.apply(pts, lidar_pose=pose, frame=0).points,
+                noise.apply(pts.astype(np.float32), frame=0).points,
+                noise.perturb_rays(np.tile(np.eye(4), (300, 1, 1)), frame=0),
+                wide.apply(pts, frame=0).points,
+                wide.apply(pts.astype(np.float32), frame=0).points,
+                gz.apply(ranges, frame=0),
+                gz.apply(ranges.astype(np.float32), frame=0),
             )
     finally:
-        fastnoise.set_simd_path(start)
+        simd.set_simd_path(start)
     for a, b in zip(ref["scalar"], ref[path], strict=True):
         np.testing.assert_array_equal(a, b)
 
@@ -357,7 +358,7 @@ def _awkward_cloud(n, dtype, seed):
 
 @pytest.mark.parametrize(
     "path",
-    fastnoise.simd_paths_available()[1:] or [pytest.param("none", marks=pytest.mark.skip)],
+    simd.simd_paths_available()[1:] or [pytest.param("none", marks=pytest.mark.skip)],
 )
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_every_simd_path_gives_the_same_bits_on_every_branch(path, dtype):
@@ -384,11 +385,11 @@ def test_every_simd_path_gives_the_same_bits_on_every_branch(path, dtype):
         LidarNoise(seed=7),
     ]
     pose = _pose(4)
-    start = fastnoise.simd_path()
+    start = simd.simd_path()
     res = {}
     try:
         for p in ("scalar", path):
-            fastnoise.set_simd_path(p)
+            simd.set_simd_path(p)
             out = []
             for n in (13, 21, 515, 1031):
                 pts = _awkward_cloud(n, dtype, n)
@@ -403,13 +404,13 @@ def test_every_simd_path_gives_the_same_bits_on_every_branch(path, dtype):
                         {"distances": d, "hit_mask": hm, "first_index": 7},
                         {"lidar_pose": pose, "return_local": True, "frame": 3},
                     ):
-                        r = m.apply(pts, **kw)
+                        r = m.apply(pts, **{"frame": 0, **kw})
                         out += [r.points, r.distances, r.hit_mask]
                         if r.local_points is not None:
                             out.append(r.local_points)
             res[p] = out
     finally:
-        fastnoise.set_simd_path(start)
+        simd.set_simd_path(start)
     for a, b in zip(res["scalar"], res[path], strict=True):
         np.testing.assert_array_equal(_bits(a), _bits(b))
 
@@ -417,13 +418,13 @@ def test_every_simd_path_gives_the_same_bits_on_every_branch(path, dtype):
 def test_float32_stays_float32_with_the_same_draws():
     noise = _all_noise(seed=3)
     pts = _cloud(5000)
-    r64 = noise.apply(pts)
-    r32 = noise.apply(pts.astype(np.float32))
+    r64 = noise.apply(pts, frame=0)
+    r32 = noise.apply(pts.astype(np.float32), frame=0)
     assert r32.points.dtype == np.float32 and r32.distances.dtype == np.float32
     np.testing.assert_allclose(r32.points, r64.points, rtol=0, atol=2e-4)  # float32 at 60 m
-    rays32 = noise.perturb_rays(np.tile(np.eye(4, dtype=np.float32), (10, 1, 1)))
+    rays32 = noise.perturb_rays(np.tile(np.eye(4, dtype=np.float32), (10, 1, 1)), frame=0)
     assert rays32.dtype == np.float32
-    ints = noise.apply(np.array([[0, 0, 5]]))
+    ints = noise.apply(np.array([[0, 0, 5]]), frame=0)
     assert ints.points.dtype == np.float64
 
 
@@ -433,15 +434,15 @@ def test_inputs_are_not_modified_unless_out():
     dist = np.linalg.norm(pts, axis=1)
     mask = np.ones(100, dtype=bool)
     keep = (pts.copy(), dist.copy(), mask.copy())
-    res = noise.apply(pts, distances=dist, hit_mask=mask)
+    res = noise.apply(pts, distances=dist, hit_mask=mask, frame=0)
     np.testing.assert_array_equal(pts, keep[0])
     np.testing.assert_array_equal(dist, keep[1])
     np.testing.assert_array_equal(mask, keep[2])
-    same = noise.apply(pts, out=pts)
+    same = noise.apply(pts, out=pts, frame=0)
     assert same.points is pts
     np.testing.assert_array_equal(pts, res.points)
     strided = np.asfortranarray(keep[0])
-    np.testing.assert_array_equal(noise.apply(strided).points, res.points)
+    np.testing.assert_array_equal(noise.apply(strided, frame=0).points, res.points)
 
 
 def test_pickle_copy_and_state_reproduce_the_noise():
@@ -472,11 +473,11 @@ def test_pickle_copy_and_state_reproduce_the_noise():
         np.testing.assert_array_equal(clone.axis, noise.axis)
 
 
-def test_lidar_state_is_the_constructor_arguments_and_no_position():
+def test_lidar_state_is_the_constructor_arguments_and_the_frame_counter():
     axis = (0.0, 1.0 + 4e-7, 0.0)  # within the unit tolerance: renormalized, kept as given
     noise = LidarNoise(distance_noise_stddev_base=1, axis=axis, seed=3)
     s = noise.state
-    assert s["position"] == {}
+    assert s["position"] == {"frame": 0}
     assert s["params"]["axis"] == list(axis) and noise.axis.tolist() == [0.0, 1.0, 0.0]
     assert s["params"]["distance_noise_stddev_base"] == 1.0
     assert isinstance(s["params"]["distance_noise_stddev_base"], float)
@@ -487,7 +488,7 @@ def test_lidar_state_is_the_constructor_arguments_and_no_position():
 def test_range_bias_is_a_function_of_the_seed_and_survives_every_rebuild():
     gz = RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, flip_bias_sign=True, seed=2)
     scan = np.linspace(1.0, 90.0, 40)
-    assert gz.state["position"] == {}  # the bias is recomputed, not stored
+    assert gz.state["position"] == {"frame": 0}  # the bias is recomputed, not stored
     assert gz.state["params"]["flip_bias_sign"] is True
     other = RangeNoise(0.0, 0.0, 0.0, 1.0, seed=7)
     other.state = gz.state
@@ -503,23 +504,117 @@ def test_range_bias_is_a_function_of_the_seed_and_survives_every_rebuild():
     assert RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, seed=3).bias != gz.bias
 
 
-@pytest.mark.parametrize("cls", ["lidar", "range"])
-def test_reset_is_a_no_op_for_frame_keyed_models(cls):
-    m = (
-        _all_noise()
-        if cls == "lidar"
-        else RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, seed=2)
-    )
-    data = _cloud(30) if cls == "lidar" else np.linspace(1.0, 90.0, 30)
-    run = (
-        (lambda: m.apply(data, frame=2).points)
-        if cls == "lidar"
-        else (lambda: m.apply(data, frame=2))
-    )
-    before, state = run(), m.state
+def _frame_model(name):
+    """(model, data, its apply's output) of each lidar-family model."""
+    if name == "lidar":
+        return _all_noise(), _cloud(30), lambda r: r.points
+    if name == "range":
+        return (
+            RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, seed=2),
+            np.linspace(1.0, 90.0, 30),
+            lambda r: r,
+        )
+    cloud = np.hstack([_cloud(30), np.ones((30, 1))])
+    return CarlaLidarNoise(noise_stddev=0.1, seed=2), cloud, lambda r: r.points
+
+
+@pytest.mark.parametrize("name", ["lidar", "range", "carla_lidar"])
+def test_calls_without_frame_take_the_next_frame_and_reset_rewinds(name):
+    # the camera's frame rule (docs/conventions.rst, rule 7): two calls without frame
+    # are frames 0 and 1 (they were frame 0 twice before 0.3), frame=k leaves the
+    # counter alone, and reset() rewinds it
+    m, data, out = _frame_model(name)
+    assert m.frame == 0 and m.state["position"] == {"frame": 0}
+    first, second = out(m.apply(data)), out(m.apply(data))
+    assert m.frame == 2 and m.state["position"] == {"frame": 2}
+    np.testing.assert_array_equal(first, out(m.apply(data, frame=0)))
+    np.testing.assert_array_equal(second, out(m.apply(data, frame=1)))
+    assert not np.array_equal(first, second)
+    assert m.frame == 2  # explicit frames do not move the counter
     m.reset()
-    assert m.state == state
-    np.testing.assert_array_equal(run(), before)
+    assert m.frame == 0 and m.state["position"] == {"frame": 0}
+    np.testing.assert_array_equal(out(m.apply(data)), first)
+    # the counter travels with the state, copies and pickles
+    m.frame = 7
+    for c in (m.copy(), pickle.loads(pickle.dumps(m)), copy.deepcopy(m)):
+        assert c.frame == 7
+        np.testing.assert_array_equal(out(c.apply(data)), out(m.apply(data, frame=7)))
+    other, _, _ = _frame_model(name)
+    other.state = m.state
+    assert other.frame == 7
+
+
+def test_perturb_rays_and_apply_one_read_the_counter_without_advancing_it():
+    noise = _all_noise(seed=5)
+    rays = np.tile(np.eye(4), (12, 1, 1))
+    noise.frame = 4
+    np.testing.assert_array_equal(noise.perturb_rays(rays), noise.perturb_rays(rays, frame=4))
+    assert noise.frame == 4  # the rays of the scan that the next apply noises
+    gz = RangeNoise(0.0, 0.1, 0.0, 100.0, bias_stddev=1.0, seed=2)
+    scan = np.linspace(1.0, 90.0, 20)
+    beams = [gz.apply_one(float(r), index=i) for i, r in enumerate(scan)]
+    assert gz.frame == 0
+    np.testing.assert_array_equal(beams, gz.apply(scan))  # apply noises frame 0, advances
+    assert gz.frame == 1 and gz.apply_one(3.0, index=2) == gz.apply_one(3.0, frame=1, index=2)
+
+
+@pytest.mark.parametrize("name", ["lidar", "range", "carla_lidar"])
+def test_the_counter_stops_at_the_last_lidar_frame(name):
+    m, data, out = _frame_model(name)
+    last = 2**62 - 2  # frame 2**62 - 1 is reserved (RangeNoise's bias)
+    with pytest.raises(ValueError, match="frame"):
+        m.frame = last + 1
+    m.frame = last
+    with pytest.raises(OverflowError, match=r"frame: the frame counter is at 4611686018427387902"):
+        m.apply(data)
+    assert m.frame == last  # refused: the counter did not move
+    np.testing.assert_array_equal(out(m.apply(data, frame=last)), out(m.apply(data, frame=last)))
+    state = m.state
+    with pytest.raises(ValueError, match="frame"):
+        type(m).from_state({**state, "position": {"frame": last + 1}})
+
+
+def test_a_carla_batch_without_frame_takes_one_frame_per_cloud():
+    m, cloud, _ = _frame_model("carla_lidar")
+    batch = np.stack([cloud, cloud, cloud])
+    got = m.apply(batch)
+    assert m.frame == 3
+    np.testing.assert_array_equal(got.points, m.apply(batch, frame=0).points)
+    m.frame = 2**62 - 4  # frames 2**62 - 4 .. 2**62 - 2 would leave the counter past the end
+    with pytest.raises(OverflowError, match="frame"):
+        m.apply(batch)
+    assert m.frame == 2**62 - 4
+
+
+@pytest.mark.parametrize("name", ["lidar", "range", "carla_lidar"])
+def test_a_0_2_state_with_an_empty_position_loads_as_frame_0(name):
+    m, _, _ = _frame_model(name)
+    m.frame = 5
+    old = {**m.state, "position": {}}
+    assert type(m).from_state(old).frame == 0
+    with pytest.raises(ValueError, match="bogus"):
+        type(m).from_state({**old, "position": {"bogus": 1}})
+
+
+def test_threads_sharing_a_lidar_get_distinct_frames():
+    import threading
+
+    noise = _all_noise(seed=8)
+    pts = _cloud(50)
+    got = []
+
+    def work():
+        for _ in range(50):
+            got.append(noise.apply(pts).points)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert noise.frame == 200
+    want = {noise.apply(pts, frame=f).points.tobytes() for f in range(200)}
+    assert {g.tobytes() for g in got} == want
 
 
 def test_a_refused_reinit_changes_nothing():
@@ -626,17 +721,23 @@ def test_caller_buffers_in_place_and_overlapping():
     dist = np.linalg.norm(pts, axis=1)
     mask = np.ones(300, dtype=bool)
     mask[3] = False
-    ref = noise.apply(pts, distances=dist, hit_mask=mask)
+    ref = noise.apply(pts, distances=dist, hit_mask=mask, frame=0)
     bufs = (np.empty((300, 3)), np.empty(300), np.empty(300, dtype=bool))
     got = noise.apply(
-        pts, distances=dist, hit_mask=mask, out=bufs[0], distances_out=bufs[1], hit_mask_out=bufs[2]
+        pts,
+        distances=dist,
+        hit_mask=mask,
+        frame=0,
+        out=bufs[0],
+        out_distances=bufs[1],
+        out_hit_mask=bufs[2],
     )
     assert got.points is bufs[0] and got.distances is bufs[1] and got.hit_mask is bufs[2]
     for a, b in zip(got, ref, strict=True):
         np.testing.assert_array_equal(a, b)
     # in place on every input
     p2, d2, m2 = pts.copy(), dist.copy(), mask.copy()
-    noise.apply(p2, distances=d2, hit_mask=m2, out=p2, distances_out=d2, hit_mask_out=m2)
+    noise.apply(p2, distances=d2, hit_mask=m2, out=p2, out_distances=d2, out_hit_mask=m2, frame=0)
     np.testing.assert_array_equal(p2, ref.points)
     np.testing.assert_array_equal(d2, ref.distances)
     np.testing.assert_array_equal(m2, ref.hit_mask)
@@ -647,10 +748,10 @@ def test_caller_buffers_in_place_and_overlapping():
     with pytest.raises(ValueError, match="out overlaps points"):
         noise.apply(big[:-1], out=big[1:])
     np.testing.assert_array_equal(big, before)
-    with pytest.raises(ValueError, match="distances_out"):
-        noise.apply(pts, distances_out=np.empty(5))
-    with pytest.raises(TypeError, match="hit_mask_out"):
-        noise.apply(pts, hit_mask_out=np.empty(300))
+    with pytest.raises(ValueError, match="out_distances"):
+        noise.apply(pts, out_distances=np.empty(5))
+    with pytest.raises(TypeError, match="out_hit_mask"):
+        noise.apply(pts, out_hit_mask=np.empty(300))
 
 
 # ---- RGL parameter mapping and errors ----------------------------------------------------
@@ -853,9 +954,9 @@ def test_indices_never_pass_2_64_on_any_entry_point():
     pts, rays, scan = _cloud(n), np.tile(np.eye(4), (n, 1, 1)), np.full(n, 500.0)
     end = 2**64 - n  # first_index + n == 2**64: the last indices exist
     for call in (
-        lambda fi: noise.apply(pts, first_index=fi),
-        lambda fi: noise.perturb_rays(rays, first_index=fi),
-        lambda fi: gz.apply(scan, first_index=fi),
+        lambda fi: noise.apply(pts, first_index=fi, frame=0),
+        lambda fi: noise.perturb_rays(rays, first_index=fi, frame=0),
+        lambda fi: gz.apply(scan, first_index=fi, frame=0),
     ):
         call(end)
         with pytest.raises(ValueError, match="first_index"):
@@ -863,14 +964,14 @@ def test_indices_never_pass_2_64_on_any_entry_point():
         with pytest.raises(ValueError, match="first_index"):
             call(2**64)
     # the last beam of the stream is the stream's normal 2**64 - 1, never normal 0 again
-    last = gz.apply(scan, first_index=end)
+    last = gz.apply(scan, first_index=end, frame=0)
     np.testing.assert_allclose(last - 500.0 - gz.bias, _z(gz, 0, 3, n, first=end), atol=1e-9)
-    assert gz.apply_one(500.0, index=2**64 - 1) == last[-1]
+    assert gz.apply_one(500.0, index=2**64 - 1, frame=0) == last[-1]
     with pytest.raises(ValueError, match="index"):
-        gz.apply_one(500.0, index=2**64)
+        gz.apply_one(500.0, index=2**64, frame=0)
     # empty calls may start anywhere in the stream
-    assert noise.apply(np.zeros((0, 3)), first_index=2**64 - 1).points.shape == (0, 3)
-    assert gz.apply(np.zeros(0), first_index=2**64 - 1).shape == (0,)
+    assert noise.apply(np.zeros((0, 3)), first_index=2**64 - 1, frame=0).points.shape == (0, 3)
+    assert gz.apply(np.zeros(0), first_index=2**64 - 1, frame=0).shape == (0,)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -959,7 +1060,9 @@ def test_any_layout_of_the_inputs_gives_the_same_bits():
     assert be32.dtype == np.float32
     np.testing.assert_array_equal(be32, noise.apply(pts.astype(np.float32), frame=3).points)
     ints = np.round(pts).astype(np.int32)
-    np.testing.assert_array_equal(noise.apply(ints).points, noise.apply(ints.astype(float)).points)
+    np.testing.assert_array_equal(
+        noise.apply(ints, frame=0).points, noise.apply(ints.astype(float), frame=0).points
+    )
     # rays and scans alike
     rays = np.tile(np.eye(4), (50, 1, 1))
     rays[:, :3, 3] = _cloud(50)
@@ -1070,39 +1173,41 @@ def test_partly_overlapping_outputs_are_refused_and_nothing_is_written():
     flat = buf.reshape(-1)
     cases = [
         ({"out": buf[1 : n + 1]}, "out overlaps points"),
-        ({"distances": dist, "distances_out": dbuf[1:]}, "distances_out overlaps distances"),
-        ({"hit_mask": mask, "hit_mask_out": mbuf[1:]}, "hit_mask_out overlaps hit_mask"),
-        ({"distances_out": flat[: 3 * n : 3].copy(), "out": np.empty((n, 3))}, None),
-        ({"distances_out": flat[n : 2 * n]}, "distances_out overlaps points"),
-        ({"out": np.empty((n, 3)), "distances_out": np.empty((n, 3))[:, 0].copy()}, None),
+        ({"distances": dist, "out_distances": dbuf[1:]}, "out_distances overlaps distances"),
+        ({"hit_mask": mask, "out_hit_mask": mbuf[1:]}, "out_hit_mask overlaps hit_mask"),
+        ({"out_distances": flat[: 3 * n : 3].copy(), "out": np.empty((n, 3))}, None),
+        ({"out_distances": flat[n : 2 * n]}, "out_distances overlaps points"),
+        ({"out": np.empty((n, 3)), "out_distances": np.empty((n, 3))[:, 0].copy()}, None),
     ]
     for kw, msg in cases:
         if msg is None:
-            noise.apply(pts, **kw)  # separate arrays: fine
+            noise.apply(pts, **kw, frame=0)  # separate arrays: fine
             continue
         with pytest.raises(ValueError, match=msg):
-            noise.apply(pts, **kw)
+            noise.apply(pts, **kw, frame=0)
         for a, b in zip((buf, dbuf, mbuf), before, strict=True):
             np.testing.assert_array_equal(a, b)
     # two outputs sharing memory
     shared = np.empty((n, 3))
     with pytest.raises(ValueError, match="overlaps"):
-        noise.apply(pts, out=shared, distances_out=shared.reshape(-1)[:n])
+        noise.apply(pts, out=shared, out_distances=shared.reshape(-1)[:n], frame=0)
     # rays and scans
     rbuf = np.tile(np.eye(4), (11, 1, 1))
     with pytest.raises(ValueError, match="out overlaps ray_poses"):
-        noise.perturb_rays(rbuf[:10], out=rbuf[1:])
+        noise.perturb_rays(rbuf[:10], out=rbuf[1:], frame=0)
     sbuf = np.linspace(0.0, 40.0, 101)
     gz = RangeNoise(0.0, 0.05, 0.1, 30.0, seed=5)
     with pytest.raises(ValueError, match="out overlaps ranges"):
-        gz.apply(sbuf[:100], out=sbuf[1:])
+        gz.apply(sbuf[:100], out=sbuf[1:], frame=0)
     np.testing.assert_array_equal(sbuf, np.linspace(0.0, 40.0, 101))
     # in place (the very same array) stays allowed everywhere
-    want = gz.apply(sbuf)
-    assert gz.apply(sbuf, out=sbuf) is sbuf
+    want = gz.apply(sbuf, frame=0)
+    assert gz.apply(sbuf, out=sbuf, frame=0) is sbuf
     np.testing.assert_array_equal(sbuf, want)
     r2 = rbuf.copy()
-    np.testing.assert_array_equal(noise.perturb_rays(r2, out=r2), noise.perturb_rays(rbuf))
+    np.testing.assert_array_equal(
+        noise.perturb_rays(r2, out=r2, frame=0), noise.perturb_rays(rbuf, frame=0)
+    )
 
 
 def test_bad_out_arrays_are_refused_by_name():
@@ -1115,8 +1220,8 @@ def test_bad_out_arrays_are_refused_by_name():
         ({"out": np.empty((4, 3), ">f8")}, TypeError, "out"),
         ({"out": np.empty((3, 4)).T}, ValueError, "out"),
         ({"out": np.empty((4, 3)).tolist()}, TypeError, "out"),
-        ({"distances_out": np.empty(8)[::2]}, ValueError, "distances_out"),
-        ({"hit_mask_out": np.empty(4, np.uint8)}, TypeError, "hit_mask_out"),
+        ({"out_distances": np.empty(8)[::2]}, ValueError, "out_distances"),
+        ({"out_hit_mask": np.empty(4, np.uint8)}, TypeError, "out_hit_mask"),
     ):
         with pytest.raises(exc, match=word):
             noise.apply(pts, **kw)
@@ -1171,7 +1276,7 @@ def _run_threads(fn, jobs, nthreads=4):
 
 
 def test_one_lidar_and_one_range_model_shared_by_four_threads():
-    # stateless per call: the frame is an argument, so no lock is needed and each call
+    # explicit frames: each call reads the model only, so no lock is needed and each call
     # gives the bits it gives alone, whatever runs beside it
     noise = _all_noise(seed=12)
     gz = RangeNoise(0.0, 0.05, 0.1, 30.0, bias_mean=0.1, bias_stddev=0.05, seed=12)
@@ -1184,3 +1289,17 @@ def test_one_lidar_and_one_range_model_shared_by_four_threads():
     assert lid == [noise.apply(pts, frame=f).points.tobytes() for f in jobs]
     assert rng_ == [gz.apply(scan, frame=f).tobytes() for f in jobs]
     assert one == [gz.apply_one(5.0, frame=f, index=f) for f in jobs]
+
+
+@pytest.mark.parametrize("name", ["lidar", "range", "carla_lidar", "camera"])
+def test_the_gpu_calls_reserve_frames_through_the_model_lock(name):
+    # fastnoise.cuda takes a model's next frame with _take_frames (the lock its CPU
+    # apply takes), so CPU and GPU calls that share a model never share a frame
+    from fastnoise.models.camera.image_noise import ImageNoise
+
+    m = ImageNoise(seed=1) if name == "camera" else _frame_model(name)[0]
+    assert m._take_frames() == 0 and m._take_frames(3) == 1 and m.frame == 4
+    m.frame = type(m)._frame_end
+    with pytest.raises(OverflowError, match="frame"):
+        m._take_frames()
+    assert m.frame == type(m)._frame_end

@@ -17,7 +17,8 @@ import math
 import numpy as np
 import pytest
 
-from fastnoise import HITPOINT_BASED, RAY_BASED, LidarNoise, RangeNoise
+from fastnoise import LidarNoise, RangeNoise
+from fastnoise.models.lidar import HITPOINT_BASED, RAY_BASED
 
 # ---- RGL helpers -----------------------------------------------------------------------
 

@@ -28,6 +28,10 @@ from fastnoise.core import registry
 from fastnoise.core.registry import ENTRY_POINT_GROUP, PluginWarning
 from fastnoise.testing import check_model
 
+# Python only (plugin loading): it runs once, in the plain run; CI's scalar-path and
+# sanitizer runs, which are there for the C code, leave it out (-m "not python_only").
+pytestmark = pytest.mark.python_only
+
 TESTS = Path(__file__).resolve().parent
 
 

@@ -17,6 +17,11 @@ from fastnoise import cli
 from fastnoise.core import registry
 from fastnoise.io.suite import Suite, load_suite, name_seed_sequence
 
+# Python only (the registry's surfaces): it runs once, in the plain run; CI's
+# scalar-path and sanitizer runs, which are there for the C code, leave it out
+# (-m "not python_only").
+pytestmark = pytest.mark.python_only
+
 SEED = 17
 SUITE = f"""seed = {SEED}
 

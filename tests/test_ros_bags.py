@@ -499,7 +499,7 @@ def test_scan_and_odometry_topics(noised):
         fin = m.ranges[np.isfinite(m.ranges)]
         assert fin.max() <= np.float32(8.0) and fin.min() >= np.float32(0.2)
         np.testing.assert_array_equal(m.intensities, np.arange(90, dtype=np.float32))
-    from fastnoise import odometry_covariances
+    from fastnoise.models.imu import odometry_covariances
 
     pose, twist = odometry_covariances()
     for m in decode(dst, "/odom"):

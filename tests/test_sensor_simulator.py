@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-import fastnoise
 from fastnoise import GaussianNoiseGenerator
+from fastnoise.core import simd
 from fastnoise.core.seeding import model_seed_sequence
 from fastnoise.models.motion.rigid_body import RigidBodySimulator
 from fastnoise.models.motion.sensor_simulator import SensorSimulator
@@ -167,15 +167,15 @@ def test_out_is_filled_and_returned():
 
 
 def test_same_readings_on_every_simd_path():
-    before = fastnoise.simd_path()
+    before = simd.simd_path()
     results = []
     try:
-        for path in fastnoise.simd_paths_available():
-            fastnoise.set_simd_path(path)
+        for path in simd.simd_paths_available():
+            simd.set_simd_path(path)
             imu = SensorSimulator(_body(), seed=11, noise_stddev=0.3)
             results.append([imu.read_angular_velocity() for _ in range(50)])
     finally:
-        fastnoise.set_simd_path(before)
+        simd.set_simd_path(before)
     for r in results[1:]:
         np.testing.assert_array_equal(r, results[0])
 

@@ -11,18 +11,18 @@ import sys
 import numpy as np
 import pytest
 
-import fastnoise
 from fastnoise import GaussianNoiseGenerator
+from fastnoise.core import simd
 from fastnoise.core.generator import fill_normals
 
-PATHS = fastnoise.simd_paths_available()
+PATHS = simd.simd_paths_available()
 
 
 @pytest.fixture
 def restore_simd_path():
-    before = fastnoise.simd_path()
+    before = simd.simd_path()
     yield
-    fastnoise.set_simd_path(before)
+    simd.set_simd_path(before)
 
 
 def draw_everything(n: int) -> list[np.ndarray]:
@@ -47,29 +47,29 @@ def draw_everything(n: int) -> list[np.ndarray]:
 
 def test_scalar_path_is_always_available():
     assert PATHS[0] == "scalar"
-    assert fastnoise.simd_path() in PATHS
+    assert simd.simd_path() in PATHS
 
 
 @pytest.mark.parametrize("path", PATHS)
 def test_set_simd_path_selects_it(path, restore_simd_path):
-    assert fastnoise.set_simd_path(path) == path
-    assert fastnoise.simd_path() == path
+    assert simd.set_simd_path(path) == path
+    assert simd.simd_path() == path
 
 
 def test_unknown_simd_path_is_rejected(restore_simd_path):
     with pytest.raises(ValueError, match="name"):
-        fastnoise.set_simd_path("sse9")
+        simd.set_simd_path("sse9")
 
 
 def test_path_above_the_cpu_is_capped(restore_simd_path):
-    assert fastnoise.set_simd_path("avx512") == PATHS[-1]
+    assert simd.set_simd_path("avx512") == PATHS[-1]
 
 
 @pytest.mark.parametrize("path", PATHS[1:] or [pytest.param("none", marks=pytest.mark.skip)])
 def test_every_simd_path_gives_the_scalar_bits(path, restore_simd_path):
-    fastnoise.set_simd_path("scalar")
+    simd.set_simd_path("scalar")
     scalar = draw_everything(20_011)
-    fastnoise.set_simd_path(path)
+    simd.set_simd_path(path)
     vector = draw_everything(20_011)
     for a, b in zip(scalar, vector, strict=True):
         assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
@@ -80,9 +80,10 @@ def test_environment_variable_forces_the_scalar_path():
     and its values are bit for bit those of this process (whatever path it uses)."""
     code = (
         "import sys, fastnoise, numpy as np\n"
+        "from fastnoise.core.simd import simd_path\n"
         "g = fastnoise.GaussianNoiseGenerator(2718, stream=9)\n"
         "a = np.concatenate([g.normal(size=10001), g.normal(size=10003, dtype=np.float32)])\n"
-        "sys.stdout.write(fastnoise.simd_path() + ' ' + a.tobytes().hex())\n"
+        "sys.stdout.write(simd_path() + ' ' + a.tobytes().hex())\n"
     )
     env = dict(os.environ, FASTNOISE_SIMD="scalar")
     res = subprocess.run(

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import fastnoise as fn
+from fastnoise.core import buffers
 
 pytestmark = [
     pytest.mark.slow,
@@ -28,7 +29,7 @@ TOLERANCE_MIB = 8.0
 
 def rss_mib() -> float:
     gc.collect()
-    fn.release_spare_memory()
+    buffers.release_spare_memory()
     with open("/proc/self/statm") as f:
         pages = int(f.read().split()[1])
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20

@@ -36,6 +36,12 @@ from fastnoise.models.imu.triad_fields import TRIAD_PARAMS
 
 DECLS = [d for d in registry.models() if d.cls is not None and d.example is not None]
 
+#: Python only (specs, signatures, messages, tables): these run once, in the plain run;
+#: CI's scalar-path and sanitizer runs, which are there for the C code, leave them out
+#: (-m "not python_only"). They keep the C-side one: every model built at the edges its
+#: specs allow.
+python_only = pytest.mark.python_only
+
 
 def _ids(decl: Any) -> str:
     return decl.name
@@ -83,6 +89,7 @@ def _normal(p: Param, value: Any) -> Any:
 # ---- the state and the signature ---------------------------------------------------------
 
 
+@python_only
 @pytest.mark.parametrize("decl", DECLS, ids=_ids)
 def test_state_params_are_the_declared_params(decl: Any) -> None:
     state = decl.example(decl.cls).state["params"]
@@ -94,6 +101,7 @@ def test_state_params_are_the_declared_params(decl: Any) -> None:
     )
 
 
+@python_only
 @pytest.mark.parametrize("decl", DECLS, ids=_ids)
 def test_declared_params_are_the_constructor_signature(decl: Any) -> None:
     try:
@@ -110,6 +118,7 @@ def test_declared_params_are_the_constructor_signature(decl: Any) -> None:
         assert (q.kind is inspect.Parameter.KEYWORD_ONLY) == p.keyword_only, p.name
 
 
+@python_only
 @pytest.mark.parametrize("decl", DECLS, ids=_ids)
 def test_declared_defaults_are_what_the_constructor_uses(decl: Any) -> None:
     base = _required(decl)
@@ -123,6 +132,7 @@ def test_declared_defaults_are_what_the_constructor_uses(decl: Any) -> None:
             assert _normal(p, left_out["params"][p.name]) == _normal(p, p.default), p.name
 
 
+@python_only
 def test_triad_params_are_triadnoise_fields() -> None:
     fields = dataclasses.fields(TriadNoise)
     assert [f.name for f in fields] == [p.name for p in TRIAD_PARAMS]
@@ -133,6 +143,7 @@ def test_triad_params_are_triadnoise_fields() -> None:
     assert imu.param("gyro").fields == imu.param("accel").fields == TRIAD_PARAMS
 
 
+@python_only
 def test_component_fields_are_gazebo_noise_params() -> None:
     assert [p.name for p in GAZEBO_NOISE_PARAMS] == list(PARAM_KEYS)
     assert registry.get("gazebo_noise").params == GAZEBO_NOISE_PARAMS
@@ -243,6 +254,7 @@ def _kwargs(decl: Any, p: Param, f: Param | None, v: Any) -> dict[str, Any]:
     return {**_required(decl), p.name: value if f is None else {f.name: value}}
 
 
+@python_only
 @pytest.mark.parametrize(("decl", "p", "f", "value"), _cases(_outside))
 def test_the_constructor_refuses_what_the_spec_refuses(
     decl: Any, p: Param, f: Param | None, value: Any
@@ -274,6 +286,7 @@ def test_the_constructor_accepts_what_the_spec_allows(
     _build(decl, **_kwargs(decl, p, f, value))
 
 
+@python_only
 @pytest.mark.parametrize(
     ("decl", "p"),
     [
@@ -298,6 +311,7 @@ def test_a_component_refuses_unknown_keys_and_non_mappings(decl: Any, p: Param) 
 # ---- the docs' tables --------------------------------------------------------------------
 
 
+@python_only
 @pytest.mark.parametrize("decl", [d for d in registry.models() if d.params], ids=_ids)
 def test_params_table_is_valid_restructuredtext(decl: Any) -> None:
     core = pytest.importorskip("docutils.core")
@@ -323,6 +337,7 @@ _FULL = Param("full_scale", "vector3", "d", default=math.inf, low=1e-150, also=(
 _X = Param("x", "component", "d", unit="T", default=None, fields=GAZEBO_NOISE_PARAMS)
 
 
+@python_only
 @pytest.mark.parametrize(
     ("p", "value", "error", "text"),
     [
@@ -415,6 +430,7 @@ def test_check_error_texts(p: Param, value: Any, error: type, text: str) -> None
     assert str(err.value) == text
 
 
+@python_only
 def test_check_converts() -> None:
     assert _STDDEV.check(1) == 1.0 and type(_STDDEV.check(1)) is float
     assert _NEAR.check(None) is None
@@ -428,6 +444,7 @@ def test_check_converts() -> None:
     assert _X.check({"stddev": 2}) == {k: (2.0 if k == "stddev" else 0.0) for k in PARAM_KEYS}
 
 
+@python_only
 def test_a_spec_refuses_bounds_on_a_kind_without_them() -> None:
     with pytest.raises(ValueError, match="a bool has no bounds"):
         Param("flag", "bool", "d", low=0.0)
@@ -435,6 +452,7 @@ def test_a_spec_refuses_bounds_on_a_kind_without_them() -> None:
         Param("x", "float", "d")
 
 
+@python_only
 def test_the_docs_directive_renders_every_declared_model() -> None:
     """``.. fastnoise-params::`` (docs/_ext) renders the registry's tables, of any
     registered model (a plugin's too), and refuses an unknown name."""
@@ -456,6 +474,7 @@ def test_the_docs_directive_renders_every_declared_model() -> None:
             ext.params_rst(bad)
 
 
+@python_only
 def test_every_built_in_model_has_its_table_on_a_model_page() -> None:
     from pathlib import Path
 

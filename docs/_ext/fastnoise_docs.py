@@ -178,10 +178,11 @@ def cli_help() -> dict[str, str]:
 
 def simd_line() -> str:
     import fastnoise
+    from fastnoise.core.simd import simd_path, simd_paths_available
 
     return (
-        f"fastnoise {fastnoise.__version__}: SIMD path {fastnoise.simd_path()}, "
-        f"paths this CPU runs: {', '.join(fastnoise.simd_paths_available())}\n"
+        f"fastnoise {fastnoise.__version__}: SIMD path {simd_path()}, "
+        f"paths this CPU runs: {', '.join(simd_paths_available())}\n"
     )
 
 

@@ -43,6 +43,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 import fastnoise as fn  # noqa: E402
+from fastnoise.core import simd  # noqa: E402
 
 Fn = Callable[[], object]
 
@@ -251,7 +252,7 @@ def lidar(n: int, peers: dict[str, Any]) -> Workload:
     w.cases.append(
         Case(
             "fastnoise",
-            lambda: model.apply(pts, out=p_out, distances_out=d_out, hit_mask_out=m_out).points,
+            lambda: model.apply(pts, out=p_out, out_distances=d_out, out_hit_mask=m_out).points,
             err_check,
         )
     )
@@ -554,7 +555,7 @@ def host(peers: dict[str, Any]) -> list[str]:
         f"visible, {usable} usable",
         f"OS: {platform.platform()}",
         f"Python {platform.python_version()}; numpy {np.__version__}; "
-        f"fastnoise {fn.__version__} (SIMD path {fn.simd_path()})",
+        f"fastnoise {fn.__version__} (SIMD path {simd.simd_path()})",
         "peers: "
         + "; ".join(
             [
@@ -584,7 +585,7 @@ def main(argv: list[str] | None = None) -> int:
         peers["torch"].set_num_threads(1)
     if peers["cv2"] is not None:
         peers["cv2"].setNumThreads(1)
-    fn.set_simd_path(fn.simd_path())
+    simd.set_simd_path(simd.simd_path())
 
     n_norm = int(10_000_000 * scale)
     workloads = [

@@ -2,25 +2,27 @@
 
 Every random number is a pure function of (seed, stream, index), so results are the
 same across runs, copies, threads, chunkings and SIMD paths.
+
+The top level holds the models and the SDF entry points; the rest lives with its
+concern: the DVL's configuration and records in :mod:`fastnoise.models.dvl`, the lidar's
+noise-kind constants in :mod:`fastnoise.models.lidar`, the IMU's covariances in
+:mod:`fastnoise.models.imu`, the SDF parameter reader in :mod:`fastnoise.io.sdf`, the
+SIMD path in :mod:`fastnoise.core.simd` and the recycled memory in
+:mod:`fastnoise.core.buffers`.
 """
 
+from fastnoise.core import buffers as _buffers
 from fastnoise.core import moved as _moved
-from fastnoise.core.buffers import release_spare_memory, spare_memory
+from fastnoise.core import simd as _simd
 from fastnoise.core.deprecation import renamed_attributes
 from fastnoise.core.generator import GaussianNoiseGenerator
-from fastnoise.core.simd import set_simd_path, simd_path, simd_paths_available
-from fastnoise.io.sdf import from_sdf, imu_noise_params_from_sdf, load_sensors
+from fastnoise.io import sdf as _sdf
+from fastnoise.io.sdf import from_sdf, load_sensors
+from fastnoise.models import dvl as _dvl
+from fastnoise.models import imu as _imu
+from fastnoise.models import lidar as _lidar
 from fastnoise.models.camera import DepthNoise, ImageNoise
-from fastnoise.models.dvl import (
-    AugmentedWhiteNoise,
-    DvlConfig,
-    DvlMeasurement,
-    DvlRangeWarning,
-    DvlSensorNoise,
-    DvlSimulator,
-    load_config,
-    save_config,
-)
+from fastnoise.models.dvl import AugmentedWhiteNoise, DvlSensorNoise, DvlSimulator
 from fastnoise.models.gazebo import (
     AirPressureNoise,
     AirSpeedNoise,
@@ -30,21 +32,8 @@ from fastnoise.models.gazebo import (
     MagnetometerNoise,
     NavSatNoise,
 )
-from fastnoise.models.imu import (
-    ImuNoise,
-    TriadNoise,
-    gauss_markov_stddev_from_gazebo,
-    odometry_covariances,
-    triad_covariance,
-    wt901c,
-)
-from fastnoise.models.lidar import (
-    HITPOINT_BASED,
-    RAY_BASED,
-    CarlaLidarNoise,
-    LidarNoise,
-    RangeNoise,
-)
+from fastnoise.models.imu import ImuNoise, TriadNoise, wt901c
+from fastnoise.models.lidar import CarlaLidarNoise, LidarNoise, RangeNoise
 from fastnoise.models.motion import RigidBodySimulator, SensorSimulator
 
 _moved.install()  # 0.2 module paths (old pickles) keep importing, with a warning
@@ -52,15 +41,20 @@ _moved.install()  # 0.2 module paths (old pickles) keep importing, with a warnin
 __version__ = "0.2.0"
 
 __all__ = [
-    "AugmentedWhiteNoise",
-    "DvlConfig",
-    "DvlMeasurement",
-    "DvlRangeWarning",
-    "DvlSimulator",
     "GaussianNoiseGenerator",
+    "SensorSimulator",
+    "RigidBodySimulator",
+    "ImuNoise",
+    "TriadNoise",
+    "wt901c",
+    "from_sdf",
+    "load_sensors",
+    "AugmentedWhiteNoise",
+    "DvlSimulator",
     "DvlSensorNoise",
-    "load_config",
-    "save_config",
+    "LidarNoise",
+    "RangeNoise",
+    "CarlaLidarNoise",
     "ImageNoise",
     "DepthNoise",
     "GazeboNoise",
@@ -70,31 +64,28 @@ __all__ = [
     "AirSpeedNoise",
     "NavSatNoise",
     "ForceTorqueNoise",
-    "ImuNoise",
-    "LidarNoise",
-    "RangeNoise",
-    "CarlaLidarNoise",
-    "HITPOINT_BASED",
-    "RAY_BASED",
-    "TriadNoise",
-    "from_sdf",
-    "gauss_markov_stddev_from_gazebo",
-    "imu_noise_params_from_sdf",
-    "load_sensors",
-    "odometry_covariances",
-    "triad_covariance",
-    "wt901c",
-    "RigidBodySimulator",
-    "SensorSimulator",
-    "set_simd_path",
-    "simd_path",
-    "simd_paths_available",
-    "release_spare_memory",
-    "spare_memory",
 ]
 
+#: Names 0.3 moved from the top level to the module of their concern: old name ->
+#: (new spelling, object). The top-level spelling warns for one release.
+_MOVED_NAMES = {
+    name: (f"{module.__name__}.{name}", getattr(module, name))
+    for module, names in (
+        (_dvl, ("DvlConfig", "DvlMeasurement", "DvlRangeWarning", "load_config", "save_config")),
+        (_lidar, ("HITPOINT_BASED", "RAY_BASED")),
+        (_imu, ("gauss_markov_stddev_from_gazebo", "odometry_covariances", "triad_covariance")),
+        (_sdf, ("imu_noise_params_from_sdf",)),
+        (_simd, ("set_simd_path", "simd_path", "simd_paths_available")),
+        (_buffers, ("release_spare_memory", "spare_memory")),
+    )
+    for name in names
+}
 
-# 0.2's name of DvlSensorNoise (the generic name is left to the adapters)
 __getattr__ = renamed_attributes(
-    __name__, {"SensorNoise": ("fastnoise.DvlSensorNoise", DvlSensorNoise)}
+    __name__,
+    {
+        # 0.2's name of DvlSensorNoise (the generic name is left to the adapters)
+        "SensorNoise": ("fastnoise.DvlSensorNoise", DvlSensorNoise),
+        **_MOVED_NAMES,
+    },
 )

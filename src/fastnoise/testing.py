@@ -427,46 +427,99 @@ _PROBE = textwrap.dedent(
     sys.path[:0] = json.loads(sys.argv[1])
     import numpy as np
 
-    cls = importlib.import_module(sys.argv[2])
-    for part in sys.argv[3].split("."):
-        cls = getattr(cls, part)
     args = [None, 0, 1.0, np.zeros(3), np.zeros((4, 3)), np.zeros((2, 2, 3), np.uint8)]
-    obj = cls.__new__(cls)
-    for attr in dir(cls):
-        if attr.startswith("_") and attr not in ("__repr__", "__copy__", "__reduce__"):
-            continue
-        try:
-            value = getattr(obj, attr)
-        except Exception:
-            continue
-        if not callable(value) or isinstance(value, type):
-            continue
-        for a in args:
-            for call in (lambda: value(), lambda: value(a), lambda: value(a, a)):
-                try:
-                    call()
-                except Exception:
-                    pass
-    print("done")
+    for i, (module, qualname) in enumerate(json.loads(sys.argv[2])):
+        print("start", i, flush=True)
+        cls = importlib.import_module(module)
+        for part in qualname.split("."):
+            cls = getattr(cls, part)
+        obj = cls.__new__(cls)
+        for attr in dir(cls):
+            if attr.startswith("_") and attr not in ("__repr__", "__copy__", "__reduce__"):
+                continue
+            try:
+                value = getattr(obj, attr)
+            except Exception:
+                continue
+            if not callable(value) or isinstance(value, type):
+                continue
+            for a in args:
+                for call in (lambda: value(), lambda: value(a), lambda: value(a, a)):
+                    try:
+                        call()
+                    except Exception:
+                        pass
+        print("done", i, flush=True)
     """
 )
+
+#: Classes whose probe runs in the next child (those of a parametrize_with_checks), so
+#: that one child probes them all rather than one child each (a child's start, numpy
+#: and fastnoise imported, is most of a probe's time, and more under a sanitizer).
+_PROBE_PENDING: list[type] = []
+#: Probe results: class -> None (it passed) or what the child said. A class is probed
+#: once per process: the child imports it afresh, so a second probe would see the same.
+_PROBE_RESULTS: dict[type, str | None] = {}
+
+
+def _text(out: str | bytes | None) -> str:
+    return out.decode(errors="replace") if isinstance(out, bytes) else (out or "")
+
+
+def _probe(classes: list[type]) -> None:
+    """Probe ``classes`` in as few children as it takes: one, unless a class crashes
+    its child (or hangs it), which then fails alone and a new child probes the rest."""
+    while classes:
+        names = json.dumps([[c.__module__, c.__qualname__] for c in classes])
+        code: int | str
+        try:
+            r = subprocess.run(
+                [sys.executable, "-u", "-c", _PROBE, json.dumps(sys.path), names],
+                capture_output=True,
+                text=True,
+                timeout=120 + 30 * len(classes),
+            )
+            code, out, err = r.returncode, r.stdout, r.stderr
+        except subprocess.TimeoutExpired as exc:
+            code, out, err = "timeout", _text(exc.stdout), _text(exc.stderr)
+        done = {int(w[1]) for w in map(str.split, out.splitlines()) if w[:1] == ["done"]}
+        started = [int(w[1]) for w in map(str.split, out.splitlines()) if w[:1] == ["start"]]
+        for i in sorted(done):
+            _PROBE_RESULTS[classes[i]] = None
+        if len(done) < len(classes):
+            # the class it was probing; or the next, if it died before or between two
+            failed = next((i for i in started if i not in done), None)
+            if failed is None:
+                failed = min(set(range(len(classes))) - done)
+        elif code == 0:
+            return
+        elif len(classes) > 1:  # every class probed, then the child died: one child each
+            for c in classes:
+                _probe([c])
+            return
+        else:
+            failed = 0
+        _PROBE_RESULTS[classes[failed]] = (
+            f"the child died ({code}) probing {classes[failed].__qualname__}: "
+            f"{out[-500:]} {err[-2000:]}"
+        )
+        classes = [c for i, c in enumerate(classes) if i not in done and i != failed]
 
 
 def check_unbuilt_object_is_safe(decl: Declaration) -> None:
     """Every public method of ``cls.__new__(cls)`` either works or raises; none crashes
-    the process (run in a child process, so a crash fails this check only)."""
+    the process (run in a child process, so a crash fails this check only). The models
+    of one :func:`parametrize_with_checks` share a child (a class that crashes it fails
+    alone, and a new child probes the others), and a class is probed once a process."""
     cls = decl.cls
     if "<locals>" in cls.__qualname__:
         raise unittest.SkipTest(f"{cls.__qualname__} cannot be imported by name in a child")
-    r = subprocess.run(
-        [sys.executable, "-c", _PROBE, json.dumps(sys.path), cls.__module__, cls.__qualname__],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert r.returncode == 0 and r.stdout.strip().endswith("done"), (
-        f"the child died ({r.returncode}): {r.stdout[-500:]} {r.stderr[-2000:]}"
-    )
+    if cls not in _PROBE_RESULTS:
+        batch = [cls] + [c for c in _PROBE_PENDING if c is not cls and c not in _PROBE_RESULTS]
+        _PROBE_PENDING.clear()
+        _probe(batch)
+    failure = _PROBE_RESULTS[cls]
+    assert failure is None, failure
 
 
 def check_constructor_signature(decl: Declaration) -> None:
@@ -541,4 +594,6 @@ def parametrize_with_checks(models: Iterable[Any]) -> Any:
             params.append(pytest.param(None, id=decl.name, marks=skip))
             continue
         params += [pytest.param(c, id=f"{decl.name}-{n}") for n, c in model_checks(decl)]
+        if "<locals>" not in decl.cls.__qualname__ and decl.cls not in _PROBE_PENDING:
+            _PROBE_PENDING.append(decl.cls)  # probed in one child with the others
     return pytest.mark.parametrize("check", params)

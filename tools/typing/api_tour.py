@@ -1,7 +1,8 @@
 """A user-style tour of the whole public API, checked by ``mypy --strict`` against the
 installed package's stubs (CI step 35-typing) and run as a script there too, so the
 stubs describe code that works. Every name in ``fastnoise.__all__`` is used here
-(tests/test_typing.py checks that).
+(tests/test_typing.py checks that), and so is every name 0.3 moved from the top level to
+the module of its concern.
 """
 
 from __future__ import annotations
@@ -18,17 +19,12 @@ import numpy.typing as npt
 
 import fastnoise as fn
 from fastnoise import (
-    HITPOINT_BASED,
-    RAY_BASED,
     AirPressureNoise,
     AirSpeedNoise,
     AltimeterNoise,
     AugmentedWhiteNoise,
     CarlaLidarNoise,
     DepthNoise,
-    DvlConfig,
-    DvlMeasurement,
-    DvlRangeWarning,
     DvlSensorNoise,
     DvlSimulator,
     ForceTorqueNoise,
@@ -44,6 +40,23 @@ from fastnoise import (
     SensorSimulator,
     TriadNoise,
 )
+from fastnoise.core.buffers import release_spare_memory, spare_memory
+from fastnoise.core.simd import set_simd_path, simd_path, simd_paths_available
+from fastnoise.io.sdf import imu_noise_params_from_sdf
+from fastnoise.models.dvl import (
+    DvlConfig,
+    DvlMeasurement,
+    DvlRangeWarning,
+    load_config,
+    save_config,
+)
+from fastnoise.models.imu import (
+    ImuSamples,
+    gauss_markov_stddev_from_gazebo,
+    odometry_covariances,
+    triad_covariance,
+)
+from fastnoise.models.lidar import HITPOINT_BASED, RAY_BASED
 
 
 def generator() -> float:
@@ -60,9 +73,9 @@ def generator() -> float:
 
 
 def simd() -> str:
-    path: str = fn.simd_path()
-    assert path in fn.simd_paths_available()
-    return fn.set_simd_path(path)
+    path: str = simd_path()
+    assert path in simd_paths_available()
+    return set_simd_path(path)
 
 
 def motion() -> npt.NDArray[np.float64]:
@@ -83,16 +96,18 @@ def imu() -> float:
     m = ImuNoise(gyro=gyro, accel=accel, seed=5)
     w, a = m.step(np.zeros(3), np.array([0.0, 0.0, 9.81]), 0.01)
     ws, acs = m.apply(np.zeros((100, 3)), np.tile([0.0, 0.0, 9.81], (100, 1)), 0.01)
-    cov = fn.triad_covariance(gyro, 0.01)
-    odo = fn.odometry_covariances()
-    sigma = fn.gauss_markov_stddev_from_gazebo(0.01, 100.0)
+    rec_: ImuSamples = m.apply(np.zeros((2, 3)), np.zeros((2, 3)), 0.01)
+    assert rec_.omega.shape == rec_.accel.shape == (2, 3)
+    cov = triad_covariance(gyro, 0.01)
+    odo = odometry_covariances()
+    sigma = gauss_markov_stddev_from_gazebo(0.01, 100.0)
     t = TriadNoise(noise_stddev=0.01, bias=(0.1, 0.0, -0.1))
     assert copy.deepcopy(m).state == m.state
     sdf = """<sdf version="1.9"><model name="m"><link name="l"><sensor name="imu" type="imu">
       <imu><angular_velocity><x><noise type="gaussian"><stddev>0.009</stddev></noise></x>
       </angular_velocity></imu></sensor></link></model></sdf>"""
     from_sdf = fn.from_sdf(sdf, seed=3)
-    g2, a2 = fn.imu_noise_params_from_sdf(sdf)
+    g2, a2 = imu_noise_params_from_sdf(sdf)
     assert isinstance(from_sdf, ImuNoise) and isinstance(g2, TriadNoise)
     found = fn.load_sensors(sdf, seed=3, search_path=["."], camera_variant="ogre2")
     rec = found["m::l::imu"]
@@ -125,8 +140,8 @@ def dvl() -> float:
     )
     cfg: DvlConfig = sim.to_config()
     buf = io.StringIO()
-    fn.save_config(cfg, buf)
-    again = fn.load_config(io.StringIO(buf.getvalue()))
+    save_config(cfg, buf)
+    again = load_config(io.StringIO(buf.getvalue()))
     noise = DvlSensorNoise(bias=0.1, noise_stddev=0.2)
     assert issubclass(DvlRangeWarning, UserWarning)
     return y + msg.vn + len(again.sensors) + noise.bias
@@ -136,6 +151,10 @@ def lidar() -> float:
     pts = np.random.default_rng(0).uniform(-20.0, 20.0, (64, 3))
     m = LidarNoise(hitpoint_angular_noise_stddev=0.002, distance_noise_stddev_base=0.02, seed=8)
     res = m.apply(pts, frame=2)
+    nxt = m.apply(pts, out_distances=np.empty(64), out_hit_mask=np.empty(64, dtype=bool))
+    counter: int = m.frame  # the frame counter: 1 after one apply without frame
+    assert counter == 1 and nxt.distances.shape == (64,)
+    m.reset()
     rgl = LidarNoise.from_rgl(HITPOINT_BASED, 0.001, 0.0, 0.02, 0.001, 0.0, seed=8)
     ray = LidarNoise.from_rgl(RAY_BASED, 0.001, 0.0, 0.0, 0.0, 0.0, seed=8)
     rays = ray.perturb_rays(np.tile(np.eye(4), (4, 1, 1)), frame=1)
@@ -207,8 +226,8 @@ def gazebo() -> float:
 
 
 def memory() -> int:
-    n: int = fn.spare_memory()
-    fn.release_spare_memory()
+    n: int = spare_memory()
+    release_spare_memory()
     return n
 
 

@@ -80,3 +80,35 @@ def renamed_keys(
         )
         out[new] = value
     return out
+
+
+def renamed_keywords(
+    where: str,
+    given: dict[str, Any],
+    renames: dict[str, str],
+    current: dict[str, Any],
+    *,
+    stacklevel: int = 2,
+) -> tuple[Any, ...]:
+    """The values of keywords a release renamed, for a call that takes their old
+    spellings as ``**given``: ``renames`` maps old -> new, ``current`` maps each new
+    keyword to its value as passed (None: not given). Returns the values in
+    ``current``'s order, each old spelling's value in its new keyword's place, after
+    a DeprecationWarning naming the new spelling. An old spelling given together
+    with its new one is a TypeError naming both; any other keyword is the TypeError
+    Python gives for an unexpected keyword. ``stacklevel`` 2 names the caller of a
+    compiled (Cython) method, which has no frame of its own; a Python caller passes 3."""
+    values = dict(current)
+    for key, value in given.items():
+        new = renames.get(key)
+        if new is None:
+            raise TypeError(f"{where}() got an unexpected keyword argument {key!r}")
+        if values[new] is not None:
+            raise TypeError(f"{where} got both {key!r} (deprecated) and {new!r}: give {new!r} only")
+        warnings.warn(
+            f"{where}: {key!r} is deprecated: use {new!r}",
+            DeprecationWarning,
+            stacklevel=stacklevel,
+        )
+        values[new] = value
+    return tuple(values.values())

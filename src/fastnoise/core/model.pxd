@@ -17,7 +17,8 @@ cdef class Model:
     cdef bint _built  # __init__ completed: the C state is the model's, not the blank one
 
 
-# The base of the models whose one moving part is a frame counter (the camera models).
+# The base of the models whose one moving part is a frame counter (the camera models,
+# the lidar, range and CARLA lidar models).
 cdef class _FrameCounter(Model):
     cdef uint64_t _frame  # the frame the next call without a frame uses
 
@@ -47,4 +48,29 @@ cdef inline int check_built(Model m) except -1:
         raise RuntimeError(f"this {type(m).__name__} was never initialised (made with "
                            "__new__, or left by a failed __init__): call __init__ or use "
                            "from_state")
+    return 0
+
+
+# Reserve ``count`` frames of a frame counter, under the model's lock: ``first[0]`` gets
+# the counter's frame and the counter advances by ``count``, so threads that share the
+# model each get their own frames, once. ``last`` is the model's last frame: the
+# counter never passes it (reserving would) and the call raises OverflowError naming
+# ``frame`` instead, leaving the counter as it was. Nothing that can raise runs while
+# the lock is held.
+cdef inline int take_frames(_FrameCounter m, uint64_t count, uint64_t last,
+                            uint64_t *first) except -1:
+    cdef uint64_t f
+    cdef bint full
+    lock_model(m)
+    f = m._frame
+    full = last - f < count  # f <= last always holds
+    if not full:
+        m._frame = f + count
+    unlock_model(m)
+    if full:
+        raise OverflowError(
+            f"frame: the frame counter is at {f}, and {count} more frame(s) would pass "
+            f"the last frame of a {type(m).__name__}, {last}; pass frame= explicitly, or "
+            "reset() it")
+    first[0] = f
     return 0

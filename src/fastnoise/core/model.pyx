@@ -41,11 +41,18 @@ How the models differ, in one place:
 
 * ``RigidBodySimulator`` draws nothing: ``stochastic = False``, its ``seed`` is None,
   it has no ``key``, and its ``state['seed_seq']`` is None.
-* ``LidarNoise`` and ``RangeNoise`` take the frame as an argument of every call: their
-  ``position`` is empty. ``RangeNoise``'s once-drawn bias (Gazebo draws it once) is a
-  pure function of the seed and the parameters, so it is drawn again, identically,
-  on every rebuild; ``reset()`` of both is a no-op.
-* ``ImageNoise``'s frame counter is its position.
+* The frame models (``ImageNoise``, ``DepthNoise``, ``LidarNoise``, ``RangeNoise``,
+  ``CarlaLidarNoise``; the ``_FrameCounter`` base) share one frame rule: their
+  position is a frame counter, ``{"frame": n}``, and ``reset()`` sets it to 0.
+  ``apply(..., frame=None)`` uses the counter's frame and advances it (reserved under
+  the lock, so threads get distinct frames); ``frame=k`` is random access, leaves
+  the counter alone and takes no lock. ``LidarNoise.perturb_rays`` and
+  ``RangeNoise.apply_one`` read the counter's current frame without advancing it. The
+  counter stops at the model's last frame (2**64 - 1 for the camera models, 2**62 - 2
+  for the lidar family, whose frame 2**62 - 1 is reserved) with an OverflowError
+  naming ``frame``. A lidar-family state of 0.2 (empty position) loads as frame 0.
+  ``RangeNoise``'s once-drawn bias (Gazebo draws it once) is a pure function of the
+  seed and the parameters, so it is drawn again, identically, on every rebuild.
 * ``SensorSimulator`` reads a user's motion source, which is not part of its state:
   ``from_state(state, source=...)``; ``copy()`` and ``copy.copy`` share the source on
   purpose, ``copy.deepcopy`` and pickling copy it. Its ``reset()`` also zeroes the
@@ -282,9 +289,18 @@ cdef class Model:
 
 cdef class _FrameCounter(Model):
     """The shared part of the models whose position is a frame counter (ImageNoise,
-    DepthNoise): ``frame``, ``reset()`` and ``state['position']`` (``{"frame": n}``) are
-    written here once. A call without ``frame`` uses the counter and advances it, under
-    the model's lock."""
+    DepthNoise, LidarNoise, RangeNoise, CarlaLidarNoise): ``frame``, ``reset()`` and
+    ``state['position']`` (``{"frame": n}``) are written here once. A call without
+    ``frame`` uses the counter (``apply`` advances it, under the model's lock; see
+    :func:`take_frames` in model.pxd); a call with ``frame=k`` is random access and
+    leaves the counter alone."""
+
+    #: The model's last frame: the counter holds a frame in [0, _frame_end] and never
+    #: passes it (a call that would advance it further raises OverflowError).
+    _frame_end = 2**64 - 1
+    #: Whether a state may give an empty position, read as frame 0 (the lidar models'
+    #: states of 0.2, which had no counter).
+    _frame_optional = False
 
     @property
     def frame(self):
@@ -293,7 +309,7 @@ cdef class _FrameCounter(Model):
 
     @frame.setter
     def frame(self, value):
-        cdef uint64_t f = validate.integer("frame", value, 0, 2**64)
+        cdef uint64_t f = validate.integer("frame", value, 0, type(self)._frame_end + 1)
         lock_model(self)
         self._frame = f
         unlock_model(self)
@@ -304,12 +320,28 @@ cdef class _FrameCounter(Model):
         self._frame = 0
         unlock_model(self)
 
+    def _take_frames(self, count=1):
+        """Reserve ``count`` frames of the counter under the model's lock and return the
+        first (for the GPU calls, which cannot take the lock themselves);
+        OverflowError naming ``frame`` where the counter would pass its end."""
+        cdef uint64_t first
+        cdef uint64_t n = validate.integer("count", count, 1, 2**64)
+        take_frames(self, n, type(self)._frame_end, &first)
+        return int(first)
+
     def _position(self):
         return {"frame": int(self._frame)}
 
     def _set_position(self, position):
-        validate.fields("state['position']", position, ("frame",))
-        cdef uint64_t f = validate.counter("state['position']['frame']", position["frame"])
+        cls = type(self)
+        if cls._frame_optional:
+            validate.fields("state['position']", position, (), ("frame",))
+        else:
+            validate.fields("state['position']", position, ("frame",))
+        cdef uint64_t f = 0  # a 0.2 lidar state has none: the frame was an argument of each call
+        if "frame" in position:
+            f = validate.integer("state['position']['frame']", position["frame"], 0,
+                                 cls._frame_end + 1)
         lock_model(self)  # the state setter sets it on a model other threads may use
         self._frame = f
         unlock_model(self)

@@ -3,7 +3,6 @@ and per frame."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import numpy as np
@@ -20,7 +19,6 @@ _DTYPES = {
     np.dtype(np.float64): 3,
 }
 _TILE = 1024  # pixels of a row per thread block (FN_CAM_TILE in csrc/device/kernels.cu)
-_frame_lock = threading.Lock()
 
 
 def _image(name: str, value: object) -> Any:
@@ -105,14 +103,9 @@ def image_noise(
                 "out shares memory with image: it must be image itself (in place) or not overlap it"
             )
     if frame is None:
-        with _frame_lock:
-            f = model.frame
-            if f == 2**64 - 1:
-                raise OverflowError(
-                    "frame: the frame counter is at 2**64 - 1, its end; pass frame= "
-                    "explicitly, or reset() it"
-                )
-            model.frame = f + 1
+        # the model's next frame, reserved under the model's own lock (the one its CPU
+        # apply takes), so CPU and GPU calls that share a model never share a frame
+        f = model._take_frames(1)
     h, w = img.shape[0], img.shape[1]
     c = img.shape[2] if img.ndim == 3 else 1
     p = pitch if pitch else w

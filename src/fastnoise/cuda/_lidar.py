@@ -101,7 +101,7 @@ def lidar_noise(
     distances: Any = None,
     hit_mask: Any = None,
     lidar_pose: object = None,
-    frame: int = 0,
+    frame: int | None = None,
     first_index: int = 0,
     out: Any = None,
     return_local: bool = False,
@@ -111,7 +111,8 @@ def lidar_noise(
     Parameters
     ----------
     model : LidarNoise
-        Its hitpoint angular noise (rad), distance noise (m, m/m), axis and key.
+        Its hitpoint angular noise (rad), distance noise (m, m/m), axis and key; its
+        frame counter when ``frame`` is None.
     points : GPU array, (N, 3) float32 or float64
         Hit points (m) in the caller's frame; a non-contiguous array is copied on the
         device first.
@@ -121,8 +122,11 @@ def lidar_noise(
         False marks a non-hit.
     lidar_pose : (4, 4) or (3, 4) array-like (host), optional
         The lidar's pose in the caller's frame, as for :meth:`LidarNoise.apply`.
-    frame, first_index : int
-        Frame in [0, 2**62 - 2] and the index of ``points[0]`` in the frame's cloud.
+    frame : int or None
+        Frame in [0, 2**62 - 2]; ``None`` (default) takes the model's next frame and
+        advances its counter, as :meth:`LidarNoise.apply` does.
+    first_index : int
+        The index of ``points[0]`` in the frame's cloud.
     out : GPU array (N, 3), optional
         Receives the points; may be ``points`` itself.
     return_local : bool
@@ -147,11 +151,13 @@ def lidar_noise(
         if mask.shape != (n,):
             raise ValueError(f"hit_mask has shape {mask.shape}: it must be ({n},)")
         mask = cp.ascontiguousarray(mask.astype(cp.bool_)).view(cp.uint8)
-    fr = _validate.integer("frame", frame, 0, LAST_FRAME + 1)
+    fr = None if frame is None else _validate.integer("frame", frame, 0, LAST_FRAME + 1)
     first = _index_range(first_index, n)
     return_local = _validate.boolean("return_local", return_local)
     pp = point_params(model, lidar_pose)
     pout = _new_or_out("out", out, (n, 3), dt)
+    if fr is None:  # every check passed: the model's next frame, under its lock
+        fr = model._take_frames(1)
     dout = cp.empty(n, dtype=dt)
     mout = cp.empty(n, dtype=cp.bool_)
     lout = cp.empty((n, 3), dtype=dt) if (return_local and pp.local) else None
@@ -175,19 +181,23 @@ def lidar_noise(
 
 
 def range_noise(
-    model: Any, ranges: Any, frame: int = 0, first_index: int = 0, out: Any = None
+    model: Any, ranges: Any, frame: int | None = None, first_index: int = 0, out: Any = None
 ) -> Any:
     """``model.apply(ranges, ...)`` on a GPU array: the same bits, on the device.
 
     Parameters
     ----------
     model : RangeNoise
-        Gazebo's ray noise: mean, stddev, bias (m), precision (m), limits (m).
+        Gazebo's ray noise: mean, stddev, bias (m), precision (m), limits (m); its
+        frame counter when ``frame`` is None.
     ranges : GPU array, any shape, float32 or float64
         Ranges (m), beam i is ``ranges.flat[i]``; a non-contiguous array is copied on
         the device first.
-    frame, first_index : int
-        Frame in [0, 2**62 - 2] and the index of the first beam in the frame's scan.
+    frame : int or None
+        Frame in [0, 2**62 - 2]; ``None`` (default) takes the model's next frame and
+        advances its counter, as :meth:`RangeNoise.apply` does.
+    first_index : int
+        The index of the first beam in the frame's scan.
     out : GPU array, optional
         Same shape and dtype, C-contiguous; may be ``ranges`` itself.
 
@@ -197,9 +207,11 @@ def range_noise(
     """
     model_arg("model", model, "range")
     arr = _reals("ranges", ranges, lambda s: True, "any shape")
-    fr = _validate.integer("frame", frame, 0, LAST_FRAME + 1)
+    fr = None if frame is None else _validate.integer("frame", frame, 0, LAST_FRAME + 1)
     first = _index_range(first_index, arr.size)
     res = _new_or_out("out", out, arr.shape, arr.dtype)
+    if fr is None:  # every check passed: the model's next frame, under its lock
+        fr = model._take_frames(1)
     nt = _threads(first, arr.size)
     f64 = arr.dtype == np.float64
     k = kernel("fn_cuda_range_f64" if f64 else "fn_cuda_range_f32")

@@ -357,7 +357,7 @@ def fill_imu_covariance(
 def fill_odometry_covariance(msg: Any, tables: tuple[np.ndarray, np.ndarray] | None = None) -> None:
     """Set a ``nav_msgs/Odometry``'s ``pose.covariance`` and ``twist.covariance`` (36
     floats each) to the source document's table
-    (:func:`fastnoise.odometry_covariances`), or to ``tables`` = (pose, twist)."""
+    (:func:`fastnoise.models.imu.odometry_covariances`), or to ``tables`` = (pose, twist)."""
     if tables is None:
         tables = odometry_covariances()
     pose, twist = tables

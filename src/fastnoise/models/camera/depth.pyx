@@ -18,7 +18,13 @@ seed in its ``state`` and could not reserve frames under the lock.
 
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport _FrameCounter, check_built, lock_model, unlock_model
+from fastnoise.core.model cimport (
+    _FrameCounter,
+    check_built,
+    lock_model,
+    take_frames,
+    unlock_model,
+)
 
 import numpy as np
 
@@ -33,7 +39,6 @@ from fastnoise.core.deprecation import positional_options
 # gz-rendering depth_camera_final_fs.glsl: tolerance of its clip tests, m
 CLIP_TOLERANCE = 1e-6
 # The frame counter stops here: apply() without frame= refuses to take it (no wrap).
-cdef uint64_t _LAST_FRAME = 0xFFFFFFFFFFFFFFFF
 
 
 cdef extern from "depth.h" nogil:
@@ -203,23 +208,10 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
             _arrays.output("out", out, depth.shape, dt, contiguous=False)
         cdef int nthreads = _threads.count(threads)
         cdef uint64_t f
-        cdef bint full = False
         if frame is not None:
             f = _validate.integer("frame", frame, 0, 2**64)
-        else:
-            # reserve the counter's frame under the object's lock: threads sharing the
-            # object each get their own frame, once
-            lock_model(self)
-            f = self._frame
-            if f == _LAST_FRAME:
-                full = True
-            else:
-                self._frame = f + 1
-            unlock_model(self)
-            if full:
-                raise OverflowError(
-                    f"frame: the frame counter is at {_LAST_FRAME} (2**64 - 1), its end; "
-                    "pass frame= explicitly, or reset() it")
+        else:  # the counter's frame, reserved under the model's lock (model.pxd)
+            take_frames(self, 1, type(self)._frame_end, &f)
         src = np.ascontiguousarray(depth).reshape(-1)  # a copy only when strided
         res = np.empty(depth.shape, dtype=dt)
         cdef bint clip_far = self.far is not None

@@ -12,7 +12,13 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport _FrameCounter, check_built, lock_model, unlock_model
+from fastnoise.core.model cimport (
+    _FrameCounter,
+    check_built,
+    lock_model,
+    take_frames,
+    unlock_model,
+)
 
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import threads as _threads
@@ -69,9 +75,6 @@ _DTYPE_CODES = {
 _VARIANTS = {"gazebo": FN_CAM_GAZEBO, "ogre2": FN_CAM_OGRE2}
 # Fewest pixels a thread gets: below this a thread costs more than it saves.
 _MIN_PIXELS_PER_THREAD = 1 << 16
-# The frame counter stops here (as the generator's position does): apply() without
-# frame= refuses to take it, so the counter never wraps to frame 0.
-cdef uint64_t _LAST_FRAME = 0xFFFFFFFFFFFFFFFF
 
 
 cdef inline int _run_rows(fn_camera_job *job, size_t row0, size_t row1) noexcept:
@@ -275,7 +278,6 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         cdef _Job j = _Job.__new__(_Job)
         cdef cnp.ndarray src, dst
         cdef uint64_t f
-        cdef bint full
         cdef Py_ssize_t height, width, parts
         check_built(self)
         img = _image_input(image)
@@ -298,20 +300,8 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
             dst = _checks.check_out(out, img)
             _arrays.no_partial_overlap({"out": dst}, {"image": img})
         src = img
-        if frame is None:
-            # reserve the counter's frame under the object's lock (no Python call in
-            # between, so nothing can raise while it is held): threads that share this
-            # object each get their own frame, once
-            lock_model(self)
-            f = self._frame
-            full = f == _LAST_FRAME
-            if not full:
-                self._frame = f + 1
-            unlock_model(self)
-            if full:
-                raise OverflowError(
-                    f"frame: the frame counter is at {_LAST_FRAME} (2**64 - 1), its end; "
-                    "pass frame= explicitly, or reset() it")
+        if frame is None:  # the counter's frame, reserved under the model's lock (model.pxd)
+            take_frames(self, 1, type(self)._frame_end, &f)
 
         cdef int ndim = cnp.PyArray_NDIM(src)
         cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(src)

@@ -2,6 +2,7 @@
 G-sensitivity, saturation and quantization (:class:`ImuNoise`, :class:`TriadNoise`)."""
 
 from fastnoise.models.imu.imu_noise import ImuNoise
+from fastnoise.models.imu.samples import ImuSamples
 from fastnoise.models.imu.triad import (
     COVARIANCE_CONVENTIONS,
     STANDARD_GRAVITY_WT901C,
@@ -16,6 +17,7 @@ __all__ = [
     "COVARIANCE_CONVENTIONS",
     "STANDARD_GRAVITY_WT901C",
     "ImuNoise",
+    "ImuSamples",
     "TriadNoise",
     "gauss_markov_stddev_from_gazebo",
     "odometry_covariances",

@@ -5,6 +5,7 @@ from numpy.typing import ArrayLike, NDArray
 from typing_extensions import disjoint_base
 
 from fastnoise.core.model import Model
+from fastnoise.models.imu.samples import ImuSamples
 from fastnoise.models.imu.triad import TriadNoise
 
 @disjoint_base
@@ -36,7 +37,7 @@ class ImuNoise(Model):
         timestamps: ArrayLike | None = None,
         out_omega: NDArray[np.float64] | None = None,
         out_accel: NDArray[np.float64] | None = None,
-    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
+    ) -> ImuSamples: ...
     @property
     def gyro(self) -> TriadNoise: ...
     @property

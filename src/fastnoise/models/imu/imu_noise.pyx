@@ -7,6 +7,7 @@ import numpy as np
 
 cimport cython
 cimport numpy as cnp
+from cpython.object cimport PyObject, PyTypeObject
 from libc.math cimport isfinite, NAN
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
@@ -25,9 +26,26 @@ from fastnoise.models.imu import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.core.deprecation import positional_options
 from fastnoise.models.imu import checks as _checks
+from fastnoise.models.imu.samples import ImuSamples
 from fastnoise.models.imu.triad import triad_covariance
 
 cnp.import_array()
+
+
+cdef extern from "Python.h":
+    PyTypeObject PyTuple_Type
+
+# ImuNoise.apply's result type, as the C call below takes it.
+cdef type _IMU_SAMPLES = ImuSamples
+
+
+cdef inline object _samples(object omega, object accel):
+    # ImuSamples(omega, accel) through tuple's C constructor slot, as ImuSamples._make
+    # and tuple.__new__(ImuSamples, ...) build it: the NamedTuple's Python-level
+    # __new__ parses its arguments in Python, which costs a small apply several
+    # percent (issue 22 item 5 keeps per-call times)
+    cdef tuple args = ((omega, accel),)  # the arguments of tuple(iterable)
+    return PyTuple_Type.tp_new(_IMU_SAMPLES, <PyObject *>args, NULL)
 
 
 _F64 = np.dtype(np.float64)
@@ -186,7 +204,8 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         increasing; the first step is the time since the previous call's last
         timestamp, else ``t[1] - t[0]``). Inputs of any real dtype and layout.
 
-        Returns ``(omega_measured, accel_measured)``, float64 (N, 3) in rad/s and m/s^2
+        Returns ``ImuSamples(omega, accel)`` (a NamedTuple: it unpacks as ``omega,
+        accel = ...``), the measured values, float64 (N, 3) in rad/s and m/s^2
         (N calls of ``step``, bit for bit), or ``out_omega``/``out_accel`` (native
         float64 (N, 3), C-contiguous, aligned, writeable; each may be exactly ``omega``
         or ``accel``). Refusals and buffers: :doc:`/models/imu`."""
@@ -224,7 +243,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
             self._last_time = last
         finally:
             unlock_model(self)
-        return wo, ao
+        return _samples(wo, ao)
 
     def _advance_biases(self, n, dt):
         """The state ``apply`` of ``n`` samples with steps ``dt`` (s) would leave, bit

@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from fastnoise.core.model import Model
+from fastnoise.core.model import _FrameCounter
 from fastnoise.models.lidar.carla_points import CarlaPoints as CarlaPoints
 
 __all__ = ["CarlaLidarNoise", "CarlaPoints"]
@@ -14,7 +14,7 @@ __all__ = ["CarlaLidarNoise", "CarlaPoints"]
 _Seed = int | np.random.SeedSequence | None
 
 @disjoint_base
-class CarlaLidarNoise(Model):
+class CarlaLidarNoise(_FrameCounter):
     model_name: ClassVar[str]
     atmosphere_attenuation_rate: float  # 1/m
     dropoff_general_rate: float  # probability
@@ -36,7 +36,7 @@ class CarlaLidarNoise(Model):
         self,
         points: npt.ArrayLike,
         *,
-        frame: int = 0,
+        frame: int | None = None,
         first_index: int = 0,
         drop: bool | None = None,
         out: np.ndarray | None = None,

@@ -13,7 +13,7 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, uint64_t
 
-from fastnoise.core.model cimport Model, check_built
+from fastnoise.core.model cimport _FrameCounter, check_built, take_frames
 
 import numpy as np
 
@@ -24,6 +24,7 @@ from fastnoise.models.lidar import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.core.deprecation import positional_options
 from fastnoise.models.lidar.carla_points import CarlaPoints, carla_inputs
+from fastnoise.models.lidar.geometry import LAST_FRAME
 
 cnp.import_array()
 
@@ -69,6 +70,8 @@ cdef object _compact(cnp.ndarray res, cnp.ndarray keep):
 _TOKEN = object()
 # Smallest piece a threaded call hands to one thread.
 _MIN_PER_THREAD = 1 << 14
+# The last frame of the streams (as the lidar's: frame 2**62 - 1 is reserved).
+cdef uint64_t _FRAME_END = LAST_FRAME
 
 
 @cython.auto_pickle(False)
@@ -111,7 +114,7 @@ cdef class _CarlaCall:
                                 "runs past the end of the carla_lidar streams")
 
 
-cdef class CarlaLidarNoise(Model):
+cdef class CarlaLidarNoise(_FrameCounter):
     """CarlaLidarNoise(*, atmosphere_attenuation_rate=0.004, dropoff_general_rate=0.45,
     dropoff_intensity_limit=0.8, dropoff_zero_intensity=0.4, noise_stddev=0.0,
     seed=None)
@@ -147,14 +150,21 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
     unchanged. The intensity is e^(-a d) to a few ulp (fastnoise's own exp, floored at
     e^-708 like ``fn_exp_f64``).
 
-    The frame is an argument of every call: ``state['position']`` is empty and
-    ``reset()`` does nothing. Frames lie in [0, 2**62 - 2]; a call's point indices
-    ``first_index .. first_index + N - 1`` lie below 2**64. One object may be shared
-    by threads; the kernels run with the GIL released.
+    Frames lie in [0, 2**62 - 2]; a call's point indices ``first_index .. first_index
+    + N - 1`` lie below 2**64. ``apply(points)`` without ``frame`` noises the model's
+    next frame, the frame counter ``model.frame``, and advances it (by F for F frames
+    at once); ``frame=k`` is random access and leaves the counter alone.
+    ``state['position']`` is the counter, ``{"frame": n}``; ``reset()`` sets it to 0;
+    the counter stops at frame 2**62 - 2 (``apply`` without ``frame`` that would pass
+    it raises OverflowError naming ``frame``). One object may be shared by threads: a
+    call with ``frame=k`` takes no lock, each call without ``frame`` takes its own
+    frames under the object's lock; the kernels run with the GIL released.
     """
 
     model_name = "carla_lidar"
     declaration = _declarations.CARLA_LIDAR
+    _frame_end = LAST_FRAME  # frame 2**62 - 1 is reserved, as for the lidar
+    _frame_optional = True  # 0.2 states had no frame counter: they load as frame 0
 
     cdef readonly double atmosphere_attenuation_rate, dropoff_general_rate
     cdef readonly double dropoff_intensity_limit, dropoff_zero_intensity, noise_stddev
@@ -187,16 +197,11 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
         self.prm.zero = self.dropoff_zero_intensity
         self._seed_seq = ss
         self._key = key
+        self._frame = 0  # a new model (or one built again) starts at frame 0
         self._built = True
 
-    # ---- the model contract (fastnoise.core.model) ---------------------------------
-    def reset(self):
-        """Does nothing: the noise is keyed by the frame passed to every call (kept for
-        the model contract)."""
-        check_built(self)
-
     # ---- noise -----------------------------------------------------------------------
-    def apply(self, points, *args, frame=0, first_index=0, drop=None, out=None, threads=1):
+    def apply(self, points, *args, frame=None, first_index=0, drop=None, out=None, threads=1):
         """CARLA's drop-off, intensity and range noise on a point cloud.
 
         Parameters
@@ -206,8 +211,10 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
             they are). (F, N, C): F frames ``frame .. frame + F - 1`` at once. float32
             stays float32; other real types become float64. Never modified unless
             passed as ``out``.
-        frame : int
+        frame : int or None
             Frame number (of the first frame), 0 <= frame <= 2**62 - 2 (all frames).
+            ``None`` (default): the frame counter's frame, which the call advances by
+            one (by F for (F, N, C) points), under the object's lock.
         first_index : int
             Index of the first point in its frame's full cloud (for pieces);
             ``first_index + N <= 2**64``.
@@ -233,14 +240,19 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
         if args:  # 0.2 callers passed these by position
             frame, first_index, drop, out, threads = positional_options(
                 "CarlaLidarNoise.apply", args, ('frame', 'first_index', 'drop', 'out', 'threads'),
-                (frame, first_index, drop, out, threads), (0, 0, None, None, 1))
+                (frame, first_index, drop, out, threads), (None, 0, None, None, 1))
         check_built(self)
-        pts, fr, first, nthreads, res, keep, drop = carla_inputs(
+        cdef uint64_t fr
+        pts, frame, first, nthreads, res, keep, drop = carla_inputs(
             points, frame, first_index, drop, out, threads)
         # (no negative indices here: the module is built with wraparound=False)
         n = int(pts.shape[pts.ndim - 2])
         cols = int(pts.shape[pts.ndim - 1])
         frames = pts.reshape(-1, n, cols)
+        if frame is None:  # every check passed: take the counter's frames
+            take_frames(self, <uint64_t>frames.shape[0], _FRAME_END, &fr)
+        else:
+            fr = frame
         outs = res.reshape(-1, n, cols)
         keeps = keep.reshape(-1, n).view(np.uint8)
         cdef _CarlaCall call

@@ -42,7 +42,8 @@ def carla_inputs(
     points: object, frame: object, first_index_: object, drop: object, out: object, threads: object
 ) -> tuple:
     """``CarlaLidarNoise.apply``'s arguments, checked: (points as the kernel reads them,
-    first frame, first index, threads, result array holding nothing yet, mask, drop)."""
+    first frame (None: the model's counter, read by the caller once every check has
+    passed), first index, threads, result array holding nothing yet, mask, drop)."""
     pts = float_data("points", points)
     if pts.ndim not in (2, 3) or pts.shape[-1] < 4:
         raise ValueError(
@@ -50,7 +51,7 @@ def carla_inputs(
             "(x, y, z, intensity, extra columns)"
         )
     nframes = pts.shape[0] if pts.ndim == 3 else 1
-    fr = frame_index("frame", frame, LAST_FRAME - max(nframes - 1, 0))
+    fr = None if frame is None else frame_index("frame", frame, LAST_FRAME - max(nframes - 1, 0))
     first = first_index(first_index_, pts.shape[-2])
     nthreads = _threads.count(threads)
     if drop is None:

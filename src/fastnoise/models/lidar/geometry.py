@@ -82,33 +82,34 @@ def apply_inputs(
     return_local: object,
     drop_non_hits: object,
     threads: object,
-    distances_out: object,
-    hit_mask_out: object,
+    out_distances: object,
+    out_hit_mask: object,
 ) -> tuple:
     """``LidarNoise.apply``'s arguments (its unit ``axis`` first), checked, as the
-    kernel takes them: (points, distances or None, hit mask or None, frame, first
+    kernel takes them: (points, distances or None, hit mask or None, frame (None:
+    the model's counter, which the caller reads once every check has passed), first
     index, threads, axis in the caller's frame, lidar origin, caller -> lidar rotation
     or None, points out, distances out, hit mask out, local out or None, return_local,
     drop_non_hits)."""
     pts, dist_in, mask_in = cloud_inputs(points, distances, hit_mask)
     dt = pts.dtype
     n = pts.shape[0]
-    fr = frame_index("frame", frame)
+    fr = None if frame is None else frame_index("frame", frame)
     first = first_index(first_index_, n)
     nthreads = _threads.count(threads)
     return_local = _validate.boolean("return_local", return_local)
     drop_non_hits = _validate.boolean("drop_non_hits", drop_non_hits)
     kw, t, to_local = frame_geometry(axis, lidar_pose)
     pout = output_or_new("out", out, (n, 3), dt)
-    dout = output_or_new("distances_out", distances_out, (n,), dt)
-    mout = output_or_new("hit_mask_out", hit_mask_out, (n,), np.dtype(np.bool_))
+    dout = output_or_new("out_distances", out_distances, (n,), dt)
+    mout = output_or_new("out_hit_mask", out_hit_mask, (n,), np.dtype(np.bool_))
     # the arrays the kernel reads (after intake): an output may be the very same
     # array (in place, element for element), nothing else
     refuse_overlap(
         {
             "out": None if out is None else pout,
-            "distances_out": None if distances_out is None else dout,
-            "hit_mask_out": None if hit_mask_out is None else mout,
+            "out_distances": None if out_distances is None else dout,
+            "out_hit_mask": None if out_hit_mask is None else mout,
         },
         {"points": pts, "distances": dist_in, "hit_mask": mask_in},
     )

@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from fastnoise.core.model import Model
+from fastnoise.core.model import _FrameCounter
 from fastnoise.models.lidar.geometry import NoisyPoints
 from fastnoise.models.lidar.range_noise import RangeNoise as RangeNoise
 
@@ -19,7 +19,7 @@ HITPOINT_BASED: int
 _Seed = int | np.random.SeedSequence | None
 
 @disjoint_base
-class LidarNoise(Model):
+class LidarNoise(_FrameCounter):
     model_name: ClassVar[str]
     ray_angular_noise_mean: float  # rad
     ray_angular_noise_stddev: float  # rad
@@ -61,7 +61,7 @@ class LidarNoise(Model):
         self,
         ray_poses: npt.ArrayLike,
         lidar_pose: npt.ArrayLike | None = None,
-        frame: int = 0,
+        frame: int | None = None,
         first_index: int = 0,
         out: np.ndarray | None = None,
     ) -> np.ndarray: ...
@@ -72,12 +72,12 @@ class LidarNoise(Model):
         hit_mask: npt.ArrayLike | None = None,
         *,
         lidar_pose: npt.ArrayLike | None = None,
-        frame: int = 0,
+        frame: int | None = None,
         first_index: int = 0,
         out: np.ndarray | None = None,
         return_local: bool = False,
         drop_non_hits: bool = False,
         threads: int = 1,
-        distances_out: np.ndarray | None = None,
-        hit_mask_out: np.ndarray | None = None,
+        out_distances: np.ndarray | None = None,
+        out_hit_mask: np.ndarray | None = None,
     ) -> NoisyPoints: ...

@@ -21,7 +21,7 @@ accuracy (|z| <= 6.66 in both), far below any lidar's noise.
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport Model, check_built
+from fastnoise.core.model cimport _FrameCounter, check_built, take_frames
 from fastnoise.models.lidar.call cimport _PointsCall, new_points_call
 from fastnoise.models.lidar.capi cimport (
     fn_lidar_rays_check_f32,
@@ -37,8 +37,9 @@ from fastnoise.core import threads as _threads
 from fastnoise.core.model import register_model
 from fastnoise.models.lidar import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
-from fastnoise.core.deprecation import positional_options
+from fastnoise.core.deprecation import positional_options, renamed_keywords
 from fastnoise.models.lidar.geometry import (
+    LAST_FRAME,
     MIN_PER_THREAD,
     apply_inputs,
     bad_ray,
@@ -61,7 +62,12 @@ cnp.import_array()
 
 __all__ = ["HITPOINT_BASED", "RAY_BASED", "LidarNoise", "RangeNoise"]
 
-cdef class LidarNoise(Model):
+# The last frame of the lidar streams (frame 2**62 - 1 is reserved), as C takes it.
+cdef uint64_t _FRAME_END = LAST_FRAME
+# The 0.2 names of apply's extra outputs (rule: out_<name>), still taken for a release.
+_RENAMED_OUTPUTS = {"distances_out": "out_distances", "hit_mask_out": "out_hit_mask"}
+
+cdef class LidarNoise(_FrameCounter):
     """LidarNoise(*, ray_angular_noise_mean=0.0, ray_angular_noise_stddev=0.0,
     hitpoint_angular_noise_mean=0.0, hitpoint_angular_noise_stddev=0.0,
     distance_noise_mean=0.0, distance_noise_stddev_base=0.0,
@@ -98,8 +104,14 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
     distance noise (RGL's order). Noise of point i of frame f depends only on
     (seed, f, i): see the module docstring for the streams.
 
-    The frame is an argument of every call, so the model has no position:
-    ``state['position']`` is empty and ``reset()`` does nothing.
+    Frames: ``apply(points)`` without ``frame`` noises the model's next frame, the
+    frame counter ``model.frame``, and advances it by one; ``perturb_rays`` without
+    ``frame`` uses the counter's current frame and does not advance it (the rays of
+    the scan that the next ``apply`` noises: perturb, raycast, then ``apply``, and the
+    scan has one frame). ``frame=k`` is frame k (random access) and leaves the counter
+    alone. ``state['position']`` is the counter, ``{"frame": n}``; ``reset()`` sets
+    it to 0. The counter stops at frame 2**62 - 2, the last one: ``apply`` without
+    ``frame`` there raises OverflowError naming ``frame``.
 
     Limits: frames lie in [0, 2**62 - 2] (frame 2**62 - 1 is reserved: its streams
     hold ``RangeNoise``'s bias), and a call's indices ``first_index .. first_index +
@@ -109,14 +121,17 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
     the parameters' bounds this keeps every result of a hit finite, for float32 and
     float64 data.
 
-    Threads: the object is never modified by a call (the frame is an argument), so
-    one ``LidarNoise`` may be shared by any number of threads without a lock; each
-    call gives the same bits as it would alone, whatever runs beside it, and the
+    Threads: one ``LidarNoise`` may be shared by any number of threads. A call with
+    ``frame=k`` reads the model only and takes no lock; each ``apply`` without
+    ``frame`` takes its own frame under the object's lock. Each call gives the same
+    bits as it would alone (for the frame it got), whatever runs beside it, and the
     kernels run with the GIL released.
     """
 
     model_name = "lidar"
     declaration = _declarations.LIDAR
+    _frame_end = LAST_FRAME  # frame 2**62 - 1 is reserved (RangeNoise's bias)
+    _frame_optional = True  # 0.2 states had no frame counter: they load as frame 0
 
     cdef readonly double ray_angular_noise_mean, ray_angular_noise_stddev
     cdef readonly double hitpoint_angular_noise_mean, hitpoint_angular_noise_stddev
@@ -155,6 +170,7 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         self._axis_arg = vals["axis"].tolist()  # as given: the state rebuilds from it
         self._seed_seq = ss
         self._key = key
+        self._frame = 0  # a new model (or one built again) starts at frame 0
         self._built = True
 
     @classmethod
@@ -188,13 +204,8 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         check_built(self)
         return {**_declarations.LIDAR.state_params(self), "axis": list(self._axis_arg)}
 
-    def reset(self):
-        """Does nothing: the noise is keyed by the frame passed to every call, so there
-        is no position to rewind (kept for the model contract)."""
-        check_built(self)
-
     # ---- noise -----------------------------------------------------------------------
-    def perturb_rays(self, ray_poses, lidar_pose=None, frame=0, first_index=0, out=None):
+    def perturb_rays(self, ray_poses, lidar_pose=None, frame=None, first_index=0, out=None):
         """Ray-based angular noise: turn each ray pose about the lidar axis through the
         lidar origin by e ~ N(ray_angular_noise_mean, ray_angular_noise_stddev) rad.
 
@@ -209,8 +220,10 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
             The lidar's pose in the caller's frame (lidar -> caller). ``None``: the rays
             are given in the lidar frame. In the lidar frame the rotation is applied on
             the left: r' = R_axis(e) r, i.e. r' = L^-1 R_axis(e) L r with L its inverse.
-        frame : int
-            Frame number (selects the noise; 0 <= frame <= 2**62 - 2).
+        frame : int or None
+            Frame number (selects the noise; 0 <= frame <= 2**62 - 2). ``None``
+            (default): the frame counter's current frame, not advanced, so the next
+            ``apply`` without ``frame`` noises the same scan's hits with the same frame.
         first_index : int
             Index of ``ray_poses[0]`` in the frame's full ray list (for pieces);
             ``first_index + N <= 2**64``.
@@ -224,7 +237,7 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         """
         check_built(self)
         poses = ray_poses_input(ray_poses)
-        cdef uint64_t fr = frame_index("frame", frame)
+        cdef uint64_t fr = self._frame if frame is None else frame_index("frame", frame)
         cdef uint64_t first = _first_index(first_index, poses.shape[0])
         kw, t, _ = frame_geometry(self._axis, lidar_pose)
         cdef size_t n = <size_t>poses.shape[0]
@@ -260,9 +273,9 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
                                 "end of the lidar streams")
         return res
 
-    def apply(self, points, distances=None, hit_mask=None, *args, lidar_pose=None, frame=0,
+    def apply(self, points, distances=None, hit_mask=None, *args, lidar_pose=None, frame=None,
               first_index=0, out=None, return_local=False, drop_non_hits=False, threads=1,
-              distances_out=None, hit_mask_out=None):
+              out_distances=None, out_hit_mask=None, **renamed):
         """Hitpoint angular noise, then distance noise, on a cloud of hit points.
 
         Parameters
@@ -285,8 +298,10 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
             The lidar's pose in the caller's frame (lidar -> caller); ``None`` means the
             points are in the lidar frame. Finite; rotation part orthonormal with
             det +1 (within 1e-6); translation within +-1e30 m.
-        frame : int
-            Frame number, 0 <= frame <= 2**62 - 2.
+        frame : int or None
+            Frame number, 0 <= frame <= 2**62 - 2. ``None`` (default): the frame
+            counter's frame, which the call advances by one (under the object's lock);
+            OverflowError naming ``frame`` at its end, frame 2**62 - 2.
         first_index : int
             Index of ``points[0]`` in the frame's full cloud (for pieces);
             ``first_index + N <= 2**64``.
@@ -301,15 +316,17 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         drop_non_hits : bool
             Return only the hits' points and distances, as new arrays (``hit_mask``
             keeps length N, so the rows can be traced back).
-        distances_out, hit_mask_out : (N,) arrays, optional
+        out_distances, out_hit_mask : (N,) arrays, optional
             Receive the distances (points' dtype) and the hit mask (bool); with ``out``
             they let a real-time loop reuse its buffers every frame (no allocation).
+            (0.2 named them ``distances_out`` and ``hit_mask_out``: those spellings
+            still work for one release, with a DeprecationWarning.)
         threads : int
             Split the points across this many threads; the result does not depend on it.
 
         Every ``out``-type array must be exactly the result's shape and native dtype,
         C-contiguous, aligned and writeable. Each may be the very input it replaces
-        (``out`` is ``points``, ``distances_out`` is ``distances``, ``hit_mask_out``
+        (``out`` is ``points``, ``out_distances`` is ``distances``, ``out_hit_mask``
         is ``hit_mask``: in place, element for element); any other sharing of memory
         between an output and an input, or between two outputs, is refused
         (ValueError): a partial overlap would read values the call already wrote.
@@ -326,20 +343,29 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         ``q'' = q' (1 + eps / |q'|)``, ``d' = d + eps``. Non-hits are copied unchanged.
         A hit at the lidar origin has no direction and is left in place (eps = 0).
         """
+        if renamed:  # the 0.2 names of the extra outputs
+            out_distances, out_hit_mask = renamed_keywords(
+                "LidarNoise.apply", renamed, _RENAMED_OUTPUTS,
+                {"out_distances": out_distances, "out_hit_mask": out_hit_mask})
         if args:  # 0.2 callers passed these by position
             (lidar_pose, frame, first_index, out, return_local, drop_non_hits, threads,
-             distances_out, hit_mask_out) = positional_options(
+             out_distances, out_hit_mask) = positional_options(
                 "LidarNoise.apply", args,
                 ("lidar_pose", "frame", "first_index", "out", "return_local",
-                 "drop_non_hits", "threads", "distances_out", "hit_mask_out"),
+                 "drop_non_hits", "threads", "out_distances", "out_hit_mask"),
                 (lidar_pose, frame, first_index, out, return_local, drop_non_hits, threads,
-                 distances_out, hit_mask_out),
-                (None, 0, 0, None, False, False, 1, None, None))
+                 out_distances, out_hit_mask),
+                (None, None, 0, None, False, False, 1, None, None))
         check_built(self)
-        (pts, dist_in, mask_in, fr, first, nthreads, kw, t, to_local, pout, dout, mout, lout,
-         return_local, drop_non_hits) = apply_inputs(
+        cdef uint64_t fr
+        (pts, dist_in, mask_in, frame, first, nthreads, kw, t, to_local, pout, dout, mout,
+         lout, return_local, drop_non_hits) = apply_inputs(
             self._axis, points, distances, hit_mask, lidar_pose, frame, first_index, out,
-            return_local, drop_non_hits, threads, distances_out, hit_mask_out)
+            return_local, drop_non_hits, threads, out_distances, out_hit_mask)
+        if frame is None:  # every check passed: take the counter's frame
+            take_frames(self, 1, _FRAME_END, &fr)
+        else:
+            fr = frame
         dt = pts.dtype
         cdef Py_ssize_t n = pts.shape[0]
         cdef _PointsCall call = new_points_call()

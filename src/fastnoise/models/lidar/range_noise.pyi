@@ -6,12 +6,12 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from fastnoise.core.model import Model
+from fastnoise.core.model import _FrameCounter
 
 _Seed = int | np.random.SeedSequence | None
 
 @disjoint_base
-class RangeNoise(Model):
+class RangeNoise(_FrameCounter):
     model_name: ClassVar[str]
     mean: float  # m
     stddev: float  # m
@@ -57,12 +57,12 @@ class RangeNoise(Model):
         seed: _Seed = None,
     ) -> RangeNoise: ...
     def reset(self) -> None: ...
-    def apply_one(self, range_m: float, frame: int = 0, index: int = 0) -> float: ...
+    def apply_one(self, range_m: float, frame: int | None = None, index: int = 0) -> float: ...
     def apply(
         self,
         ranges: npt.ArrayLike,
         *,
-        frame: int = 0,
+        frame: int | None = None,
         first_index: int = 0,
         out: np.ndarray | None = None,
         threads: int = 1,

@@ -9,15 +9,16 @@ standard normal behind beam ``i`` of frame ``f`` is normal ``i`` of stream ``4 f
 The bias Gazebo draws once per sensor is normal 0 of stream ``4 (2**62 - 1) + 3`` (the
 reserved last frame), negated when normal 1 of that stream is negative and
 ``flip_bias_sign`` is set (the default, as Gazebo: probability 1/2). It is therefore a
-pure function of the seed and the parameters: the model's ``state['position']`` is
-empty and ``from_state``, ``copy`` and pickling recompute the same bias, bit for bit.
+pure function of the seed and the parameters: ``from_state``, ``copy`` and pickling
+recompute the same bias, bit for bit. The model's ``state['position']`` is its frame
+counter, ``{"frame": n}`` (the camera's frame rule, ``fastnoise.core.model``).
 """
 
 cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport Model, check_built
+from fastnoise.core.model cimport _FrameCounter, check_built, take_frames
 from fastnoise.models.lidar.capi cimport (
     FN_LIDAR_RANGE,
     fn_lidar_stream,
@@ -54,6 +55,7 @@ cnp.import_array()
 _TOKEN = object()
 # apply_one's fast path takes ints in these bounds without further checks.
 _LAST_FRAME = LAST_FRAME
+cdef uint64_t _FRAME_END = LAST_FRAME  # the same, as C takes it
 _LAST_INDEX = 2**64 - 1
 
 
@@ -93,7 +95,7 @@ cdef class _RangeCall:
                                 "beams runs past the end of the lidar streams")
 
 
-cdef class RangeNoise(Model):
+cdef class RangeNoise(_FrameCounter):
     """RangeNoise(mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
     precision=0.0, *, flip_bias_sign=True, inf_outside_limits=False, enabled=True,
     seed=None)
@@ -138,17 +140,27 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
     stream is negative. A call's beam indices ``first_index .. first_index + N - 1``
     must lie below 2**64 (nothing wraps).
 
-    The frame is an argument of every call, and the bias is a pure function of the
-    seed and the parameters, so the model has no position: ``state['position']`` is
-    empty, ``reset()`` does nothing, and a rebuilt model draws the same bias.
+    Frames: ``apply(ranges)`` without ``frame`` noises the model's next frame, the
+    frame counter ``model.frame``, and advances it by one; ``apply(ranges, frame=k)``
+    is frame k (random access) and leaves the counter alone. ``apply_one`` without
+    ``frame`` reads the counter's current frame and does not advance it (per-beam
+    loops: advance it with ``model.frame += 1``, or with one ``apply``).
+    ``state['position']`` is the counter, ``{"frame": n}``; ``reset()`` sets it to 0.
+    The counter stops at frame 2**62 - 2, the last one: ``apply`` without ``frame``
+    there raises OverflowError naming ``frame``. The bias is a pure function of the
+    seed and the parameters, so a rebuilt model draws the same bias.
 
-    Threads: the object is never modified by a call, so one ``RangeNoise`` may be
-    shared by any number of threads without a lock; each call gives the same bits as
-    it would alone, and the kernels run with the GIL released.
+    Threads: one ``RangeNoise`` may be shared by any number of threads. A call with
+    ``frame=k`` reads the model only and takes no lock; each ``apply`` without
+    ``frame`` takes its own frame under the object's lock. Each call gives the same
+    bits as it would alone (for the frame it got), and the kernels run with the GIL
+    released.
     """
 
     model_name = "range"
     declaration = _declarations.RANGE
+    _frame_end = LAST_FRAME  # frame 2**62 - 1 is reserved: its streams hold the bias
+    _frame_optional = True  # 0.2 states had no frame counter: they load as frame 0
 
     cdef fn_range_params prm
     cdef readonly double mean, stddev, min_range, max_range
@@ -206,6 +218,7 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         self.prm.max_range = max_range
         self.prm.noise = enabled
         self.prm.inf_outside = inf_outside_limits
+        self._frame = 0  # a new model (or one built again) starts at frame 0
         self._built = True
 
     @classmethod
@@ -238,20 +251,16 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
                    flip_bias_sign=True, inf_outside_limits=cpu_lidar, enabled=enabled,
                    seed=seed)
 
-    # ---- the model contract (fastnoise.core.model) ---------------------------------
-    def reset(self):
-        """Does nothing: the noise is keyed by the frame passed to every call and the
-        bias is fixed by the seed, so there is no position to rewind (kept for the
-        model contract)."""
-        check_built(self)
-
     # ---- noise -----------------------------------------------------------------------
-    def apply_one(self, range_m, frame=0, index=0):
+    def apply_one(self, range_m, frame=None, index=0):
         """One noised range (m): beam ``index`` of ``frame``, the same value ``apply``
         gives for that beam of a float64 scan. For per-beam loops (Gazebo's
         ``Noise::Apply``). ``range_m`` is a real number (bools, complex numbers,
         strings and arrays are refused; inf and nan are special values, see the class
-        docstring); ``frame`` is in [0, 2**62 - 2], ``index`` in [0, 2**64 - 1]."""
+        docstring); ``frame`` is in [0, 2**62 - 2], ``index`` in [0, 2**64 - 1].
+        ``frame=None`` (default) is the frame counter's current frame, not advanced:
+        a loop over the beams of one scan reads the same frame; advance it with
+        ``model.frame += 1`` or one ``apply``."""
         cdef fn_range_params prm
         cdef double r, out
         cdef uint64_t idx
@@ -265,7 +274,9 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         else:
             r = _validate.finite("range_m", range_m)
         prm = self.prm
-        if type(frame) is int and 0 <= frame <= _LAST_FRAME:
+        if frame is None:
+            prm.frame = self._frame  # read, not advanced: no lock needed
+        elif type(frame) is int and 0 <= frame <= _LAST_FRAME:
             prm.frame = frame
         else:
             prm.frame = frame_index("frame", frame, _LAST_FRAME)
@@ -279,13 +290,15 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
                                 "lidar streams")
         return out
 
-    def apply(self, ranges, *args, frame=0, first_index=0, out=None, threads=1):
+    def apply(self, ranges, *args, frame=None, first_index=0, out=None, threads=1):
         """Noised ranges (m) of one scan, any shape; beam i is ``ranges.flat[i]``.
 
         float32 data (any byte order) stays float32; other real types become float64
         (bool, complex, object, string and datetime data are refused). Any strides,
         byte order and alignment (copied when the kernel cannot read them as they
-        are). ``frame`` is in [0, 2**62 - 2]; ``first_index`` is the index of the first
+        are). ``frame`` is in [0, 2**62 - 2]; ``None`` (default) uses the frame counter
+        and advances it by one (OverflowError naming ``frame`` at its end, 2**62 - 2).
+        ``first_index`` is the index of the first
         beam in the frame's full scan (for pieces), with ``first_index + N <= 2**64``.
         ``out`` (same shape and dtype, native, C-contiguous, aligned, writeable)
         receives the result; it may be ``ranges`` itself (in place), and any other
@@ -294,14 +307,18 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         if args:  # 0.2 callers passed these by position
             frame, first_index, out, threads = positional_options(
                 "RangeNoise.apply", args, ('frame', 'first_index', 'out', 'threads'),
-                (frame, first_index, out, threads), (0, 0, None, 1))
+                (frame, first_index, out, threads), (None, 0, None, 1))
         check_built(self)
+        cdef uint64_t fr
         arr = float_data("ranges", ranges)
-        fr = frame_index("frame", frame, _LAST_FRAME)
+        if frame is not None:
+            fr = frame_index("frame", frame, _LAST_FRAME)
         first = _first_index(first_index, arr.size)
         nthreads = _threads.count(threads)
         res = output_or_new("out", out, arr.shape, arr.dtype)
         refuse_overlap({"out": None if out is None else res}, {"ranges": arr})
+        if frame is None:  # every check passed: take the counter's frame
+            take_frames(self, 1, _FRAME_END, &fr)
         cdef _RangeCall call = _RangeCall(_TOKEN)
         call.prm = self.prm
         call.prm.frame = fr
