@@ -14,12 +14,17 @@ def positional_options(
     names: Sequence[str],
     values: Sequence[Any],
     defaults: Sequence[Any],
+    *,
+    stacklevel: int = 2,
 ) -> tuple[Any, ...]:
     """Merge options a 0.2 caller passed by position (``args``, in ``names`` order)
     with the keyword values ``values`` (whose defaults are ``defaults``): returns the
     values in ``names`` order, after a DeprecationWarning that names the keywords to
     write. TypeError for more positions than options, or for an option given both by
-    position and by keyword."""
+    position and by keyword. ``stacklevel`` 2 points the warning at the user's line
+    when the caller is compiled (a Cython method has no Python frame); a Python
+    function calling this passes 3. Python's default filters show a DeprecationWarning
+    only where it points into ``__main__``, so the level must be right."""
     if len(args) > len(names):
         raise TypeError(
             f"{where} takes at most {len(names)} options by position (deprecated): got "
@@ -34,7 +39,7 @@ def positional_options(
     warnings.warn(
         f"{where}: options by position are deprecated: write {given}",
         DeprecationWarning,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
     return tuple(merged)
 

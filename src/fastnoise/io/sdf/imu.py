@@ -193,6 +193,7 @@ def from_sdf(
             ("seed", "name", "normal_dtype"),
             (seed, name, normal_dtype),
             (None, None, "float32"),
+            stacklevel=3,
         )
     gyro, accel = imu_noise_params_from_sdf(sdf, name)
     imu = registry.get("imu").cls

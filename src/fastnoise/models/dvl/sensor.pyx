@@ -111,7 +111,8 @@ def _old_noise_dev(where, deprecated, noise_stddev):
     if noise_stddev is not _ZERO:
         raise TypeError(f"{where} got both 'noise_dev' (deprecated) and 'noise_stddev': "
                         "give 'noise_stddev' only")
-    return renamed_keys(where, deprecated, RENAMED_NOISE_PARAMS)["noise_stddev"]
+    # stacklevel 2: the frames of this compiled module are not Python's
+    return renamed_keys(where, deprecated, RENAMED_NOISE_PARAMS, stacklevel=2)["noise_stddev"]
 
 
 cdef class AugmentedWhiteNoise(Model):
