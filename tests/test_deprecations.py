@@ -128,6 +128,12 @@ def test_options_by_position_warn_and_give_the_same_bits(label, old, new, names)
     message = " ".join(str(w.message) for w in caught)
     for n in names:
         assert n in message, message
+    # each warning points at the call itself (a line of ``old``), not at its caller:
+    # Python's default filters show a DeprecationWarning only where it points into
+    # __main__, so a script would not see one pointing a frame too far
+    lines = {line for _, _, line in old.__code__.co_lines() if line is not None}
+    for w in caught:
+        assert (w.filename, w.lineno in lines) == (__file__, True), (w.filename, w.lineno)
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)  # the new spelling is quiet
         want = new()
@@ -150,8 +156,9 @@ def test_from_sdf_seed_by_position():
         "<angular_velocity><x><noise type='gaussian'><stddev>0.01</stddev></noise></x>"
         "</angular_velocity></imu></sensor></link></model></sdf>"
     )
-    with pytest.warns(DeprecationWarning, match="seed="):
+    with pytest.warns(DeprecationWarning, match="seed=") as caught:
         old = fn.from_sdf(sdf, 4)
+    assert caught[0].filename == __file__  # the warning points at the caller
     assert old.state == fn.from_sdf(sdf, seed=4).state
 
 

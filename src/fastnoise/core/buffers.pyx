@@ -4,7 +4,7 @@ A fresh result of many megabytes costs the kernel about as much time to zero, pa
 page on first touch, as a whole batch takes to compute. So the memory of large
 results (``recycled_empty``) is kept when they die and serves later ones: at most
 four blocks and 256 MiB stay held, and
-``fastnoise.release_spare_memory()`` hands them back to the system. A block is reused
+``fastnoise.core.buffers.release_spare_memory()`` hands them back to the system. A block is reused
 only after its array and every view of it are gone, so a live result never changes.
 Everything here runs under the GIL. Spare blocks left at exit go with the process.
 """

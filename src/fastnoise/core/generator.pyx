@@ -147,7 +147,7 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
     words in either dtype (computed in that dtype's precision), so mixing dtypes
     neither skips nor repeats values. Uniforms have 32 bits, so ``|z| <= 6.66`` in
     both dtypes (P(|z| > 6.66) = 2.7e-11). Values are the same on every SIMD path (see
-    ``fastnoise.simd_path``), thread count and chunking.
+    ``fastnoise.core.simd.simd_path``), thread count and chunking.
     """
 
     def __init__(self, seed=None, stream=0):

@@ -266,7 +266,7 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
 
         The memory of a large result (4 to 256 MiB) is kept for later results once it
         and every view of it are gone, which spares the kernel zeroing fresh pages
-        (``fastnoise.release_spare_memory()`` hands it back); pass ``out`` to reuse a
+        (``fastnoise.core.buffers.release_spare_memory()`` hands it back); pass ``out`` to reuse a
         buffer of your own instead.
         """
         if args:  # 0.2 callers passed these by position
