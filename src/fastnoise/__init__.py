@@ -38,7 +38,7 @@ from fastnoise.models.motion import RigidBodySimulator, SensorSimulator
 
 _moved.install()  # 0.2 module paths (old pickles) keep importing, with a warning
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "GaussianNoiseGenerator",
