@@ -61,6 +61,16 @@ def renamed_attributes(module: str, renames: dict[str, tuple[str, Any]]) -> Any:
     return __getattr__
 
 
+def _renamed(where: str, old: str, new: str, both: bool, stacklevel: int) -> None:
+    """The one refusal (``both``: the old and the new spelling given together) or
+    warning of a renamed key or keyword; ``stacklevel`` counts from here."""
+    if both:
+        raise TypeError(f"{where} got both {old!r} (deprecated) and {new!r}: give {new!r} only")
+    warnings.warn(
+        f"{where}: {old!r} is deprecated: use {new!r}", DeprecationWarning, stacklevel=stacklevel
+    )
+
+
 def renamed_keys(
     where: str, items: dict[str, Any], renames: dict[str, str], *, stacklevel: int = 3
 ) -> dict[str, Any]:
@@ -76,13 +86,7 @@ def renamed_keys(
         if new is None:
             out[key] = value
             continue
-        if new in items:
-            raise TypeError(f"{where} got both {key!r} (deprecated) and {new!r}: give {new!r} only")
-        warnings.warn(
-            f"{where}: {key!r} is deprecated: use {new!r}",
-            DeprecationWarning,
-            stacklevel=stacklevel,
-        )
+        _renamed(where, key, new, new in items, stacklevel + 1)
         out[new] = value
     return out
 
@@ -108,12 +112,6 @@ def renamed_keywords(
         new = renames.get(key)
         if new is None:
             raise TypeError(f"{where}() got an unexpected keyword argument {key!r}")
-        if values[new] is not None:
-            raise TypeError(f"{where} got both {key!r} (deprecated) and {new!r}: give {new!r} only")
-        warnings.warn(
-            f"{where}: {key!r} is deprecated: use {new!r}",
-            DeprecationWarning,
-            stacklevel=stacklevel,
-        )
+        _renamed(where, key, new, values[new] is not None, stacklevel + 1)
         values[new] = value
     return tuple(values.values())
