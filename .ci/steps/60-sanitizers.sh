@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # AddressSanitizer + UndefinedBehaviorSanitizer: the C core and the extensions built
 # with -DFN_SANITIZE=ON (no recovery, Cython bounds checks on, results from malloc),
-# tests/ run against that build on the default and the scalar path with the
-# sanitizer runtimes preloaded, less the tests marked python_only (specs, registry,
+# tests/ run against that build on the default and the scalar path (at once, one core
+# each) with the sanitizer runtimes preloaded, less the tests marked python_only (specs, registry,
 # deprecations, layers: no C code of their own; step 40 runs them). First a canary with
 # a planted overflow must die with an AddressSanitizer report, or this job could not
 # catch a real one.
@@ -44,8 +44,26 @@ fi
 grep -m1 "AddressSanitizer: heap-buffer-overflow" canary.log
 rm -f canary.log
 
-echo "-- tests/ under ASan + UBSan, default path"
-LD_PRELOAD=$preload "$spy" -m pytest -q -p no:cacheprovider -m "not python_only" tests
-echo "-- tests/ under ASan + UBSan, scalar path"
+# The two paths run at once, one per core (each pytest is one process): the step's
+# time is then that of the slower one. Each has its own temporary directory and log,
+# printed whole when both are done; the step fails if either fails.
+echo "-- tests/ under ASan + UBSan, default and scalar paths at once"
+logs=build/ci-sanitize-logs
+mkdir -p "$logs"
+LD_PRELOAD=$preload "$spy" -m pytest -q -p no:cacheprovider -m "not python_only" \
+  --basetemp="$logs/tmp-default" tests >"$logs/default.log" 2>&1 &
+pid_default=$!
 LD_PRELOAD=$preload FASTNOISE_SIMD=scalar "$spy" -m pytest -q -p no:cacheprovider \
-  -m "not python_only" tests
+  -m "not python_only" --basetemp="$logs/tmp-scalar" tests >"$logs/scalar.log" 2>&1 &
+pid_scalar=$!
+rc_default=0
+rc_scalar=0
+wait "$pid_default" || rc_default=$?
+wait "$pid_scalar" || rc_scalar=$?
+echo "-- default path (exit $rc_default)"
+cat "$logs/default.log"
+echo "-- scalar path (exit $rc_scalar)"
+cat "$logs/scalar.log"
+if [ "$rc_default" -ne 0 ] || [ "$rc_scalar" -ne 0 ]; then
+  exit 1
+fi
