@@ -64,6 +64,29 @@ def model_key(ss: np.random.SeedSequence, model: str) -> int:
     return key_from_seed_sequence(model_seed_sequence(ss, model))
 
 
+def env_seed_sequence(ss: np.random.SeedSequence, env: int) -> np.random.SeedSequence:
+    """The sequence of environment ``env`` of a batch whose sequence (a model's, from
+    :func:`model_seed_sequence`) is ``ss``: its child ``env``. A model built with
+    ``env=i`` keys with ``key_from_seed_sequence(env_seed_sequence(model_seed_sequence(
+    seed, tag), i))``, and environment ``i`` of a model built with ``num_envs=N`` keys
+    the same, so it draws the same numbers. A model's tag has its top bit set
+    (:func:`model_tag`), so an environment's child never equals a model's."""
+    if isinstance(env, (bool, np.bool_)) or not isinstance(env, numbers.Integral):
+        raise TypeError(f"env={env!r} is not allowed: it must be an int in [0, 2**31)")
+    if not 0 <= int(env) < 2**31:
+        raise ValueError(f"env={env!r} is not allowed: it must be an int in [0, 2**31)")
+    return child_seed_sequence(ss, int(env))
+
+
+def env_model_key(ss: np.random.SeedSequence, model: str, env: int | None) -> int:
+    """64-bit Philox key of environment ``env`` of ``model`` for the user's sequence
+    ``ss`` (``env=None``: the model's own key, :func:`model_key`)."""
+    mss = model_seed_sequence(ss, model)
+    if env is None:
+        return key_from_seed_sequence(mss)
+    return key_from_seed_sequence(env_seed_sequence(mss, env))
+
+
 def seed_sequence_state(ss: np.random.SeedSequence) -> dict[str, Any]:
     """A plain dict that rebuilds ``ss`` exactly (entropy, spawn key, children spawned)."""
     return {

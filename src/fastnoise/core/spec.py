@@ -68,6 +68,10 @@ SHAPES: dict[str, tuple[int, ...] | None] = {
     "matrix3": (3, 3),
 }
 
+#: Kinds a batch of environments may give per environment (``num_envs=N``): a value of
+#: shape ``(N, *shape)``, environment i's value at index i (:meth:`Param.env_values`).
+BATCH_KINDS = ("real", "int", "vector3", "matrix3")
+
 
 def format_number(x: float) -> str:
     """A bound as people write it: 1e30 and 1e-6 (not 1e+30, 1e-06), 2**64 for a large
@@ -214,6 +218,53 @@ class Param:
         if isinstance(value, np.generic):
             return value.item()
         return value
+
+    def is_per_env(self, value: object) -> bool:
+        """Whether ``value`` has the shape of a per-environment value of this spec: one
+        more (leading) axis than a checked value of its kind (``(N,)`` for a real or
+        int, ``(N, 3)`` for a vector3, ``(N, 3, 3)`` for a matrix3). Other kinds have
+        no per-environment form."""
+        shape = self.shape
+        if self.kind not in BATCH_KINDS or shape is None or isinstance(value, (str, bytes)):
+            return False
+        try:
+            return int(np.ndim(value)) == len(shape) + 1  # type: ignore[arg-type]
+        except (TypeError, ValueError):  # ragged nested sequences
+            return False
+
+    def env_values(self, value: object, num_envs: int) -> list[Any] | None:
+        """The batch rule: ``value`` split into its ``num_envs`` per-environment values
+        when it is one (:meth:`is_per_env`), else None (one value for every
+        environment). A leading axis of another length is refused (ValueError naming
+        the parameter, the shape and ``num_envs``); each element is then checked by
+        the caller (:meth:`check`, or the model's own checks for fields of a triad)."""
+        if not self.is_per_env(value):
+            return None
+        try:
+            arr = np.asarray(value, dtype=object)
+        except (TypeError, ValueError):
+            raise self._refuse(value) from None
+        want = (num_envs, *(self.shape or ()))
+        if arr.shape != want:
+            raise ValueError(
+                f"{self.name} of shape {arr.shape} is not allowed with num_envs={num_envs}: "
+                f"a per-environment value has shape {want} (environment i's value at [i])"
+            )
+        return [arr[i].tolist() if arr.ndim > 1 else arr[i] for i in range(num_envs)]
+
+    def check_batch(self, value: object, num_envs: int) -> Any:
+        """``value`` checked for a batch of ``num_envs`` environments: a per-environment
+        value (:meth:`env_values`) is checked element by element (each error names
+        ``name[i]``) and returned as a float64 (int64 for an int) array of shape
+        ``(num_envs, *shape)``; anything else as :meth:`check`."""
+        items = self.env_values(value, num_envs)
+        if items is None:
+            return self.check(value)
+        checked = [
+            dataclasses.replace(self, name=f"{self.name}[{i}]").check(v)
+            for i, v in enumerate(items)
+        ]
+        return np.array(checked, dtype=np.int64 if self.kind == "int" else np.float64)
 
     def _refuse(self, value: object, error: type[Exception] = ValueError) -> Exception:
         shown = repr(value)
@@ -414,17 +465,26 @@ class Declaration:
             f"model {self.name!r} has no parameter {name!r}: it has {[p.name for p in self.params]}"
         )
 
-    def check_params(self, values: Mapping[str, Any]) -> dict[str, Any]:
+    def check_params(
+        self, values: Mapping[str, Any], *, num_envs: int | None = None
+    ) -> dict[str, Any]:
         """``values`` (constructor arguments by name) checked against their specs, in
         declaration order, each converted as :meth:`Param.check` converts it: the one
         validation of every model's constructor. Only the specs' ``rule`` across
         parameters, and kinds a spec cannot check in full (triad, mapping, pose, seed,
         array, object), are left to the constructor. A name that is not declared is a
-        TypeError (a constructor bug, not a user's)."""
+        TypeError (a constructor bug, not a user's). With ``num_envs`` (a batch of
+        environments) a value may be per environment (:meth:`Param.check_batch`)."""
         known = {p.name: p for p in self.params}
         unknown = [k for k in values if k not in known]
         if unknown:
             raise TypeError(f"model {self.name!r} declares no parameters {unknown}")
+        if num_envs is not None:
+            return {
+                p.name: p.check_batch(values[p.name], num_envs)
+                for p in self.params
+                if p.name in values
+            }
         return {p.name: p.check(values[p.name]) for p in self.params if p.name in values}
 
     def state_params(self, model: object) -> dict[str, Any]:
@@ -452,3 +512,82 @@ class Declaration:
     def params_table(self) -> str:
         """The parameters as a reStructuredText list-table (the docs' model pages)."""
         return params_table(self.params, f"Parameters of ``{self.name}``")
+
+
+#: The two parameters of every model that takes a batch of environments (docs/batching):
+#: ``num_envs=N`` steps N environments at once; ``env=i`` is environment i alone, keyed
+#: as environment i of a batch (:func:`fastnoise.core.seeding.env_seed_sequence`).
+#: ``state['params']`` holds them only when they are set (the model's ``_params`` adds
+#: them), so the states of single models stay as they were before batches.
+ENV_PARAMS = (
+    Param(
+        "num_envs",
+        "int",
+        "number of environments stepped at once (inputs and outputs gain a leading axis "
+        "of this length); None: one model, no env axis",
+        default=None,
+        low=1,
+        high=2**31,
+        high_open=True,
+        rule="not with env",
+        in_state=False,
+    ),
+    Param(
+        "env",
+        "int",
+        "this model is environment env of a batch: it draws what environment env of a "
+        "model built with num_envs draws; None: the model's own key",
+        default=None,
+        low=0,
+        high=2**31,
+        high_open=True,
+        rule="not with num_envs",
+        in_state=False,
+    ),
+)
+
+
+def check_envs(num_envs: object, env: object) -> tuple[int | None, int | None]:
+    """``num_envs`` and ``env`` checked by :data:`ENV_PARAMS` (both given is refused:
+    an environment of a batch is chosen by indexing the batch, not by an offset)."""
+    n = ENV_PARAMS[0].check(num_envs)
+    e = ENV_PARAMS[1].check(env)
+    if n is not None and e is not None:
+        raise ValueError(
+            f"env={env!r} is not allowed with num_envs={num_envs!r}: give num_envs for a "
+            "batch (environments 0..num_envs-1) or env for one environment, not both"
+        )
+    return n, e
+
+
+def env_ids(value: object, num_envs: int) -> np.ndarray:
+    """The environments a ``reset(env_ids=...)`` names, as sorted unique int64 indices:
+    None (all), an int, int indices (any array-like; repeats allowed, negative ones
+    refused) or a boolean mask of shape ``(num_envs,)``. Refusals name ``env_ids``."""
+    if value is None:
+        return np.arange(num_envs, dtype=np.int64)
+    arr = np.asarray(value)
+    if arr.dtype == np.bool_:
+        if arr.shape != (num_envs,):
+            raise ValueError(
+                f"env_ids, a boolean mask of shape {arr.shape}, is not allowed: a mask "
+                f"has shape ({num_envs},) (num_envs)"
+            )
+        return np.flatnonzero(arr).astype(np.int64)
+    if arr.dtype.kind not in "iu" and not (arr.size == 0 and arr.dtype.kind == "f"):
+        raise TypeError(
+            f"env_ids={value!r:.80} is not allowed: use None, an int, int indices or a "
+            f"boolean mask of shape ({num_envs},)"
+        )
+    if arr.ndim > 1:
+        raise ValueError(
+            f"env_ids of shape {arr.shape} is not allowed: indices are a scalar or 1-D"
+        )
+    ids = arr.astype(np.int64).reshape(-1)
+    bad = ids[(ids < 0) | (ids >= num_envs)]
+    if bad.size:
+        raise IndexError(
+            f"env_ids holds {int(bad[0])}, which is not allowed: indices must be in "
+            f"[0, {num_envs}) (num_envs={num_envs})"
+        )
+    return np.unique(ids)

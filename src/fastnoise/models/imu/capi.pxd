@@ -45,6 +45,7 @@ cdef extern from "imu.h" nogil:
         double gm[6]
         double rw[6]
         double turn_on[6]
+        int on[6][3]
         uint64_t count
         uint64_t room
         double coef_dt
@@ -61,3 +62,22 @@ cdef extern from "imu.h" nogil:
                              double *accel_out, size_t *where)
     int fn_imu_advance_biases_checked(fn_imu *m, size_t n, const double *dt,
                                       size_t dt_stride, size_t *where)
+
+
+cdef extern from "imu_batch.h" nogil:
+    ctypedef struct fn_imu_batch:
+        size_t n
+        fn_imu *env
+        uint64_t *zgroup
+
+    int fn_imu_batch_alloc(fn_imu_batch *b, size_t n)
+    void fn_imu_batch_free(fn_imu_batch *b)
+    void fn_imu_batch_reset(fn_imu_batch *b, size_t e)
+    void fn_imu_batch_forget(fn_imu_batch *b, size_t e)
+    int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double *accel,
+                                  const double *dt, size_t dt_stride, double *omega_out,
+                                  double *accel_out, size_t *env, size_t *where)
+    int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,
+                                   const double *accel, const double *dt, size_t env_stride,
+                                   size_t time_stride, double *omega_out, double *accel_out,
+                                   size_t *env, size_t *where)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from fastnoise.core.registry import register
-from fastnoise.core.spec import Declaration, Param
+from fastnoise.core.spec import ENV_PARAMS, Declaration, Param
 from fastnoise.models.imu.triad import TriadNoise, odometry_covariances
 from fastnoise.models.imu.triad_fields import TRIAD_PARAMS
 
@@ -64,6 +64,7 @@ IMU = Declaration(
             choices=("float32", "float64"),
             keyword_only=True,
         ),
+        *ENV_PARAMS,
     ),
     messages={"sensor_msgs/Imu": "imu"},
     files={"npz": "imu"},

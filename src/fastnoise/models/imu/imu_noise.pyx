@@ -17,14 +17,16 @@ from fastnoise.core.buffers cimport recycled_empty
 from fastnoise.core.fast_arrays cimport behaved_f64, read3_fast
 from fastnoise.core.model cimport Model, lock_model, unlock_model
 from fastnoise.models.imu cimport capi
-from fastnoise.models.imu.capi cimport fn_imu
+from fastnoise.models.imu.capi cimport fn_imu, fn_imu_batch
 
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.imu import declarations as _declarations
-from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core import spec as _spec
+from fastnoise.core.seeding import as_seed_sequence, env_model_key
 from fastnoise.core.deprecation import positional_options
+from fastnoise.models.imu import batch as _batch
 from fastnoise.models.imu import checks as _checks
 from fastnoise.models.imu.samples import ImuSamples
 from fastnoise.models.imu.triad import triad_covariance
@@ -84,8 +86,9 @@ cdef object _rec_out(str name, object out, Py_ssize_t n):
 
 
 cdef class ImuNoise(Model):
-    """ImuNoise(gyro=None, accel=None, *, seed=None, normal_dtype='float32', **keywords)
---
+    ("ImuNoise(gyro=None, accel=None, *, seed=None, normal_dtype='float32', num_envs=None, "
+     "env=None, **keywords)\n--\n"
+     """
 
 Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 
@@ -101,6 +104,15 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         outputs are float64. float32 draws are the float64 draws to about 1e-7
         relative, at half the cost; "float64" equals ``GaussianNoiseGenerator``'s
         float64 stream bit for bit.
+    num_envs : int or None
+        A batch of ``num_envs`` environments stepped by one C call: ``step`` takes and
+        returns (num_envs, 3) arrays, ``apply`` (num_envs, T, 3); any triad field may
+        be per environment, shape (num_envs,) + its shape (e.g. ``(N, 3)`` for
+        ``gyro_noise_density``); ``reset(env_ids)`` resets some. :doc:`/batching`.
+    env : int or None
+        This model is environment ``env`` of a batch: it gives bit for bit what
+        environment ``env`` of ``ImuNoise(..., num_envs=N)`` gives (not with
+        ``num_envs``).
     **keywords
         ``gyro_<field>=`` / ``accel_<field>=`` set single fields, e.g.
         ``ImuNoise(gyro_noise_density=1e-4, accel_bits=16, accel_full_scale=156.96)``.
@@ -120,21 +132,28 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     ``fastnoise.models.imu.triad``. ``apply`` of N samples equals N ``step`` calls bit
     for bit on every SIMD path; out-of-range values are refused by name, nothing
     changed; threads may share one ImuNoise. Streams, limits, threads: :doc:`/models/imu`.
-    """
+    """)
 
     cdef fn_imu m
-    cdef object _gyro      # TriadNoise, None until __init__ has run
+    cdef fn_imu_batch b    # the environments of a batch (b.n == 0: one model, in m)
+    cdef object _gyro      # TriadNoise (a batch: a tuple of one per env), None until __init__
     cdef object _accel
+    cdef object _num_envs  # None, or the batch's size
+    cdef object _env       # None, or the environment this model is
     cdef double _last_time
 
     def __cinit__(self, *args, **kwargs):
         # a valid model before __init__ runs (and after a failed one): no noise, no
         # saturation, key 0, so cls.__new__(cls) is safe to call
         capi.fn_imu_blank(&self.m)
+        memset(&self.b, 0, sizeof(fn_imu_batch))
         self._last_time = NAN
 
+    def __dealloc__(self):
+        capi.fn_imu_batch_free(&self.b)
+
     def __init__(self, gyro=None, accel=None, *args, seed=None, normal_dtype="float32",
-                 **keywords):
+                 num_envs=None, env=None, **keywords):
         if args:  # 0.2 callers passed these by position
             seed, normal_dtype = positional_options(
                 "ImuNoise()", args, ('seed', 'normal_dtype'),
@@ -142,18 +161,48 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         # everything is checked and built before self changes: a failed __init__
         # leaves the object as it was
         cdef fn_imu built
-        g, a = _checks.triads(gyro, accel, keywords)
+        cdef fn_imu_batch nb
+        cdef fn_imu_batch old
+        cdef Py_ssize_t e
+        num_envs, env = _spec.check_envs(num_envs, env)
         normal_dtype = _declarations.IMU.check_params(
             {"normal_dtype": _checks.dtype_name(normal_dtype)})["normal_dtype"]
         code = FN_FLOAT64 if normal_dtype == "float64" else FN_FLOAT32
         ss = as_seed_sequence(seed)
-        _fill(&built, g, a, model_key(ss, "imu"), code)
+        memset(&nb, 0, sizeof(fn_imu_batch))
+        if num_envs is None:
+            g, a = _checks.triads(gyro, accel, keywords)
+            _fill(&built, g, a, env_model_key(ss, "imu", env), code)
+        else:
+            g, a = _batch.env_triads(gyro, accel, keywords, num_envs)
+            capi.fn_imu_blank(&built)
+            built.key = env_model_key(ss, "imu", None)
+            built.normal_dtype = code
+            if capi.fn_imu_batch_alloc(&nb, <size_t>num_envs) != 0:
+                raise MemoryError(f"num_envs={num_envs!r}: no memory for the environments")
+            try:
+                for e in range(num_envs):
+                    if e > 0 and g[e] is g[e - 1] and a[e] is a[e - 1]:
+                        nb.env[e] = nb.env[e - 1]  # the same triads: only the key differs
+                        nb.env[e].key = env_model_key(ss, "imu", e)
+                        capi.fn_imu_init(&nb.env[e])
+                    else:
+                        _fill(&nb.env[e], g[e], a[e], env_model_key(ss, "imu", e), code)
+            except BaseException:
+                capi.fn_imu_batch_free(&nb)
+                raise
+            g, a = tuple(g), tuple(a)
         lock_model(self)  # a second __init__ must not tear an apply
         self.m = built
+        old = self.b
+        self.b = nb
         self._last_time = NAN
         unlock_model(self)
+        capi.fn_imu_batch_free(&old)
         self._gyro = g
         self._accel = a
+        self._num_envs = num_envs
+        self._env = env
         self._seed_seq = ss
         self._key = built.key
         self._built = True
@@ -165,10 +214,16 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 
         Returns ``(omega_measured, accel_measured)``, float64 (3,) in rad/s and m/s^2,
         or ``out_omega`` / ``out_accel`` (native float64 (3,), C-contiguous, aligned,
-        writeable; not sharing memory with each other). Refusals: :doc:`/models/imu`."""
+        writeable; not sharing memory with each other). Refusals: :doc:`/models/imu`.
+
+        A batch (``num_envs=N``): ``omega``, ``accel`` and the outputs are (N, 3),
+        ``dt`` a scalar or (N,) steps (s), one per environment; one C call steps every
+        environment (each output may be exactly its input)."""
         cdef double d
         cdef size_t where = 0
         cdef int rc
+        if self.b.n != 0:
+            return self._batch_step(omega, accel, dt, out_omega, out_accel)
         if type(dt) is float:  # fast path; anything else (bools too) is checked in full
             d = dt
             if not (d > 0.0 and isfinite(d)):
@@ -208,9 +263,19 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         accel = ...``), the measured values, float64 (N, 3) in rad/s and m/s^2
         (N calls of ``step``, bit for bit), or ``out_omega``/``out_accel`` (native
         float64 (N, 3), C-contiguous, aligned, writeable; each may be exactly ``omega``
-        or ``accel``). Refusals and buffers: :doc:`/models/imu`."""
+        or ``accel``). Refusals and buffers: :doc:`/models/imu`.
+
+        A batch (``num_envs=N``): ``omega``, ``accel`` and the outputs are (N, T, 3),
+        ``dt`` a scalar, (N,) (one step per environment) or (N, T) (s); environment i's
+        rows are what environment i's model gives for its (T, 3) recording, bit for
+        bit; ``timestamps`` are not taken."""
         cdef size_t where = 0
         cdef int rc
+        if self.b.n != 0:
+            if timestamps is not None:
+                raise TypeError("timestamps= is not allowed with num_envs: give dt, a "
+                                "scalar, (num_envs,) or (num_envs, T) steps (s)")
+            return self._batch_apply(omega, accel, dt, out_omega, out_accel)
         # a recording: a behaved float64 (N, 3) ndarray as it is, else the intake
         w = omega if behaved_f64(omega, 2, 3, False) else _checks.rec_in("omega", omega)
         a = accel if behaved_f64(accel, 2, 3, False) else _checks.rec_in("accel", accel)
@@ -245,6 +310,104 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
             unlock_model(self)
         return _samples(wo, ao)
 
+    # ---- a batch of environments -------------------------------------------------
+    def _batch_step(self, omega, accel, dt, out_omega, out_accel):
+        cdef Py_ssize_t n = <Py_ssize_t>self.b.n
+        cdef size_t env = 0, where = 0
+        cdef int rc
+        w = _batch.rows_in("omega", omega, n)
+        a = _batch.rows_in("accel", accel, n)
+        steps, stride, _ = _batch.steps_in(dt, n)
+        wo = _batch.out_rows("out_omega", out_omega, (n, 3))
+        ao = _batch.out_rows("out_accel", out_accel, (n, 3))
+        _arrays.no_partial_overlap({"out_omega": wo, "out_accel": ao},
+                                   {"omega": w, "accel": a})
+        cdef const double *pw = <const double *>cnp.PyArray_DATA(w)
+        cdef const double *pa = <const double *>cnp.PyArray_DATA(a)
+        cdef const double *ps = <const double *>cnp.PyArray_DATA(steps)
+        cdef double *pwo = <double *>cnp.PyArray_DATA(wo)
+        cdef double *pao = <double *>cnp.PyArray_DATA(ao)
+        cdef size_t st = <size_t>stride
+        lock_model(self)
+        try:
+            with nogil:
+                rc = capi.fn_imu_batch_step_checked(&self.b, pw, pa, ps, st, pwo, pao,
+                                                    &env, &where)
+            if rc != capi.FN_IMU_OK:
+                raise _batch_refusal(self, rc, env, where, 1, steps, w, a, True)
+        finally:
+            unlock_model(self)
+        return wo, ao
+
+    def _batch_apply(self, omega, accel, dt, out_omega, out_accel):
+        cdef Py_ssize_t n = <Py_ssize_t>self.b.n
+        cdef size_t env = 0, where = 0
+        cdef int rc
+        if dt is None:
+            raise TypeError("dt is required with num_envs: a scalar, (num_envs,) or "
+                            "(num_envs, T) steps (s)")
+        w = _batch.rows_in("omega", omega, n, 0)
+        cdef Py_ssize_t t = w.shape[1]
+        a = _batch.rows_in("accel", accel, n, t)
+        if a.shape != w.shape:
+            raise ValueError(f"accel has shape {a.shape}: it must be omega's {w.shape}")
+        steps, es, ts = _batch.steps_in(dt, n, t)
+        wo = _batch.out_rows("out_omega", out_omega, (n, t, 3))
+        ao = _batch.out_rows("out_accel", out_accel, (n, t, 3))
+        _arrays.no_partial_overlap({"out_omega": wo, "out_accel": ao},
+                                   {"omega": w, "accel": a})
+        cdef const double *pw = <const double *>cnp.PyArray_DATA(w)
+        cdef const double *pa = <const double *>cnp.PyArray_DATA(a)
+        cdef const double *ps = <const double *>cnp.PyArray_DATA(steps)
+        cdef double *pwo = <double *>cnp.PyArray_DATA(wo)
+        cdef double *pao = <double *>cnp.PyArray_DATA(ao)
+        cdef size_t env_stride = <size_t>es, time_stride = <size_t>ts
+        lock_model(self)
+        try:
+            if t > 0:
+                with nogil:
+                    rc = capi.fn_imu_batch_apply_checked(&self.b, <size_t>t, pw, pa, ps,
+                                                         env_stride, time_stride, pwo, pao,
+                                                         &env, &where)
+                if rc != capi.FN_IMU_OK:
+                    raise _batch_refusal(self, rc, env, where, t, steps, w, a, False)
+        finally:
+            unlock_model(self)
+        return _samples(wo, ao)
+
+    def _set_env_params(self, env_ids, changes):
+        """Give environments ``env_ids`` (sorted unique indices) new triad fields
+        (``changes``: ``{"gyro_<field>": values}``, values of shape
+        (len(env_ids),) + the field's shape) and reset them (their constructed state
+        with the new parameters): what ``fastnoise.core.randomization.redraw`` calls."""
+        cdef Py_ssize_t i, e
+        cdef fn_imu built
+        self._need_batch("_set_env_params")
+        ids = [int(e) for e in env_ids]
+        gyros, accels = list(self._gyro), list(self._accel)
+        new = {}
+        for i, e in enumerate(ids):  # everything checked before anything changes
+            kw = {k: (v[i].tolist() if hasattr(v[i], "tolist") else v[i])
+                  for k, v in changes.items()}
+            try:
+                new[e] = _checks.triads(gyros[e], accels[e], kw)
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"environment {e}: {exc}") from exc
+        code = self.b.env[0].normal_dtype
+        for e, (g, a) in new.items():
+            _fill(&built, g, a, self.b.env[e].key, code)
+            lock_model(self)
+            self.b.env[e] = built
+            capi.fn_imu_batch_forget(&self.b, <size_t>e)
+            unlock_model(self)
+            gyros[e], accels[e] = g, a
+        self._gyro, self._accel = tuple(gyros), tuple(accels)
+
+    cdef int _need_batch(self, str what) except -1:
+        if self.b.n == 0:
+            raise TypeError(f"{what} needs a batch: build the ImuNoise with num_envs=N")
+        return 0
+
     def _advance_biases(self, n, dt):
         """The state ``apply`` of ``n`` samples with steps ``dt`` (s) would leave, bit
         for bit, without true values or outputs (csrc/imu_fold.c): the fold of
@@ -252,6 +415,8 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         counters, changing nothing."""
         cdef size_t where = 0
         cdef int rc
+        if self.b.n != 0:
+            raise TypeError("_advance_biases is not allowed with num_envs (one model only)")
         cdef size_t count = <size_t>_validate.counter("n", n)
         steps = _checks.steps(dt, count)
         cdef const double *ps = <const double *>cnp.PyArray_DATA(steps)
@@ -271,17 +436,36 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     # ---- parameters and derived values ------------------------------------------
     @property
     def gyro(self):
-        """TriadNoise of the gyroscope (rad/s)."""
+        """TriadNoise of the gyroscope (rad/s); a batch: a tuple of one per environment."""
         return self._gyro
 
     @property
     def accel(self):
-        """TriadNoise of the accelerometer (m/s^2)."""
+        """TriadNoise of the accelerometer (m/s^2); a batch: a tuple of one per
+        environment."""
         return self._accel
 
     @property
+    def num_envs(self):
+        """Number of environments of a batch, or None (one model)."""
+        return self._num_envs
+
+    @property
+    def env(self):
+        """The environment of a batch this model is (``env=``), or None."""
+        return self._env
+
+    @property
     def sample_count(self):
-        """Samples produced since the start (or the last reset)."""
+        """Samples produced since the start (or the last reset); a batch: an int64
+        array (num_envs,), one count per environment."""
+        cdef Py_ssize_t e
+        if self.b.n != 0:
+            lock_model(self)
+            out = np.array([self.b.env[e].count for e in range(<Py_ssize_t>self.b.n)],
+                           dtype=np.uint64).astype(np.int64)
+            unlock_model(self)
+            return out
         lock_model(self)
         n = self.m.count
         unlock_model(self)
@@ -289,36 +473,69 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 
     @property
     def turn_on_bias(self):
-        """Turn-on biases drawn for this seed, (2, 3): gyro (rad/s), accel (m/s^2)."""
+        """Turn-on biases drawn for this seed, (2, 3): gyro (rad/s), accel (m/s^2);
+        a batch: (num_envs, 2, 3)."""
+        cdef Py_ssize_t e
+        if self.b.n != 0:
+            return np.array([[self.b.env[e].turn_on[i] for i in range(6)]
+                             for e in range(<Py_ssize_t>self.b.n)]).reshape(-1, 2, 3)
         return np.array([self.m.turn_on[i] for i in range(6)]).reshape(2, 3)
 
     @property
     def gauss_markov_bias(self):
-        """Current Gauss-Markov bias state, (2, 3): gyro (rad/s), accel (m/s^2)."""
-        return np.array(self._position()["gauss_markov"])
+        """Current Gauss-Markov bias state, (2, 3): gyro (rad/s), accel (m/s^2); a
+        batch: (num_envs, 2, 3)."""
+        return self._bias_state("gauss_markov")
 
     @property
     def random_walk_bias(self):
-        """Current random-walk bias state, (2, 3): gyro (rad/s), accel (m/s^2)."""
-        return np.array(self._position()["random_walk"])
+        """Current random-walk bias state, (2, 3): gyro (rad/s), accel (m/s^2); a
+        batch: (num_envs, 2, 3)."""
+        return self._bias_state("random_walk")
+
+    def _bias_state(self, name):
+        position = self._position()
+        if self.b.n != 0:
+            return np.array([p[name] for p in position["envs"]])
+        return np.array(position[name])
 
     def angular_velocity_covariance(self, dt, convention="white_and_bias"):
         """Row-major 3x3 (9 floats), (rad/s)^2, for step ``dt`` (s): "white_and_bias"
-        sigma_white^2 + sigma_bias^2 or "gazebo" sigma_white^2 (``triad_covariance``)."""
+        sigma_white^2 + sigma_bias^2 or "gazebo" sigma_white^2 (``triad_covariance``).
+        A batch: (num_envs, 9), one row per environment."""
         self._params()  # (refuses an ImuNoise made with __new__ alone)
+        if self.b.n != 0:
+            return np.array([triad_covariance(g, dt, convention) for g in self._gyro])
         return triad_covariance(self._gyro, dt, convention)
 
     def linear_acceleration_covariance(self, dt, convention="white_and_bias"):
         """As ``angular_velocity_covariance``, (m/s^2)^2."""
         self._params()
+        if self.b.n != 0:
+            return np.array([triad_covariance(a, dt, convention) for a in self._accel])
         return triad_covariance(self._accel, dt, convention)
 
     # ---- state, copies, pickling -------------------------------------------------
-    def reset(self):
-        """Back to the seeded start: same turn-on biases, same noise sequence."""
+    def reset(self, env_ids=None):
+        """Back to the seeded start: same turn-on biases, same noise sequence.
+
+        A batch: ``env_ids`` (None: all; an int, int indices or a boolean mask of shape
+        (num_envs,)) names the environments that go back to their constructed state;
+        the others continue their streams unchanged. Refused for one model."""
+        cdef Py_ssize_t e
+        if self.b.n == 0:
+            if env_ids is not None:
+                raise TypeError(f"env_ids={env_ids!r:.60} is not allowed: this ImuNoise "
+                                "is one model (build it with num_envs=N for a batch)")
+            lock_model(self)
+            capi.fn_imu_reset(&self.m)
+            self._last_time = NAN
+            unlock_model(self)
+            return
+        ids = _spec.env_ids(env_ids, <Py_ssize_t>self.b.n)
         lock_model(self)
-        capi.fn_imu_reset(&self.m)
-        self._last_time = NAN
+        for e in ids:
+            capi.fn_imu_batch_reset(&self.b, <size_t>e)
         unlock_model(self)
 
     @property
@@ -330,10 +547,26 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     model_name = "imu"
     declaration = _declarations.IMU
 
+    def _params(self):
+        if self.b.n == 0:
+            params = Model._params(self)
+            if self._env is not None:
+                params["env"] = self._env
+            return params
+        return {"gyro": _batch.batch_params(self._gyro),
+                "accel": _batch.batch_params(self._accel),
+                "normal_dtype": self.normal_dtype, "num_envs": self._num_envs, "env": None}
+
     def _position(self):
         cdef int i, t
         cdef fn_imu snap
         cdef double last
+        cdef Py_ssize_t e
+        if self.b.n != 0:
+            lock_model(self)
+            envs = [_env_position(&self.b.env[e]) for e in range(<Py_ssize_t>self.b.n)]
+            unlock_model(self)
+            return _batch.position_of(envs)
         lock_model(self)  # not in the middle of another thread's apply
         snap = self.m
         last = self._last_time
@@ -349,6 +582,35 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 
     def _set_position(self, position):
         cdef int i, t
+        cdef Py_ssize_t e
+        cdef fn_imu *m
+        if self.b.n != 0:
+            envs = _batch.check_position(position, <Py_ssize_t>self.b.n)
+            for e in range(<Py_ssize_t>self.b.n):  # all checked first
+                st, gm, rw, count, last = envs[e]
+                m = &self.b.env[e]
+                for i in range(6):
+                    for t in range(3):
+                        if st[i][t] != (count if m.on[i][t] else 0):
+                            raise ValueError(
+                                f"state['position']['envs'][{e}]['stream_positions'] is not "
+                                f"allowed: in a batch, every stream whose term is on stands "
+                                f"at the sample count ({count}) and the others at 0")
+                if last is not None and isfinite(last):
+                    raise ValueError(f"state['position']['envs'][{e}]['last_time'] is "
+                                     "not allowed: a batch keeps no last time (None)")
+            lock_model(self)
+            for e in range(<Py_ssize_t>self.b.n):
+                st, gm, rw, count, last = envs[e]
+                m = &self.b.env[e]
+                capi.fn_imu_batch_reset(&self.b, <size_t>e)
+                for i in range(6):
+                    m.gm[i] = gm[i // 3][i % 3]
+                    m.rw[i] = rw[i // 3][i % 3]
+                m.count = <uint64_t>count
+                capi.fn_imu_set_room(m)
+            unlock_model(self)
+            return
         st, gm, rw, count, last = _checks.check_position(position)  # all checked first
         lock_model(self)  # the state setter sets it on a model other threads may use
         capi.fn_imu_reset(&self.m)  # streams at their start, caches dropped, turn-on drawn
@@ -378,6 +640,36 @@ cdef object _refusal(ImuNoise m, int rc, size_t where, size_t n, steps, w, acc,
         info.update(noise_density=m.m.p[where].noise_density, gm=m.m.gm[where],
                     rw=m.m.rw[where])
     return _checks.refusal(_ERRORS.get(rc, rc), where, n, steps, w, acc, per_sample, info)
+
+
+cdef dict _env_position(fn_imu *m):
+    """One environment's position of a batch, as one model's (its on-streams stand at
+    the sample count, csrc/imu_batch.h)."""
+    cdef int i, t
+    return {
+        "stream_positions": [[int(m.count) if m.on[i][t] else 0 for t in range(3)]
+                             for i in range(6)],
+        "gauss_markov": [[float(m.gm[3 * i + t]) for t in range(3)] for i in range(2)],
+        "random_walk": [[float(m.rw[3 * i + t]) for t in range(3)] for i in range(2)],
+        "sample_count": int(m.count),
+        "last_time": None,
+    }
+
+
+cdef object _batch_refusal(ImuNoise self, int rc, size_t env, size_t where, size_t n,
+                           steps, w, acc, bint per_sample):
+    """The exception for an FN_IMU_ERR_* code of environment ``env`` of a batch: the
+    single model's wording (``imu_checks.refusal``), prefixed with the environment."""
+    cdef fn_imu *m = &self.b.env[env]
+    info = {"max_input": m.max_input, "count": int(m.count)}
+    if (rc == capi.FN_IMU_ERR_WHITE or rc == capi.FN_IMU_ERR_GM or rc == capi.FN_IMU_ERR_RW) and \
+            where < capi.FN_IMU_AXES:
+        info.update(noise_density=m.p[where].noise_density, gm=m.gm[where], rw=m.rw[where])
+    if rc == capi.FN_IMU_ERR_STREAM:
+        info["position"] = int(m.count)
+    d = steps if steps.shape[0] == 1 else steps.reshape(self.b.n, -1)[env]
+    exc = _checks.refusal(_ERRORS.get(rc, rc), where, n, d, w[env], acc[env], per_sample, info)
+    return type(exc)(f"environment {env}: {exc}")
 
 
 @cython.boundscheck(True)
