@@ -1,4 +1,4 @@
-/* Batched IMU: see imu_batch.h. One nogil loop over the environments' models; the
+/* Batched IMU: see imu_batch.h. One nogil loop over the environments' hot states; the
  * per-sample arithmetic is imu.h's, so each environment's bits are a single model's. */
 #include "imu_batch.h"
 
@@ -6,7 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ZSTRIDE ((size_t)FN_GROUP * FN_IMU_BATCH_Z) /* cached normals per env */
+#define SPAN ((size_t)FN_IMU_BATCH_SPAN)
+#define ZN ((size_t)FN_IMU_BATCH_Z)
+#define TILE ((size_t)FN_IMU_BATCH_TILE)
+
+/* Where sample j of env e's span starts in the cache (in elements): tiles of TILE
+ * envs, each holding its envs' spans sample by sample. */
+static inline size_t zat(size_t e, size_t j) {
+    return (((e / TILE) * SPAN + j) * TILE + e % TILE) * ZN;
+}
 
 static uint64_t stream_id(int axis, int term) {
     return FN_IMU_STREAM_TAG | ((uint64_t)axis << 8) | (uint64_t)term;
@@ -14,90 +22,139 @@ static uint64_t stream_id(int axis, int term) {
 
 int fn_imu_batch_alloc(fn_imu_batch *b, size_t n) {
     memset(b, 0, sizeof *b);
-    if (n == 0 || n > SIZE_MAX / (ZSTRIDE * sizeof(double))) return -1;
+    if (n == 0 || n > SIZE_MAX / (SPAN * ZN * sizeof(double)) - TILE) return -1;
+    size_t tiles = (n + TILE - 1) / TILE;
     b->env = malloc(n * sizeof *b->env);
-    b->z = malloc(n * ZSTRIDE * sizeof *b->z);
-    b->zgroup = malloc(n * sizeof *b->zgroup);
-    if (!b->env || !b->z || !b->zgroup) {
+    b->hot = malloc(n * sizeof *b->hot);
+    b->z = malloc(tiles * TILE * SPAN * ZN * sizeof *b->z);
+    b->zspan = malloc(n * sizeof *b->zspan);
+    if (!b->env || !b->hot || !b->z || !b->zspan) {
         fn_imu_batch_free(b);
         return -1;
     }
     b->n = n;
     for (size_t e = 0; e < n; e++) {
         fn_imu_blank(&b->env[e]);
-        b->zgroup[e] = UINT64_MAX;
+        fn_imu_batch_push(b, e);
     }
     return 0;
 }
 
 void fn_imu_batch_free(fn_imu_batch *b) {
     free(b->env);
+    free(b->hot);
     free(b->z);
-    free(b->zgroup);
+    free(b->zspan);
     memset(b, 0, sizeof *b);
+}
+
+void fn_imu_batch_push(fn_imu_batch *b, size_t e) {
+    const fn_imu *m = &b->env[e];
+    fn_imu_hot *h = &b->hot[e];
+    memcpy(h->c, m->c, sizeof h->c);
+    memcpy(h->gm, m->gm, sizeof h->gm);
+    memcpy(h->rw, m->rw, sizeof h->rw);
+    h->count = m->count;
+    h->room = m->room;
+    h->coef_dt = m->coef_dt;
+    h->max_input = m->max_input;
+    h->linear = m->lin_on[0] || m->lin_on[1] || m->gsens_on;
+    b->zspan[e] = UINT64_MAX;
+}
+
+void fn_imu_batch_pull(fn_imu_batch *b, size_t e) {
+    fn_imu *m = &b->env[e];
+    const fn_imu_hot *h = &b->hot[e];
+    memcpy(m->c, h->c, sizeof m->c);
+    memcpy(m->gm, h->gm, sizeof m->gm);
+    memcpy(m->rw, h->rw, sizeof m->rw);
+    m->count = h->count;
+    m->room = h->room;
+    m->coef_dt = h->coef_dt;
 }
 
 void fn_imu_batch_reset(fn_imu_batch *b, size_t e) {
     fn_imu_reset(&b->env[e]);
-    b->zgroup[e] = UINT64_MAX;
+    fn_imu_batch_push(b, e);
 }
 
-void fn_imu_batch_forget(fn_imu_batch *b, size_t e) {
-    b->zgroup[e] = UINT64_MAX;
+/* Env e's coefficients for step dt (through its fn_imu, which holds the parameters
+ * and turn-on biases: fn_imu_set_dt, so the bits are a single model's). */
+static void set_dt(fn_imu_batch *b, size_t e, double dt) {
+    fn_imu *m = &b->env[e];
+    fn_imu_set_dt(m, dt);
+    memcpy(b->hot[e].c, m->c, sizeof m->c);
+    b->hot[e].coef_dt = dt;
 }
 
-/* The unit normals of group g of env e's streams into its cache, as fn_stream_next_unit
- * returns them (0 + 1 * z: a -0 becomes +0); zeros for terms that are off. */
-static void fill_group(fn_imu *m, uint64_t g, double *z) {
+/* The unit normals of span s of env e's streams into the cache, as
+ * fn_stream_next_unit returns them (the bulk fill with mean 0 and stddev 1 gives the
+ * same bits); zeros for terms that are off. Float32 normals are kept as floats (the
+ * step widens them exactly, as fn_stream_next_unit does). */
+static void fill_span(fn_imu_batch *b, size_t e, uint64_t s) {
+    const fn_imu *m = &b->env[e];
+    uint64_t first = s * SPAN;
+    int f32 = m->normal_dtype == FN_FLOAT32;
+    double vd[FN_IMU_BATCH_Z][FN_IMU_BATCH_SPAN];
+    float vf[FN_IMU_BATCH_Z][FN_IMU_BATCH_SPAN];
     for (int a = 0; a < FN_IMU_AXES; a++)
         for (int t = 0; t < FN_IMU_TERMS; t++) {
-            double *col = z + 3 * a + t;
+            int k = 3 * a + t;
             if (!m->on[a][t]) {
-                for (int j = 0; j < FN_GROUP; j++)
-                    col[(size_t)j * FN_IMU_BATCH_Z] = 0.0;
-            } else if (m->normal_dtype == FN_FLOAT32) {
-                float v[FN_GROUP];
-                fn_group_normals_f32(m->key, stream_id(a, t), g, v);
-                for (int j = 0; j < FN_GROUP; j++)
-                    col[(size_t)j * FN_IMU_BATCH_Z] = (double)(0.0f + 1.0f * v[j]);
+                memset(vd[k], 0, sizeof vd[k]);
+                memset(vf[k], 0, sizeof vf[k]);
+            } else if (f32) {
+                fn_normal_fill_f32(m->key, stream_id(a, t), first, SPAN, 0.0f, 1.0f, vf[k]);
             } else {
-                double v[FN_GROUP];
-                fn_group_normals_f64(m->key, stream_id(a, t), g, v);
-                for (int j = 0; j < FN_GROUP; j++)
-                    col[(size_t)j * FN_IMU_BATCH_Z] = 0.0 + 1.0 * v[j];
+                fn_normal_fill_f64(m->key, stream_id(a, t), first, SPAN, 0.0, 1.0, vd[k]);
             }
         }
+    /* into env e's place in its tile (the tile's envs fill it together, in cache) */
+    for (size_t j = 0; j < SPAN; j++) {
+        size_t at = zat(e, j);
+        if (f32) {
+            float *z = (float *)b->z + at;
+            for (size_t k = 0; k < ZN; k++)
+                z[k] = vf[k][j];
+        } else {
+            double *z = b->z + at;
+            for (size_t k = 0; k < ZN; k++)
+                z[k] = vd[k][j];
+        }
+    }
+    b->zspan[e] = s;
 }
 
 /* The checks of fn_imu_step_checked for one sample at the current coefficients (the
  * batch keeps every stream position at the count, so the count's room is the only
  * counter to check). */
-static int check_one(const fn_imu *m, size_t *where) {
-    if (m->room < 1) return FN_IMU_ERR_COUNT;
+static int check_one(const fn_imu_hot *h, size_t *where) {
+    if (h->room < 1) return FN_IMU_ERR_COUNT;
     for (int a = 0; a < FN_IMU_AXES; a++) {
         *where = (size_t)a;
-        if (!(m->c[a].white <= FN_IMU_TERM_MAX)) return FN_IMU_ERR_WHITE;
-        if (!(fabs(m->gm[a]) + FN_IMU_Z_MAX * m->c[a].gm_drive <= FN_IMU_TERM_MAX))
+        if (!(h->c[a].white <= FN_IMU_TERM_MAX)) return FN_IMU_ERR_WHITE;
+        if (!(fabs(h->gm[a]) + FN_IMU_Z_MAX * h->c[a].gm_drive <= FN_IMU_TERM_MAX))
             return FN_IMU_ERR_GM;
-        if (!(fabs(m->rw[a]) + FN_IMU_Z_MAX * m->c[a].rw_step <= FN_IMU_TERM_MAX))
+        if (!(fabs(h->rw[a]) + FN_IMU_Z_MAX * h->c[a].rw_step <= FN_IMU_TERM_MAX))
             return FN_IMU_ERR_RW;
     }
     return FN_IMU_OK;
 }
 
-/* The first finite true value beyond max_input among v[0..n), as imu.c's check. */
-static int check_values(const fn_imu *m, const double *w, const double *acc, size_t n,
+/* The first finite true value beyond max_input among w[0..n), then acc[0..n), as
+ * imu.c's check. */
+static int check_values(double max_input, const double *w, const double *acc, size_t n,
                         size_t *where) {
     for (size_t i = 0; i < n; i++) {
         double x = fabs(w[i]);
-        if (x > m->max_input && x != INFINITY) {
+        if (x > max_input && x != INFINITY) {
             *where = i;
             return FN_IMU_ERR_OMEGA;
         }
     }
     for (size_t i = 0; i < n; i++) {
         double x = fabs(acc[i]);
-        if (x > m->max_input && x != INFINITY) {
+        if (x > max_input && x != INFINITY) {
             *where = i;
             return FN_IMU_ERR_ACCEL;
         }
@@ -105,48 +162,58 @@ static int check_values(const fn_imu *m, const double *w, const double *acc, siz
     return FN_IMU_OK;
 }
 
-/* One sample of env e (checked), at step dt: fn_imu_step's arithmetic on the cache. */
+/* One sample of env e (checked), at its current coefficients: fn_imu_step's
+ * arithmetic on the cached normals. */
 static inline void step_env(fn_imu_batch *b, size_t e, const double *w, const double *acc,
-                            double dt, double *w_out, double *acc_out) {
-    fn_imu *m = &b->env[e];
-    if (dt != m->coef_dt) fn_imu_set_dt(m, dt);
-    uint64_t g = m->count / FN_GROUP;
-    double *zc = b->z + e * ZSTRIDE;
-    if (b->zgroup[e] != g) {
-        fill_group(m, g, zc);
-        b->zgroup[e] = g;
+                            double *w_out, double *acc_out) {
+    fn_imu_hot *h = &b->hot[e];
+    uint64_t s = h->count / SPAN;
+    if (b->zspan[e] != s) fill_span(b, e, s);
+    size_t at = zat(e, (size_t)(h->count % SPAN));
+    double z[FN_IMU_BATCH_Z], x[FN_IMU_AXES], y[FN_IMU_AXES];
+    if (b->env[e].normal_dtype == FN_FLOAT32) {
+        const float *zf = (const float *)b->z + at;
+        for (size_t k = 0; k < ZN; k++)
+            z[k] = (double)zf[k];
+    } else {
+        memcpy(z, b->z + at, sizeof z);
     }
-    const double *z = zc + (size_t)(m->count % FN_GROUP) * FN_IMU_BATCH_Z;
-    double x[FN_IMU_AXES], y[FN_IMU_AXES];
-    fn_imu_linear(m, w, acc, x);
+    if (h->linear) {
+        fn_imu_linear(&b->env[e], w, acc, x);
+    } else {
+        for (int i = 0; i < 3; i++) {
+            x[i] = w[i];
+            x[3 + i] = acc[i];
+        }
+    }
     for (int a = 0; a < FN_IMU_AXES; a++)
-        y[a] = fn_imu_axis_sample(&m->c[a], &m->gm[a], &m->rw[a], x[a], z[3 * a],
+        y[a] = fn_imu_axis_sample(&h->c[a], &h->gm[a], &h->rw[a], x[a], z[3 * a],
                                   z[3 * a + 1], z[3 * a + 2]);
     for (int i = 0; i < 3; i++) { /* after every read: an output may be its input */
         w_out[i] = y[i];
         acc_out[i] = y[3 + i];
     }
-    m->count++;
-    m->room--;
+    h->count++;
+    h->room--;
 }
 
 int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double *accel,
                               const double *dt, size_t dt_stride, double *omega_out,
                               double *accel_out, size_t *env, size_t *where) {
     for (size_t e = 0; e < b->n; e++) {
-        fn_imu *m = &b->env[e];
+        fn_imu_hot *h = &b->hot[e];
         double d = dt[e * dt_stride];
-        if (d != m->coef_dt) fn_imu_set_dt(m, d);
-        int rc = check_one(m, where);
-        if (rc == FN_IMU_OK) rc = check_values(m, omega + 3 * e, accel + 3 * e, 3, where);
+        if (d != h->coef_dt) set_dt(b, e, d);
+        int rc = check_one(h, where);
+        if (rc == FN_IMU_OK)
+            rc = check_values(h->max_input, omega + 3 * e, accel + 3 * e, 3, where);
         if (rc != FN_IMU_OK) {
             *env = e;
             return rc;
         }
     }
     for (size_t e = 0; e < b->n; e++)
-        step_env(b, e, omega + 3 * e, accel + 3 * e, dt[e * dt_stride], omega_out + 3 * e,
-                 accel_out + 3 * e);
+        step_env(b, e, omega + 3 * e, accel + 3 * e, omega_out + 3 * e, accel_out + 3 * e);
     return FN_IMU_OK;
 }
 
@@ -156,21 +223,26 @@ int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,
                                size_t *env, size_t *where) {
     if (t == 0) return FN_IMU_OK;
     for (size_t e = 0; e < b->n; e++) {
+        fn_imu_batch_pull(b, e); /* the bias states and count that the checks read */
         fn_imu *m = &b->env[e];
         int rc = fn_imu_check_steps(m, t, dt + e * env_stride, time_stride, where);
         if (rc == FN_IMU_OK)
-            rc = check_values(m, omega + 3 * t * e, accel + 3 * t * e, 3 * t, where);
+            rc = check_values(m->max_input, omega + 3 * t * e, accel + 3 * t * e, 3 * t,
+                              where);
+        memcpy(b->hot[e].c, m->c, sizeof m->c); /* the checks may have moved the cache */
+        b->hot[e].coef_dt = m->coef_dt;
         if (rc != FN_IMU_OK) {
             *env = e;
             return rc;
         }
     }
-    /* env by env (each env's samples in order; the envs are independent) */
-    for (size_t e = 0; e < b->n; e++)
-        for (size_t k = 0; k < t; k++) {
+    /* sample by sample, every env at each (the envs are independent) */
+    for (size_t k = 0; k < t; k++)
+        for (size_t e = 0; e < b->n; e++) {
             size_t o = 3 * (t * e + k);
-            step_env(b, e, omega + o, accel + o, dt[e * env_stride + k * time_stride],
-                     omega_out + o, accel_out + o);
+            double d = dt[e * env_stride + k * time_stride];
+            if (d != b->hot[e].coef_dt) set_dt(b, e, d);
+            step_env(b, e, omega + o, accel + o, omega_out + o, accel_out + o);
         }
     return FN_IMU_OK;
 }

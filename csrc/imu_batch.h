@@ -9,9 +9,12 @@
  * streams whose term is on (fn_imu_step does the same), so the batch keeps only the
  * count; an environment's stream positions are `count` for its terms that are on and
  * 0 for the others (the fn_imu's own fn_stream structs are left at their start).
- * The normals are cached per environment a group (FN_GROUP = 16 samples) at a time,
- * laid out sample-major, z[e][j][3 a + t] for sample j of the group, term t of axis a
- * (zeros for terms that are off), so one step reads 18 consecutive doubles per env.
+ * The normals are cached per environment FN_IMU_BATCH_SPAN samples at a time (bulk
+ * fills, fn_normal_fill_*), in tiles of FN_IMU_BATCH_TILE environments: sample j of
+ * env e at z[((e / TILE) * SPAN + j) * TILE + e % TILE][3 a + t] for term t of axis
+ * a (zeros for terms that are off), floats for float32 normals, doubles for float64
+ * ones. A step of environments in phase reads a contiguous run per tile, and the
+ * fills of a tile's environments write one block that stays in cache.
  */
 #ifndef FN_IMU_BATCH_H
 #define FN_IMU_BATCH_H
@@ -22,12 +25,28 @@
 #include "imu.h"
 
 #define FN_IMU_BATCH_Z (FN_IMU_AXES * FN_IMU_TERMS) /* normals per env per sample */
+#define FN_IMU_BATCH_TILE 16                        /* environments per tile of the cache */
+#define FN_IMU_BATCH_SPAN 64 /* samples of normals cached per env (4 groups) */
+
+/* What a step of one environment reads and writes, kept apart from the (large)
+ * fn_imu so that a step walks one compact array: the coefficients for coef_dt, the
+ * bias states and the counters. fn_imu_batch_pull / _push copy it to and from the
+ * environment's fn_imu, where the Python layer reads and sets states. */
+typedef struct {
+    fn_imu_coefs c[FN_IMU_AXES];
+    double gm[FN_IMU_AXES], rw[FN_IMU_AXES];
+    uint64_t count, room;
+    double coef_dt, max_input;
+    int linear; /* a scale, misalignment or G-sensitivity is on (fn_imu_linear) */
+} fn_imu_hot;
 
 typedef struct {
-    size_t n;         /* environments */
-    fn_imu *env;      /* n models */
-    double *z;        /* n * FN_GROUP * FN_IMU_BATCH_Z cached unit normals */
-    uint64_t *zgroup; /* the group each env's cache holds (UINT64_MAX: none) */
+    size_t n;        /* environments */
+    fn_imu *env;     /* n models */
+    fn_imu_hot *hot; /* n hot states (authoritative between pull and push) */
+    double *z;       /* cached unit normals (the tiles above)
+                        for sample j of env e's span */
+    uint64_t *zspan; /* the span each env's cache holds (UINT64_MAX: none) */
 } fn_imu_batch;
 
 /* Allocate n >= 1 environments, each a blank fn_imu (fn_imu_blank); 0 on success,
@@ -37,8 +56,11 @@ void fn_imu_batch_free(fn_imu_batch *b);
 
 /* Environment e back to its seeded start (fn_imu_reset), its cache dropped. */
 void fn_imu_batch_reset(fn_imu_batch *b, size_t e);
-/* Drop environment e's cache (after its count was set from a state). */
-void fn_imu_batch_forget(fn_imu_batch *b, size_t e);
+/* Environment e's fn_imu was set (built, or its bias states and count set from a
+ * state): take its hot state from it and drop its cache. */
+void fn_imu_batch_push(fn_imu_batch *b, size_t e);
+/* Environment e's hot state (bias states, count) into its fn_imu, to be read. */
+void fn_imu_batch_pull(fn_imu_batch *b, size_t e);
 
 /* One sample of every environment: omega, accel (n, 3) C-contiguous true values,
  * dt[e * dt_stride] the step of env e (dt_stride 0: one step for all), outputs

@@ -68,12 +68,12 @@ cdef extern from "imu_batch.h" nogil:
     ctypedef struct fn_imu_batch:
         size_t n
         fn_imu *env
-        uint64_t *zgroup
 
     int fn_imu_batch_alloc(fn_imu_batch *b, size_t n)
     void fn_imu_batch_free(fn_imu_batch *b)
     void fn_imu_batch_reset(fn_imu_batch *b, size_t e)
-    void fn_imu_batch_forget(fn_imu_batch *b, size_t e)
+    void fn_imu_batch_push(fn_imu_batch *b, size_t e)
+    void fn_imu_batch_pull(fn_imu_batch *b, size_t e)
     int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double *accel,
                                   const double *dt, size_t dt_stride, double *omega_out,
                                   double *accel_out, size_t *env, size_t *where)

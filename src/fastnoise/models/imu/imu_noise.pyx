@@ -188,6 +188,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
                         capi.fn_imu_init(&nb.env[e])
                     else:
                         _fill(&nb.env[e], g[e], a[e], env_model_key(ss, "imu", e), code)
+                    capi.fn_imu_batch_push(&nb, <size_t>e)
             except BaseException:
                 capi.fn_imu_batch_free(&nb)
                 raise
@@ -398,7 +399,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
             _fill(&built, g, a, self.b.env[e].key, code)
             lock_model(self)
             self.b.env[e] = built
-            capi.fn_imu_batch_forget(&self.b, <size_t>e)
+            capi.fn_imu_batch_push(&self.b, <size_t>e)
             unlock_model(self)
             gyros[e], accels[e] = g, a
         self._gyro, self._accel = tuple(gyros), tuple(accels)
@@ -462,6 +463,8 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         cdef Py_ssize_t e
         if self.b.n != 0:
             lock_model(self)
+            for e in range(<Py_ssize_t>self.b.n):
+                capi.fn_imu_batch_pull(&self.b, <size_t>e)
             out = np.array([self.b.env[e].count for e in range(<Py_ssize_t>self.b.n)],
                            dtype=np.uint64).astype(np.int64)
             unlock_model(self)
@@ -564,6 +567,8 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         cdef Py_ssize_t e
         if self.b.n != 0:
             lock_model(self)
+            for e in range(<Py_ssize_t>self.b.n):
+                capi.fn_imu_batch_pull(&self.b, <size_t>e)
             envs = [_env_position(&self.b.env[e]) for e in range(<Py_ssize_t>self.b.n)]
             unlock_model(self)
             return _batch.position_of(envs)
@@ -609,6 +614,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
                     m.rw[i] = rw[i // 3][i % 3]
                 m.count = <uint64_t>count
                 capi.fn_imu_set_room(m)
+                capi.fn_imu_batch_push(&self.b, <size_t>e)
             unlock_model(self)
             return
         st, gm, rw, count, last = _checks.check_position(position)  # all checked first
@@ -660,6 +666,7 @@ cdef object _batch_refusal(ImuNoise self, int rc, size_t env, size_t where, size
                            steps, w, acc, bint per_sample):
     """The exception for an FN_IMU_ERR_* code of environment ``env`` of a batch: the
     single model's wording (``imu_checks.refusal``), prefixed with the environment."""
+    capi.fn_imu_batch_pull(&self.b, env)
     cdef fn_imu *m = &self.b.env[env]
     info = {"max_input": m.max_input, "count": int(m.count)}
     if (rc == capi.FN_IMU_ERR_WHITE or rc == capi.FN_IMU_ERR_GM or rc == capi.FN_IMU_ERR_RW) and \
