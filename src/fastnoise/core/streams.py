@@ -16,6 +16,11 @@ same Gaussian for a depth and a colour image, as Gazebo's RGB-D noise; the senso
 a ``dvl_simulator`` key with child seeds, apart from an ``augmented_white_noise``.
 
 Tags listed in ``RESERVED_TAGS`` are kept free: no model in use may take one.
+
+Batched environments: environment ``i`` of a model built with ``num_envs`` (and a model
+built with ``env=i``) draws the streams listed here under its own key,
+``env_model_key(seed, tag, i)``: child ``i`` of the model's seed sequence
+(``fastnoise.core.seeding.env_seed_sequence``; ``docs/batching.rst``).
 """
 
 from __future__ import annotations
