@@ -28,7 +28,7 @@ import pytest
 
 import fastnoise  # noqa: F401  (registers the built-in models)
 from fastnoise.core import registry
-from fastnoise.core.spec import Param
+from fastnoise.core.spec import ENV_PARAMS, Param
 from fastnoise.models.gazebo.declarations import GAZEBO_NOISE_PARAMS
 from fastnoise.models.gazebo.noise import PARAM_KEYS
 from fastnoise.models.imu.triad import TriadNoise
@@ -146,7 +146,8 @@ def test_triad_params_are_triadnoise_fields() -> None:
 @python_only
 def test_component_fields_are_gazebo_noise_params() -> None:
     assert [p.name for p in GAZEBO_NOISE_PARAMS] == list(PARAM_KEYS)
-    assert registry.get("gazebo_noise").params == GAZEBO_NOISE_PARAMS
+    # and num_envs/env, the batch parameters (docs/batching.rst)
+    assert registry.get("gazebo_noise").params == GAZEBO_NOISE_PARAMS + ENV_PARAMS
     components = [p for d in registry.models() for p in d.params if p.kind == "component"]
     assert components, "no model declares a Gazebo component"
     for p in components:

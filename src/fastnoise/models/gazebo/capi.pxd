@@ -37,3 +37,9 @@ cdef extern from "gznoise.h" nogil:
     int fn_gz_navsat_horizontal(fn_gz_channel *c, int metres, const double *x, ptrdiff_t xs,
                                 const double *dt, ptrdiff_t dts, size_t n, double *out,
                                 ptrdiff_t os)
+
+
+cdef extern from "gznoise_batch.h" nogil:
+    int fn_gz_batch_apply(fn_gz_channel *ch, size_t n, size_t t, const double *x,
+                          const double *dt, size_t env_stride, size_t time_stride,
+                          double *out, size_t *env)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from fastnoise.core.spec import Declaration, Param
+from fastnoise.core.spec import ENV_PARAMS, Declaration, Param
 
 _W = np.tile([0.1, -0.2, 0.3], (64, 1))
 _A = np.tile([0.0, 0.1, 9.81], (64, 1))
@@ -110,7 +110,7 @@ GAZEBO_NOISE = Declaration(
     summary="gz-sensors' Gaussian noise model: white noise, turn-on bias with a random "
     "sign, dynamic bias, precision",
     tags=("gazebo_noise",),
-    params=GAZEBO_NOISE_PARAMS,
+    params=GAZEBO_NOISE_PARAMS + ENV_PARAMS,
     example=_noise_example,
     exercise=_noise_exercise,
 )

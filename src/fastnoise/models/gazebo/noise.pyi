@@ -1,7 +1,7 @@
 """Type stubs for fastnoise.models.gazebo.noise (gz-sensors' GaussianNoiseModel)."""
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -21,31 +21,45 @@ def dt_array(dt: npt.ArrayLike, n: int) -> tuple[np.ndarray, int]: ...
 @disjoint_base
 class GazeboNoise(Model):
     model_name: ClassVar[str]
-    mean: float  # unit of the channel
-    stddev: float
-    bias_mean: float
-    bias_stddev: float
-    dynamic_bias_stddev: float  # unit / sqrt(s)
-    dynamic_bias_correlation_time: float  # s
-    precision: float
+    # floats; in a batch, (num_envs,) arrays where given per environment
+    @property
+    def mean(self) -> float | npt.NDArray[np.float64]: ...  # unit of the channel
+    @property
+    def stddev(self) -> float | npt.NDArray[np.float64]: ...
+    @property
+    def bias_mean(self) -> float | npt.NDArray[np.float64]: ...
+    @property
+    def bias_stddev(self) -> float | npt.NDArray[np.float64]: ...
+    @property
+    def dynamic_bias_stddev(self) -> float | npt.NDArray[np.float64]: ...  # unit / sqrt(s)
+    @property
+    def dynamic_bias_correlation_time(self) -> float | npt.NDArray[np.float64]: ...  # s
+    @property
+    def precision(self) -> float | npt.NDArray[np.float64]: ...
+    @property
+    def num_envs(self) -> int | None: ...
+    @property
+    def env(self) -> int | None: ...
     def __init__(
         self,
-        mean: float = 0.0,
-        stddev: float = 0.0,
-        bias_mean: float = 0.0,
-        bias_stddev: float = 0.0,
-        dynamic_bias_stddev: float = 0.0,
-        dynamic_bias_correlation_time: float = 0.0,
-        precision: float = 0.0,
+        mean: npt.ArrayLike = 0.0,
+        stddev: npt.ArrayLike = 0.0,
+        bias_mean: npt.ArrayLike = 0.0,
+        bias_stddev: npt.ArrayLike = 0.0,
+        dynamic_bias_stddev: npt.ArrayLike = 0.0,
+        dynamic_bias_correlation_time: npt.ArrayLike = 0.0,
+        precision: npt.ArrayLike = 0.0,
         *,
         seed: _Seed = None,
+        num_envs: int | None = None,
+        env: int | None = None,
     ) -> None: ...
     @property
-    def bias(self) -> float: ...
+    def bias(self) -> float | npt.NDArray[np.float64]: ...
     @property
-    def count(self) -> int: ...
-    def reset(self) -> None: ...
-    def apply_one(self, x: float, dt: float = 0.0) -> float: ...
+    def count(self) -> int | npt.NDArray[np.int64]: ...
+    def reset(self, env_ids: npt.ArrayLike | None = None) -> None: ...
+    def apply_one(self, x: Any, dt: npt.ArrayLike = 0.0) -> Any: ...
     def apply(
         self, x: npt.ArrayLike, dt: npt.ArrayLike = 0.0, *, out: np.ndarray | None = None
     ) -> np.ndarray: ...

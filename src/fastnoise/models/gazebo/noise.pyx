@@ -9,12 +9,15 @@ channel's output depends only on (seed, component, sample index) and the inputs.
 """
 
 cimport numpy as cnp
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint64_t
 
 from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
 from fastnoise.models.gazebo.capi cimport (
     FN_STREAM_GZ_TAG,
     fn_gz_channel_apply,
+    fn_gz_batch_apply,
+    fn_gz_channel,
     fn_gz_channel_apply_one,
     fn_gz_channel_init,
     fn_gz_expm1,
@@ -28,7 +31,8 @@ from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.gazebo import declarations as _declarations
-from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core import spec as _spec
+from fastnoise.core.seeding import as_seed_sequence, env_model_key
 from fastnoise.core.deprecation import positional_options
 
 cnp.import_array()
@@ -168,6 +172,93 @@ cdef class _Channels:
             raise OverflowError(f"{self.names[i]}: the run passes the end of its streams")
 
 
+cdef int _init_channel(fn_gz_channel *c, object d, uint64_t key, uint64_t stream) except -1:
+    cdef fn_gz_params p
+    p.mean = d["mean"]
+    p.stddev = d["stddev"]
+    p.dyn_stddev = d["dynamic_bias_stddev"]
+    p.dyn_tau = d["dynamic_bias_correlation_time"]
+    p.precision = d["precision"]
+    fn_gz_channel_init(c, &p, key, stream, d["bias_mean"], d["bias_stddev"])
+    return 0
+
+
+cdef class _EnvChannels:
+    """The channels of a batch of environments, one per environment (internal)."""
+
+    cdef fn_gz_channel *ch
+    cdef Py_ssize_t n
+    cdef object keys    # per environment: its key
+    cdef object params  # per environment: its checked parameter dict
+
+    def __cinit__(self, keys, params):
+        cdef Py_ssize_t e
+        self.keys = tuple(keys)
+        self.params = tuple(params)
+        self.n = len(self.keys)
+        self.ch = <fn_gz_channel *>PyMem_Malloc(self.n * sizeof(fn_gz_channel))
+        if self.ch == NULL:
+            raise MemoryError(f"num_envs={self.n}: no memory for the environments")
+        for e in range(self.n):
+            self.reset(e)
+
+    def __dealloc__(self):
+        PyMem_Free(self.ch)
+
+    def reset(self, Py_ssize_t e):
+        _init_channel(&self.ch[e], self.params[e], <uint64_t>self.keys[e], FN_STREAM_GZ_TAG)
+
+    def bias(self):
+        return np.array([self.ch[e].bias for e in range(self.n)])
+
+    def count(self):
+        return np.array([self.ch[e].count for e in range(self.n)],
+                        dtype=np.uint64).astype(np.int64)
+
+    def position(self):
+        return {"envs": [{"count": int(self.ch[e].count), "bias": float(self.ch[e].bias)}
+                         for e in range(self.n)]}
+
+    def set_position(self, position):
+        cdef Py_ssize_t e
+        name = "state['position']"
+        p = _validate.fields(name, position, ("envs",))
+        envs = p["envs"]
+        if not isinstance(envs, list) or len(envs) != self.n:
+            raise ValueError(f"{name}['envs'] is not allowed: it must be a list of {self.n} "
+                             "positions (num_envs)")
+        vals = []
+        for e in range(self.n):
+            q = _validate.fields(f"{name}['envs'][{e}]", envs[e], ("count", "bias"))
+            vals.append((_validate.counter(f"{name}['envs'][{e}]['count']", q["count"]),
+                         _validate.in_range(f"{name}['envs'][{e}]['bias']", q["bias"],
+                                            -1e300, 1e300)))
+        for e in range(self.n):  # all checked first: a refused position changes nothing
+            self.ch[e].count = vals[e][0]
+            self.ch[e].bias = vals[e][1]
+            self.ch[e].wok = 0
+            self.ch[e].dok = 0
+
+    def run(self, x, out, dt, size_t es, size_t ts):
+        """Channel e on row e of the (n, t) float64 C-contiguous ``x`` into ``out``
+        (same shape; may be ``x``), ``dt`` read at [e * es + k * ts]. One C call. The
+        caller holds the owner's lock."""
+        cdef cnp.ndarray a = x
+        cdef cnp.ndarray o = out
+        cdef cnp.ndarray d = dt
+        cdef size_t t = <size_t>cnp.PyArray_DIM(a, 1)
+        cdef size_t env = 0
+        cdef int rc
+        cdef const double *px = <const double *>cnp.PyArray_DATA(a)
+        cdef const double *pd = <const double *>cnp.PyArray_DATA(d)
+        cdef double *po = <double *>cnp.PyArray_DATA(o)
+        with nogil:
+            rc = fn_gz_batch_apply(self.ch, <size_t>self.n, t, px, pd, es, ts, po, &env)
+        if rc != 0:
+            raise OverflowError(f"environment {env}: {t} more samples would pass the end "
+                                "of its streams (2**64 - 1 samples)")
+
+
 def _expm1(double x):
     """The kernel's expm1 for x <= 0 (for tests)."""
     if not x <= 0:
@@ -185,7 +276,7 @@ def _wgs84_deg_per_m(double lat_deg):
 cdef class GazeboNoise(Model):
     """GazeboNoise(mean=0.0, stddev=0.0, bias_mean=0.0, bias_stddev=0.0,
     dynamic_bias_stddev=0.0, dynamic_bias_correlation_time=0.0, precision=0.0, *,
-    seed=None)
+    seed=None, num_envs=None, env=None)
 --
 
     gz-sensors' ``GaussianNoiseModel`` on one scalar channel, in the channel's own unit
@@ -211,6 +302,13 @@ cdef class GazeboNoise(Model):
         When > 1e-6, results are rounded to a multiple of it (``round(out /
         precision) * precision``, halves away from zero), u.
     seed : int, numpy.random.SeedSequence or None
+    num_envs : int or None
+        A batch of ``num_envs`` environments (:doc:`/batching`): ``apply_one`` takes
+        and returns (num_envs,) arrays, ``apply`` (num_envs, T); every parameter above
+        may be per environment, shape (num_envs,); ``reset(env_ids)``.
+    env : int or None
+        This model is environment ``env`` of a batch (bit for bit); not with
+        ``num_envs``.
 
     ``out = (x + bias) + white``, then the rounding. Sample k (k = samples applied
     before it) draws float64 normal k of its white and dynamic-bias streams; the
@@ -224,19 +322,33 @@ cdef class GazeboNoise(Model):
     declaration = _declarations.GAZEBO_NOISE
 
     cdef _Channels _ch
-    cdef readonly double mean, stddev, bias_mean, bias_stddev, precision
-    cdef readonly double dynamic_bias_stddev, dynamic_bias_correlation_time
+    cdef _EnvChannels _envs  # a batch's channels (None: one model, in _ch)
+    # floats; in a batch, (num_envs,) float64 arrays where given per environment
+    cdef readonly object mean, stddev, bias_mean, bias_stddev, precision
+    cdef readonly object dynamic_bias_stddev, dynamic_bias_correlation_time
+    cdef readonly object num_envs, env
 
     def __init__(self, mean=0.0, stddev=0.0, bias_mean=0.0, bias_stddev=0.0,
                  dynamic_bias_stddev=0.0, dynamic_bias_correlation_time=0.0, precision=0.0,
-                 *, seed=None):
+                 *, seed=None, num_envs=None, env=None):
+        num_envs, env = _spec.check_envs(num_envs, env)
         d = _declarations.GAZEBO_NOISE.check_params({
             "mean": mean, "stddev": stddev, "bias_mean": bias_mean,
             "bias_stddev": bias_stddev, "dynamic_bias_stddev": dynamic_bias_stddev,
             "dynamic_bias_correlation_time": dynamic_bias_correlation_time,
-            "precision": precision})
+            "precision": precision}, num_envs=num_envs)
         ss = as_seed_sequence(seed)
-        ch = _Channels(model_key(ss, self.model_name), ("value",), (d,))
+        envs = None
+        if num_envs is None:
+            ch = _Channels(env_model_key(ss, self.model_name, env), ("value",), (d,))
+            key = ch.key
+        else:
+            ch = None
+            key = env_model_key(ss, self.model_name, None)
+            per = [{k: (float(v[e]) if isinstance(v, np.ndarray) else v) for k, v in d.items()}
+                   for e in range(num_envs)]
+            envs = _EnvChannels([env_model_key(ss, self.model_name, e)
+                                 for e in range(num_envs)], per)
         self.mean = d["mean"]
         self.stddev = d["stddev"]
         self.bias_mean = d["bias_mean"]
@@ -244,47 +356,144 @@ cdef class GazeboNoise(Model):
         self.dynamic_bias_stddev = d["dynamic_bias_stddev"]
         self.dynamic_bias_correlation_time = d["dynamic_bias_correlation_time"]
         self.precision = d["precision"]
+        self.num_envs = num_envs
+        self.env = env
         lock_model(self)  # a rebuild (the state setter) must not pull it from a running apply
         self._ch = ch
+        self._envs = envs
         unlock_model(self)
         self._seed_seq = ss
-        self._key = ch.key
+        self._key = key
         self._built = True
+
+    def _params(self):
+        check_built(self)
+        params = {}
+        for p in type(self).declaration.params:
+            if p.in_state:
+                v = getattr(self, p.name)
+                params[p.name] = v.tolist() if isinstance(v, np.ndarray) else float(v)
+        if self.num_envs is not None:
+            params["num_envs"] = self.num_envs
+        if self.env is not None:
+            params["env"] = self.env
+        return params
 
     @property
     def bias(self):
-        """The current bias (u): the turn-on bias, moved by the dynamic bias."""
+        """The current bias (u): the turn-on bias, moved by the dynamic bias; a batch:
+        (num_envs,)."""
         check_built(self)
+        if self._envs is not None:
+            lock_model(self)
+            try:
+                return self._envs.bias()
+            finally:
+                unlock_model(self)
         return self._ch.bias(0)
 
     @property
     def count(self):
-        """Samples applied since construction or ``reset()``."""
+        """Samples applied since construction or ``reset()``; a batch: (num_envs,)."""
         check_built(self)
+        if self._envs is not None:
+            lock_model(self)
+            try:
+                return self._envs.count()
+            finally:
+                unlock_model(self)
         return self._ch.count(0)
 
     def _position(self):
         check_built(self)
+        if self._envs is not None:
+            lock_model(self)
+            try:
+                return self._envs.position()
+            finally:
+                unlock_model(self)
         return dict(self._ch.position()["value"])
 
     def _set_position(self, position):
         check_built(self)
+        if self._envs is not None:
+            lock_model(self)
+            try:
+                self._envs.set_position(position)
+            finally:
+                unlock_model(self)
+            return
         self._ch.set_position("state['position']", {"value": position})
 
-    def reset(self):
-        """Back to sample 0 and the turn-on bias (the same bias as after construction)."""
+    def reset(self, env_ids=None):
+        """Back to sample 0 and the turn-on bias (the same bias as after construction).
+
+        A batch: ``env_ids`` (None: all; an int, int indices or a boolean mask of shape
+        (num_envs,)) names the environments reset; the others continue unchanged."""
         check_built(self)
+        if self._envs is not None:
+            ids = _spec.env_ids(env_ids, self.num_envs)
+            lock_model(self)
+            try:
+                for e in ids:
+                    self._envs.reset(int(e))
+            finally:
+                unlock_model(self)
+            return
+        if env_ids is not None:
+            raise TypeError(f"env_ids={env_ids!r:.60} is not allowed: this GazeboNoise is "
+                            "one model (build it with num_envs=N for a batch)")
         ch = _Channels(self._ch.key, self._ch.names, self._ch.params)
         lock_model(self)
         self._ch = ch
         unlock_model(self)
 
+    def _batch_run(self, x, dt, out, bint one):
+        """A batch's apply_one (x (N,)) or apply (x (N, T)): one C call for all."""
+        n = self.num_envs
+        arr = _arrays.intake("x", x, np.float64)
+        t = 1 if one else (arr.shape[1] if arr.ndim == 2 else -1)
+        want = (n,) if one else (n, t)
+        if arr.shape != want:
+            shown = f"({n},)" if one else f"({n}, T)"
+            raise ValueError(f"x has shape {arr.shape}: with num_envs={n} it must be {shown}")
+        if np.ndim(dt) == 0:
+            dts, es, ts = np.array([_validate.in_range("dt", dt, 0.0, MAX_PARAM)]), 0, 0
+        else:
+            dts = _arrays.intake("dt", dt, np.float64)
+            if dts.shape == (n,):
+                es, ts = 1, 0
+            elif not one and dts.shape == (n, t):
+                es, ts = t, 1
+            else:
+                shapes = f"() or ({n},)" + ("" if one else f" or ({n}, {t})")
+                raise ValueError(f"dt has shape {dts.shape}: with num_envs={n} it must be "
+                                 f"{shapes} (s)")
+            bad = ~(np.isfinite(dts) & (dts >= 0) & (dts <= MAX_PARAM))
+            if bad.any():
+                raise ValueError(f"dt contains {float(dts[bad][0])!r}: every dt must be finite "
+                                 "and >= 0 s")
+        if out is None:
+            res = np.empty(want)
+        else:
+            res = _arrays.output("out", out, want, np.float64)
+            _arrays.no_partial_overlap({"out": res}, {"x": arr})
+        lock_model(self)
+        try:
+            self._envs.run(arr.reshape(n, t), res.reshape(n, t), dts, es, ts)
+        finally:
+            unlock_model(self)
+        return res
+
     def apply_one(self, x, dt=0.0):
         """One noised sample (u) of input ``x`` (u) after an interval ``dt`` (s, finite,
         >= 0; 0 leaves the dynamic bias where it is), as gz-sensors' ``Noise::Apply(x,
-        dt)``."""
+        dt)``. A batch: ``x`` (num_envs,), ``dt`` a scalar or (num_envs,); returns
+        (num_envs,), one C call for every environment."""
         cdef double v, d, r
         check_built(self)
+        if self._envs is not None:
+            return self._batch_run(x, dt, None, True)
         v = real_one("x", x)
         d = dt_one(dt)
         self._ch.check_room(0, 1)
@@ -297,12 +506,17 @@ cdef class GazeboNoise(Model):
         """Noised successive samples (u) of the 1-D array ``x`` (u), in order, as that
         many ``apply_one`` calls would give them, bit for bit. ``dt`` (s): a scalar for
         every sample or an array of shape (n,). float64 result; ``out`` (float64,
-        shape (n,), C-contiguous, writeable; may be ``x`` itself) receives it."""
+        shape (n,), C-contiguous, writeable; may be ``x`` itself) receives it.
+
+        A batch: ``x`` (num_envs, T), row i environment i's samples; ``dt`` a scalar,
+        (num_envs,) or (num_envs, T); ``out`` (num_envs, T)."""
         if args:  # 0.2 callers passed these by position
             out, = positional_options(
                 "GazeboNoise.apply", args, ('out',),
                 (out,), (None,))
         check_built(self)
+        if self._envs is not None:
+            return self._batch_run(x, dt, out, False)
         arr = _arrays.intake("x", x, np.float64, ndim=1)
         n = arr.shape[0]
         dts, stride = dt_array(dt, n)

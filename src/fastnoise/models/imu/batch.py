@@ -150,7 +150,9 @@ def steps_in(dt: object, num_envs: int, t: int | None = None) -> tuple[np.ndarra
     if a.shape == (num_envs,) or (t is not None and a.shape == (num_envs, t)):
         ok = np.isfinite(a) & (a > 0.0)
         if not np.all(ok):
-            raise ValueError(f"dt contains {a[~ok][0]!r}: every step must be finite and > 0 s")
+            raise ValueError(
+                f"dt contains {float(a[~ok][0])!r}: every step must be finite and > 0 s"
+            )
         if a.ndim == 1:
             return a, 1, 0
         return a, t or 0, 1
