@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from fastnoise.core.spec import Declaration, Param
+from fastnoise.core.spec import ENV_PARAMS, Declaration, Param
 
 
 def _generator_exercise(g: Any) -> np.ndarray:
@@ -29,6 +29,7 @@ GENERATOR = Declaration(
             high_open=True,
             keyword_only=False,
         ),
+        *ENV_PARAMS,
     ),
     example=lambda cls: cls(seed=3, stream=5),
     exercise=_generator_exercise,

@@ -11,6 +11,7 @@ import numbers
 import numpy as np
 
 cimport numpy as cnp
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.math cimport fma, fmaf, isfinite
 from libc.stdint cimport UINT64_MAX, uint64_t
 
@@ -32,9 +33,19 @@ from fastnoise.core import threads as _threads
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.core import declarations as _declarations
-from fastnoise.core.seeding import as_seed_sequence, key_from_seed_sequence
+from fastnoise.core import spec as _spec
+from fastnoise.core.seeding import (
+    as_seed_sequence,
+    env_seed_sequence,
+    key_from_seed_sequence,
+)
 
 cnp.import_array()
+
+
+cdef extern from "normal_batch.h" nogil:
+    void fn_normal_batch_take_fill(fn_stream *st, size_t n, int dtype, size_t count,
+                                   double mean, double stddev, void *out)
 
 _F64 = np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
@@ -122,7 +133,7 @@ def _fma_f32(float[::1] z, const float[::1] scale, const float[::1] loc):
 
 
 cdef class GaussianNoiseGenerator(Model):
-    """GaussianNoiseGenerator(seed=None, stream=0)
+    """GaussianNoiseGenerator(seed=None, stream=0, *, num_envs=None, env=None)
 --
 
 Gaussian noise from Philox4x32-10 and the Box-Muller transform.
@@ -135,6 +146,16 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
     stream : int
         Stream id in [0, 2**64): generators with the same seed and different streams
         are independent.
+    num_envs : int or None
+        A batch of ``num_envs`` environments (:doc:`/batching`): each draw gains a
+        leading axis, ``standard_normal(size)`` gives (num_envs, *size), row i what a
+        generator built with ``env=i`` draws; ``loc``/``scale`` are scalars;
+        ``reset(env_ids)``; ``position`` is (num_envs,).
+    env : int or None
+        This generator is environment ``env``: its key is that of the seed's child
+        ``env`` (``env_seed_sequence(seed, env)``; the generator's key is the seed's
+        own, so its environments are the seed's children, as ``spawn`` makes them on
+        a fresh sequence). Not with ``num_envs``.
 
     Notes
     -----
@@ -150,13 +171,74 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
     ``fastnoise.core.simd.simd_path``), thread count and chunking.
     """
 
-    def __init__(self, seed=None, stream=0):
+    def __cinit__(self, *args, **kwargs):
+        self.envs = NULL
+        self.n_envs = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.envs)
+
+    def __init__(self, seed=None, stream=0, *, num_envs=None, env=None):
+        cdef Py_ssize_t e
+        cdef fn_stream *envs = NULL
+        num_envs, env = _spec.check_envs(num_envs, env)
         stream = type(self).declaration.check_params({"stream": stream})["stream"]
         ss = as_seed_sequence(seed)
+        key = key_from_seed_sequence(ss if env is None else env_seed_sequence(ss, env))
+        if num_envs is not None:
+            envs = <fn_stream *>PyMem_Malloc(num_envs * sizeof(fn_stream))
+            if envs == NULL:
+                raise MemoryError(f"num_envs={num_envs!r}: no memory for the environments")
+            for e in range(num_envs):
+                fn_stream_init(&envs[e], key_from_seed_sequence(env_seed_sequence(ss, e)),
+                               stream)
+        PyMem_Free(self.envs)
+        self.envs = envs
+        self.n_envs = 0 if num_envs is None else num_envs
+        self._env = env
         self._seed_seq = ss
-        fn_stream_init(&self.st, key_from_seed_sequence(ss), stream)
+        fn_stream_init(&self.st, key, stream)
         self._key = self.st.key
         self._built = True
+
+    @property
+    def num_envs(self):
+        """Number of environments of a batch, or None (one stream)."""
+        return None if self.n_envs == 0 else int(self.n_envs)
+
+    @property
+    def env(self):
+        """The environment this generator is (``env=``), or None."""
+        return self._env
+
+    def _params(self):
+        params = Model._params(self)
+        if self.n_envs:
+            params["num_envs"] = int(self.n_envs)
+        if self._env is not None:
+            params["env"] = self._env
+        return params
+
+    def _batch_draw(self, double mean, double stddev, size, dt, out):
+        """The next normals of every environment: (num_envs, *size), one C call."""
+        cdef int code = FN_FLOAT64 if dt == _F64 else FN_FLOAT32
+        cdef Py_ssize_t e
+        shape = (self.n_envs,) + (() if size is None else tuple(size))
+        if out is None:
+            arr = np.empty(shape, dtype=dt)
+        else:
+            arr = _validate.output_array("out", out, shape, dt)
+        cdef size_t count = <size_t>(arr.size // self.n_envs)
+        for e in range(self.n_envs):
+            if self.envs[e].position + count > _LAST_POSITION:
+                raise OverflowError(f"environment {e}: {count} more values would run past "
+                                    f"the end of the stream (position "
+                                    f"{self.envs[e].position}, length 2**64)")
+        cdef void *p = cnp.PyArray_DATA(<cnp.ndarray>arr)
+        with nogil:
+            fn_normal_batch_take_fill(self.envs, <size_t>self.n_envs, code, count, mean,
+                                      stddev, p)
+        return arr
 
     def generate(self, mean=0.0, stddev=1.0):
         """One float64 draw ``fma(stddev, z, mean)`` (units of ``mean``): the source
@@ -171,6 +253,8 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         else:
             m = _validate.finite("mean", mean)
             sd = _validate.nonnegative("stddev", stddev)
+        if self.n_envs:  # (num_envs,): each environment's draw
+            return self._batch_draw(m, sd, None, _F64, None)
         if self.st.position == UINT64_MAX:
             self._check_room(1)
         return fma(sd, fn_stream_next_f64(&self.st), m)
@@ -220,6 +304,12 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
             dt = _validate.float_dtype("dtype", _F64 if dtype is None else dtype)
         if size is not None:
             size = _validate.shape("size", size)
+        if self.n_envs:
+            if np.ndim(loc) != 0 or np.ndim(scale) != 0:
+                raise TypeError("loc and scale are scalars with num_envs (each "
+                                "environment draws fma(scale, z, loc))")
+            return self._batch_draw(_validate.finite("loc", loc),
+                                    _validate.nonnegative("scale", scale), size, dt, out)
         if np.ndim(loc) == 0 and np.ndim(scale) == 0:
             return self._normal_scalar(_validate.finite("loc", loc),
                                        _validate.nonnegative("scale", scale), size, dt, out,
@@ -286,14 +376,39 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
 
     @property
     def position(self):
-        """Index of the next normal in the stream."""
+        """Index of the next normal in the stream; a batch: (num_envs,) uint64."""
+        cdef Py_ssize_t e
+        if self.n_envs:
+            return np.array([self.envs[e].position for e in range(self.n_envs)],
+                            dtype=np.uint64)
         return self.st.position
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
     def _position(self):
+        cdef Py_ssize_t e
+        if self.n_envs:
+            return {"envs": [{"position": int(self.envs[e].position)}
+                             for e in range(self.n_envs)]}
         return {"position": int(self.st.position)}
 
     def _set_position(self, position):
+        cdef Py_ssize_t e
+        if self.n_envs:
+            _validate.fields("state['position']", position, ("envs",))
+            envs = position["envs"]
+            if not isinstance(envs, list) or len(envs) != self.n_envs:
+                raise ValueError(f"state['position']['envs'] is not allowed: it must be a "
+                                 f"list of {self.n_envs} positions (num_envs)")
+            ps = []
+            for e in range(self.n_envs):
+                q = _validate.fields(f"state['position']['envs'][{e}]", envs[e],
+                                     ("position",))
+                ps.append(_validate.counter(f"state['position']['envs'][{e}]['position']",
+                                            q["position"]))
+            for e in range(self.n_envs):  # all checked first
+                fn_stream_init(&self.envs[e], self.envs[e].key, self.envs[e].stream)
+                self.envs[e].position = ps[e]
+            return
         _validate.fields("state['position']", position, ("position",))
         self.st.position = _validate.counter("state['position']['position']",
                                              position["position"])
@@ -306,18 +421,39 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
                 f"{n} more values would run past the end of the stream (position "
                 f"{self.st.position}, length 2**64)")
 
-    def reset(self):
-        """Back to the seeded start: position 0, cached values dropped."""
+    def reset(self, env_ids=None):
+        """Back to the seeded start: position 0, cached values dropped. A batch:
+        ``env_ids`` (None: all; an int, int indices or a boolean mask of shape
+        (num_envs,)) names the environments reset; the others continue unchanged."""
+        if self.n_envs:
+            for e in _spec.env_ids(env_ids, self.n_envs):
+                fn_stream_init(&self.envs[e], self.envs[e].key, self.envs[e].stream)
+            return
+        if env_ids is not None:
+            raise TypeError(f"env_ids={env_ids!r:.60} is not allowed: this generator is "
+                            "one stream (build it with num_envs=N for a batch)")
         fn_stream_init(&self.st, self.st.key, self.st.stream)
 
     def advance(self, n):
-        """Skip ``n`` values in O(1)."""
+        """Skip ``n`` values in O(1) (a batch: in every environment)."""
+        cdef Py_ssize_t e
         n = _validate.integer("n", n, 0, 2**64)
+        if self.n_envs:
+            for e in range(self.n_envs):
+                if self.envs[e].position + n > _LAST_POSITION:
+                    raise OverflowError(f"environment {e}: {n} more values would run "
+                                        "past the end of the stream (length 2**64)")
+            for e in range(self.n_envs):
+                self.envs[e].position += <uint64_t>n
+            return
         self._check_room(n)
         self.st.position += <uint64_t>n
 
     def spawn(self, n):
         """``n`` new generators on independent keys (numpy's SeedSequence.spawn)."""
+        if self.n_envs:
+            raise TypeError("spawn is not allowed with num_envs: a batch's environments "
+                            "are the seed's children already")
         n = _validate.integer("n", n, 0, 2**31)
         return [GaussianNoiseGenerator(child, self.st.stream)
                 for child in self._seed_seq.spawn(n)]
@@ -335,6 +471,9 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         return True
 
     def __repr__(self):
+        if self.n_envs:
+            return (f"GaussianNoiseGenerator(key=0x{self.st.key:016x}, "
+                    f"stream={self.st.stream}, num_envs={self.n_envs})")
         return (f"GaussianNoiseGenerator(key=0x{self.st.key:016x}, stream={self.st.stream}, "
                 f"position={self.st.position})")
 
