@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from fastnoise.core.spec import Declaration, Param, format_number
+from fastnoise.core.spec import ENV_PARAMS, Declaration, Param, format_number
 from fastnoise.models.lidar.carla_points import MAX_NOISE, MAX_RATE
 from fastnoise.models.lidar.geometry import RIGID_TOL
 from fastnoise.models.lidar.params import MAX_ANGLE, MAX_DISTANCE_NOISE, MAX_RISE
@@ -260,7 +260,7 @@ RANGE = Declaration(
         "lidar": "RangeNoise draws stream 4 f + 3 (LIDAR_RANGE) of the lidar key, which "
         "LidarNoise never draws (its streams are 4 f + 0, 1, 2)"
     },
-    params=RANGE_PARAMS,
+    params=RANGE_PARAMS + ENV_PARAMS,
     messages={"sensor_msgs/LaserScan": "scan"},
     sdf_types=("lidar", "gpu_lidar"),
     message_params=("min_range", "max_range"),

@@ -24,6 +24,10 @@ class RangeNoise(_FrameCounter):
     flip_bias_sign: bool
     inf_outside_limits: bool
     enabled: bool
+    # a batch (num_envs=N): the real parameters given per environment and ``bias`` are
+    # (N,) float64 arrays, ``frame`` a (N,) uint64 array
+    num_envs: int | None
+    env: int | None
     def __init__(
         self,
         mean: float,
@@ -38,6 +42,8 @@ class RangeNoise(_FrameCounter):
         inf_outside_limits: bool = False,
         enabled: bool = True,
         seed: _Seed = None,
+        num_envs: int | None = None,
+        env: int | None = None,
     ) -> None: ...
     @classmethod
     def from_gazebo(
@@ -56,7 +62,7 @@ class RangeNoise(_FrameCounter):
         cpu_lidar: bool = False,
         seed: _Seed = None,
     ) -> RangeNoise: ...
-    def reset(self) -> None: ...
+    def reset(self, env_ids: npt.ArrayLike | None = None) -> None: ...
     def apply_one(self, range_m: float, frame: int | None = None, index: int = 0) -> float: ...
     def apply(
         self,

@@ -16,9 +16,16 @@ counter, ``{"frame": n}`` (the camera's frame rule, ``fastnoise.core.model``).
 
 cimport cython
 cimport numpy as cnp
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport _FrameCounter, check_built, take_frames
+from fastnoise.core.model cimport (
+    _FrameCounter,
+    check_built,
+    lock_model,
+    take_frames,
+    unlock_model,
+)
 from fastnoise.models.lidar.capi cimport (
     FN_LIDAR_RANGE,
     fn_lidar_stream,
@@ -35,7 +42,8 @@ from fastnoise.core import validate as _validate
 from fastnoise.core.generator import fill_normals
 from fastnoise.core.model import register_model
 from fastnoise.models.lidar import declarations as _declarations
-from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core import spec as _spec
+from fastnoise.core.seeding import as_seed_sequence, env_model_key
 from fastnoise.core.deprecation import positional_options
 from fastnoise.models.lidar.geometry import (
     LAST_FRAME,
@@ -50,6 +58,29 @@ from fastnoise.models.lidar.geometry import (
 from fastnoise.models.lidar.params import GAZEBO_ZERO, gazebo_noise_enabled
 
 cnp.import_array()
+
+
+cdef extern from "range_batch.h" nogil:
+    int fn_range_batch_f64(const fn_range_params *p, size_t n, const uint64_t *frames,
+                           uint64_t first_index, size_t m, const double *inp, double *out)
+    int fn_range_batch_f32(const fn_range_params *p, size_t n, const uint64_t *frames,
+                           uint64_t first_index, size_t m, const float *inp, float *out)
+
+# the real parameters a batch may give per environment, (num_envs,)
+_REALS = ("mean", "stddev", "min_range", "max_range", "bias_mean", "bias_stddev",
+          "precision")
+
+
+def _drawn_bias(key, bias_mean, bias_stddev, flip_bias_sign, enabled):
+    """The bias Gazebo draws once: normal 0 of the reserved frame's range stream, its
+    sign flipped when normal 1 is negative (see the module docstring)."""
+    z = np.empty(2, dtype=np.float64)
+    fill_normals(key, fn_lidar_stream(RESERVED_FRAME, FN_LIDAR_RANGE), 0, z)
+    b = bias_mean + bias_stddev * float(z[0])
+    if flip_bias_sign and z[1] < 0 and b != 0.0:
+        b = -b
+    return b if enabled else 0.0
+
 
 # Only this module makes _RangeCall objects (see _RangeCall.__cinit__).
 _TOKEN = object()
@@ -98,7 +129,7 @@ cdef class _RangeCall:
 cdef class RangeNoise(_FrameCounter):
     """RangeNoise(mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
     precision=0.0, *, flip_bias_sign=True, inf_outside_limits=False, enabled=True,
-    seed=None)
+    seed=None, num_envs=None, env=None)
 --
 
 Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
@@ -129,6 +160,15 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         unchanged (after ``inf_outside_limits``), not clamped, and no bias is drawn.
         See ``from_gazebo``.
     seed : int, numpy.random.SeedSequence or None
+    num_envs : int or None
+        A batch of ``num_envs`` environments (:doc:`/batching`): ``apply`` takes
+        (num_envs, ...) scans, row i environment i's, by one C call; each environment
+        has its own frame counter (``frame`` is then a (num_envs,) array) and bias;
+        the real parameters may be per environment, shape (num_envs,);
+        ``reset(env_ids)``.
+    env : int or None
+        This model is environment ``env`` of a batch (bit for bit); not with
+        ``num_envs``.
 
     Per beam (``fn_range_beam`` in ``csrc/lidar_point.h``): finite r -> r + bias +
     N(mean, stddev), rounded to ``precision``, then
@@ -163,36 +203,85 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
     _frame_optional = True  # 0.2 states had no frame counter: they load as frame 0
 
     cdef fn_range_params prm
-    cdef readonly double mean, stddev, min_range, max_range
-    cdef readonly double bias_mean, bias_stddev, precision, bias
+    cdef fn_range_params *envp  # a batch's parameters, one per environment (else NULL)
+    cdef object _frames         # a batch's frame counters, (num_envs,) uint64
+    # floats; in a batch, (num_envs,) float64 arrays where per environment
+    cdef readonly object mean, stddev, min_range, max_range
+    cdef readonly object bias_mean, bias_stddev, precision, bias
     cdef readonly bint flip_bias_sign, inf_outside_limits, enabled
+    cdef readonly object num_envs, env
+
+    def __cinit__(self, *args, **kwargs):
+        self.envp = NULL
+
+    def __dealloc__(self):
+        PyMem_Free(self.envp)
 
     def __init__(self, mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
                  precision=0.0, *, flip_bias_sign=True, inf_outside_limits=False,
-                 enabled=True, seed=None):
+                 enabled=True, seed=None, num_envs=None, env=None):
+        cdef Py_ssize_t e
+        cdef fn_range_params *envp = NULL
         # everything is checked before anything is set: a refused call changes nothing
+        num_envs, env = _spec.check_envs(num_envs, env)
         v = _declarations.RANGE.check_params({
             "mean": mean, "stddev": stddev, "min_range": min_range, "max_range": max_range,
             "bias_mean": bias_mean, "bias_stddev": bias_stddev, "precision": precision,
             "flip_bias_sign": flip_bias_sign, "inf_outside_limits": inf_outside_limits,
-            "enabled": enabled})
-        mean, stddev, precision = v["mean"], v["stddev"], v["precision"]
-        bias_mean, bias_stddev = v["bias_mean"], v["bias_stddev"]
-        min_range, max_range = v["min_range"], v["max_range"]
+            "enabled": enabled}, num_envs=num_envs)
         flip_bias_sign, inf_outside_limits, enabled = (
             v["flip_bias_sign"], v["inf_outside_limits"], v["enabled"])
-        if not max_range > min_range:  # the rule across parameters the specs state
-            raise ValueError(
-                f"max_range={max_range!r} is not allowed: it must be > min_range={min_range!r}")
         ss = as_seed_sequence(seed)
-        key = model_key(ss, "lidar")
-        z = np.empty(2, dtype=np.float64)
-        fill_normals(key, fn_lidar_stream(RESERVED_FRAME, FN_LIDAR_RANGE), 0, z)
-        b = bias_mean + bias_stddev * float(z[0])
-        if flip_bias_sign and z[1] < 0 and b != 0.0:
-            b = -b
-        if not enabled:
-            b = 0.0
+        if num_envs is not None:
+            per = [{k: (float(v[k][e]) if isinstance(v[k], np.ndarray) else v[k])
+                    for k in _REALS} for e in range(num_envs)]
+            for e in range(num_envs):
+                if not per[e]["max_range"] > per[e]["min_range"]:
+                    raise ValueError(
+                        f"max_range[{e}]={per[e]['max_range']!r} is not allowed: it must be "
+                        f"> min_range[{e}]={per[e]['min_range']!r}")
+            keys = [env_model_key(ss, "lidar", e) for e in range(num_envs)]
+            biases = [_drawn_bias(keys[e], per[e]["bias_mean"], per[e]["bias_stddev"],
+                                  flip_bias_sign, enabled) for e in range(num_envs)]
+            envp = <fn_range_params *>PyMem_Malloc(num_envs * sizeof(fn_range_params))
+            if envp == NULL:
+                raise MemoryError(f"num_envs={num_envs!r}: no memory for the environments")
+            for e in range(num_envs):
+                d = per[e]
+                envp[e].key = keys[e]
+                envp[e].frame = 0
+                envp[e].bias = biases[e]
+                envp[e].mean = d["mean"]
+                envp[e].stddev = d["stddev"]
+                envp[e].precision = d["precision"] if d["precision"] > GAZEBO_ZERO else 0.0
+                envp[e].min_range = d["min_range"]
+                envp[e].max_range = d["max_range"]
+                envp[e].noise = enabled
+                envp[e].inf_outside = inf_outside_limits
+            PyMem_Free(self.envp)
+            self.envp = envp
+            self._frames = np.zeros(num_envs, dtype=np.uint64)
+            # the attributes: as given (a float, or a (num_envs,) array), biases (N,)
+            mean, stddev, precision = v["mean"], v["stddev"], v["precision"]
+            bias_mean, bias_stddev = v["bias_mean"], v["bias_stddev"]
+            min_range, max_range = v["min_range"], v["max_range"]
+            key = env_model_key(ss, "lidar", None)
+            b = np.array(biases)
+        else:
+            mean, stddev, precision = v["mean"], v["stddev"], v["precision"]
+            bias_mean, bias_stddev = v["bias_mean"], v["bias_stddev"]
+            min_range, max_range = v["min_range"], v["max_range"]
+            if not max_range > min_range:  # the rule across parameters the specs state
+                raise ValueError(
+                    f"max_range={max_range!r} is not allowed: it must be > "
+                    f"min_range={min_range!r}")
+            key = env_model_key(ss, "lidar", env)
+            b = _drawn_bias(key, bias_mean, bias_stddev, flip_bias_sign, enabled)
+            PyMem_Free(self.envp)
+            self.envp = NULL
+            self._frames = None
+        self.num_envs = num_envs
+        self.env = env
         # nothing below can fail
         self.mean = mean
         self.stddev = stddev
@@ -207,19 +296,158 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         self.bias = b
         self._seed_seq = ss
         self._key = key
-        self.prm.key = key
-        self.prm.frame = 0
-        self.prm.bias = b
-        self.prm.mean = mean
-        self.prm.stddev = stddev
-        # Gazebo quantizes only when the precision is not 0 within 1e-6
-        self.prm.precision = precision if precision > GAZEBO_ZERO else 0.0
-        self.prm.min_range = min_range
-        self.prm.max_range = max_range
-        self.prm.noise = enabled
-        self.prm.inf_outside = inf_outside_limits
+        if num_envs is not None:
+            self.prm = self.envp[0]  # (a batch reads envp; prm is unused)
+        else:
+            self.prm.key = key
+            self.prm.frame = 0
+            self.prm.bias = b
+            self.prm.mean = mean
+            self.prm.stddev = stddev
+            # Gazebo quantizes only when the precision is not 0 within 1e-6
+            self.prm.precision = precision if precision > GAZEBO_ZERO else 0.0
+            self.prm.min_range = min_range
+            self.prm.max_range = max_range
+            self.prm.noise = enabled
+            self.prm.inf_outside = inf_outside_limits
         self._frame = 0  # a new model (or one built again) starts at frame 0
         self._built = True
+
+    # ---- a batch of environments ---------------------------------------------------
+    def _params(self):
+        check_built(self)
+        params = {}
+        for p in type(self).declaration.params:
+            if p.in_state:
+                v = getattr(self, p.name)
+                params[p.name] = v.tolist() if isinstance(v, np.ndarray) else p.plain(v)
+        if self.num_envs is not None:
+            params["num_envs"] = self.num_envs
+        if self.env is not None:
+            params["env"] = self.env
+        return params
+
+    @property
+    def frame(self):
+        """Frame index that the next call without ``frame`` uses; a batch: (num_envs,)
+        uint64, one counter per environment (settable to an int or such an array)."""
+        if self.envp != NULL:
+            return self._frames.copy()
+        return self._frame
+
+    @frame.setter
+    def frame(self, value):
+        if self.envp == NULL:
+            _FrameCounter.frame.__set__(self, value)
+            return
+        if np.ndim(value) == 0:
+            f = np.full(self.num_envs, frame_index("frame", value, _LAST_FRAME),
+                        dtype=np.uint64)
+        else:
+            f = np.array([frame_index(f"frame[{i}]", x, _LAST_FRAME)
+                          for i, x in enumerate(np.asarray(value, dtype=object).reshape(-1))],
+                         dtype=np.uint64)
+            if f.shape != (self.num_envs,):
+                raise ValueError(f"frame of shape {np.shape(value)} is not allowed: it must "
+                                 f"be an int or ({self.num_envs},)")
+        lock_model(self)
+        self._frames[:] = f
+        unlock_model(self)
+
+    def reset(self, env_ids=None):
+        """Start the frame counter again at 0. A batch: ``env_ids`` (None: all; an
+        int, int indices or a boolean mask of shape (num_envs,)) names the
+        environments whose counters restart; the others continue unchanged."""
+        if self.envp == NULL:
+            if env_ids is not None:
+                raise TypeError(f"env_ids={env_ids!r:.60} is not allowed: this RangeNoise "
+                                "is one model (build it with num_envs=N for a batch)")
+            _FrameCounter.reset(self)
+            return
+        ids = _spec.env_ids(env_ids, self.num_envs)
+        lock_model(self)
+        self._frames[ids] = 0
+        unlock_model(self)
+
+    def _position(self):
+        if self.envp == NULL:
+            return _FrameCounter._position(self)
+        lock_model(self)
+        try:
+            return {"envs": [{"frame": int(f)} for f in self._frames]}
+        finally:
+            unlock_model(self)
+
+    def _set_position(self, position):
+        if self.envp == NULL:
+            _FrameCounter._set_position(self, position)
+            return
+        _validate.fields("state['position']", position, ("envs",))
+        envs = position["envs"]
+        if not isinstance(envs, list) or len(envs) != self.num_envs:
+            raise ValueError(f"state['position']['envs'] is not allowed: it must be a list "
+                             f"of {self.num_envs} positions (num_envs)")
+        fs = []
+        for e, q in enumerate(envs):
+            q = _validate.fields(f"state['position']['envs'][{e}]", q, ("frame",))
+            fs.append(_validate.integer(f"state['position']['envs'][{e}]['frame']",
+                                        q["frame"], 0, _LAST_FRAME + 1))
+        lock_model(self)
+        self._frames[:] = np.array(fs, dtype=np.uint64)
+        unlock_model(self)
+
+    def _batch_run(self, ranges, frame, first_index, out, bint one):
+        """A batch's apply (ranges (num_envs, ...)) or apply_one (ranges (num_envs,),
+        beam ``first_index``): one C call for every environment."""
+        cdef Py_ssize_t n = self.num_envs
+        arr = float_data("ranges", ranges)
+        if arr.ndim == 0 or arr.shape[0] != n or (one and arr.ndim != 1):
+            shown = f"({n},)" if one else f"({n}, ...)"
+            raise ValueError(f"ranges has shape {arr.shape}: with num_envs={n} it must be "
+                             f"{shown}")
+        cdef size_t m = <size_t>(arr.size // n) if n else 0
+        if one:
+            first = frame_index("index", first_index, _LAST_INDEX)
+        else:
+            first = _first_index(first_index, m)
+        res = output_or_new("out", out, arr.shape, arr.dtype)
+        refuse_overlap({"out": None if out is None else res}, {"ranges": arr})
+        lock_model(self)
+        try:
+            if frame is not None:
+                frames = np.full(n, frame_index("frame", frame, _LAST_FRAME), dtype=np.uint64)
+            else:
+                frames = self._frames.copy()
+                if not one:
+                    if np.any(frames >= np.uint64(_LAST_FRAME)):
+                        e = int(np.argmax(frames >= np.uint64(_LAST_FRAME)))
+                        raise OverflowError(f"frame[{e}]={int(frames[e])} is the last frame "
+                                            "(2**62 - 2): the counter cannot advance")
+                    self._frames += np.uint64(1)
+            self._run(arr, res, frames, first, m)
+        finally:
+            unlock_model(self)
+        return res
+
+    cdef int _run(self, cnp.ndarray arr, cnp.ndarray res, cnp.ndarray frames,
+                  uint64_t first, size_t m) except -1:
+        cdef const uint64_t *pf = <const uint64_t *>cnp.PyArray_DATA(frames)
+        cdef size_t n = <size_t>self.num_envs
+        cdef int rc
+        cdef char *src = <char *>cnp.PyArray_DATA(arr)
+        cdef char *dst = <char *>cnp.PyArray_DATA(res)
+        if cnp.PyArray_TYPE(arr) == cnp.NPY_FLOAT32:
+            with nogil:
+                rc = fn_range_batch_f32(self.envp, n, pf, first, m, <const float *>src,
+                                        <float *>dst)
+        else:
+            with nogil:
+                rc = fn_range_batch_f64(self.envp, n, pf, first, m, <const double *>src,
+                                        <double *>dst)
+        if rc != 0:
+            raise OverflowError(f"first_index={first} + {m} beams runs past the end of the "
+                                "lidar streams")
+        return 0
 
     @classmethod
     def from_gazebo(cls, min_range, max_range, *, noise_type="gaussian", mean=0.0,
@@ -266,6 +494,9 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         cdef uint64_t idx
         cdef int rc
         check_built(self)
+        if self.envp != NULL:
+            return self._batch_run(np.asarray(range_m, dtype=np.float64), frame, index, None,
+                                   True)
         # fast path: a float and in-range ints; anything else is checked by name
         if type(range_m) is float:
             r = range_m
@@ -309,6 +540,9 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
                 "RangeNoise.apply", args, ('frame', 'first_index', 'out', 'threads'),
                 (frame, first_index, out, threads), (None, 0, None, 1))
         check_built(self)
+        if self.envp != NULL:
+            _threads.count(threads)  # checked; a batch runs on the calling thread
+            return self._batch_run(ranges, frame, first_index, out, False)
         cdef uint64_t fr
         arr = float_data("ranges", ranges)
         if frame is not None:
