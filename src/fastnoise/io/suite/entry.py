@@ -21,6 +21,9 @@ from fastnoise.models.lidar.geometry import rigid_pose
 
 __all__ = ["COPY", "Entry", "make_entry", "suite_models"]
 
+#: The values of an entry's ``qos`` (the live node's QoS, :mod:`fastnoise.ros2`).
+QOS_CHOICES = ("reliable", "sensor_data")
+
 #: The one suite ``model`` that is no registered model: the topic or file is copied.
 COPY = "copy"
 
@@ -43,6 +46,9 @@ class Entry:
     seed: np.random.SeedSequence  #: the suite seed this entry keys from
     where: str  #: where it was defined, for messages ("suite.toml: topics./imu")
     sdf: tuple[str, str] | None = None  #: (file, sensor name) when built by from_sdf
+    #: the live node's QoS for the topic ("reliable" or "sensor_data"; None: reliable);
+    #: ``fastnoise apply`` ignores it
+    qos: str | None = None
 
     @property
     def decl(self) -> Declaration | None:
@@ -142,6 +148,10 @@ def make_entry(
             seed = as_seed_sequence(table.pop("seed"))
         except (TypeError, ValueError) as exc:
             raise ValueError(f"{where}: {exc}") from None
+    qos = table.pop("qos", None)
+    if qos is not None and (kind != "topic" or qos not in QOS_CHOICES):
+        allowed = f"use one of {list(QOS_CHOICES)}" if kind == "topic" else "topics only"
+        raise ValueError(f"{where}: qos={qos!r} is not allowed: {allowed}")
     sdf = None
     if sdf_file is not None:
         if not isinstance(sdf_file, str) or not isinstance(sensor, str):
@@ -192,6 +202,7 @@ def make_entry(
         seed=seed,
         where=where,
         sdf=sdf,
+        qos=qos,
     )
     # build one now so a bad parameter is refused before any data is read; a model that
     # takes parameters from each message is checked where the message type is known

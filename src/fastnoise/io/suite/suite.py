@@ -40,8 +40,10 @@ one with neither messages nor files everywhere. Parameters are checked when the 
 is loaded, by building one model; those of a model with ``message_params`` when a topic
 of a known message type is planned (``fastnoise apply``, also with ``--dry-run``, and
 :class:`~fastnoise.io.ros.TopicNoise`). An entry may give ``seed`` (its own
-suite seed) and, instead of parameters, ``sdf`` (a file) and ``sensor`` (a
-``<sensor name=...>``, or its scoped name ``"model::link::sensor"``): the model is then
+suite seed), ``qos`` (``"reliable"``, the default, or ``"sensor_data"``: the live node's
+QoS for the topic, :mod:`fastnoise.ros2`; ``fastnoise apply`` ignores it) and, instead
+of parameters, ``sdf`` (a file) and ``sensor`` (a ``<sensor name=...>``, or its scoped
+name ``"model::link::sensor"``): the model is then
 what :func:`fastnoise.io.sdf.load_sensors` reads for it. SDF sensors of the types that
 a model with ROS messages declares are applied (:func:`~fastnoise.io.suite.sdf_type_models`;
 built in: ``imu``, ``lidar``/``gpu_lidar`` as ``range``, ``camera``, ``depth_camera``);
