@@ -333,21 +333,26 @@ def test_imu_covariance_conventions_and_first_dt():
     m2 = imu(0)
     fill_imu_covariance(m2, model, 0.01, "keep")
     assert np.all(m2.angular_velocity_covariance == 0)
-    # a node's TopicNoise needs the first step; stamps must increase
-    suite = Suite.from_dict(
-        {"seed": 3, "topics": {"/imu": {"model": "imu", "gyro": gyro, "covariance": "gazebo"}}}
-    )
-    with pytest.raises(ValueError, match="first_dt"):
-        TopicNoise.from_suite(suite, "/imu")(imu(0))
-    node = TopicNoise.from_suite(suite, "/imu", first_dt=0.01)
+    # the first step is 1 / rate (or first_dt, which overrides it); the later ones
+    # the stamp differences
+    table = {"model": "imu", "gyro": gyro, "covariance": "gazebo", "rate": 50}
+    suite = Suite.from_dict({"seed": 3, "topics": {"/imu": table}})
+    node = TopicNoise.from_suite(suite, "/imu")
+    assert node.first_dt == 0.02
     out = [node(imu(k * 10_000_000)) for k in range(3)]
     assert out[2].orientation_covariance[0] == -1.0
     np.testing.assert_allclose(out[2].angular_velocity_covariance[0], 0.01**2)
     ref = ImuNoise(gyro=gyro, seed=name_seed_sequence(3, "/imu"))
+    w, _ = ref.apply(np.zeros((3, 3)), np.tile([0, 0, 9.8], (3, 1)), np.array([0.02, 0.01, 0.01]))
+    np.testing.assert_array_equal([o.angular_velocity.z for o in out], w[:, 2])
+    node = TopicNoise.from_suite(suite, "/imu", first_dt=0.01)
+    out = [node(imu(k * 10_000_000)) for k in range(3)]
+    ref = ImuNoise(gyro=gyro, seed=name_seed_sequence(3, "/imu"))
     w, _ = ref.apply(np.zeros((3, 3)), np.tile([0, 0, 9.8], (3, 1)), 0.01)
     np.testing.assert_array_equal([o.angular_velocity.z for o in out], w[:, 2])
-    with pytest.raises(ValueError, match="not after the previous"):
-        node(imu(20_000_000))
+    for bad in (0.0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match=r"first_dt=.* is not allowed"):
+            TopicNoise.from_suite(suite, "/imu", first_dt=bad)
 
 
 def test_imu_log_stamps_option():
@@ -355,13 +360,20 @@ def test_imu_log_stamps_option():
     suite = Suite.from_dict(
         {
             "seed": 3,
-            "topics": {"/imu": {"model": "imu", "gyro": {"noise_stddev": 0.01}, "stamps": "log"}},
+            "topics": {
+                "/imu": {
+                    "model": "imu",
+                    "gyro": {"noise_stddev": 0.01},
+                    "stamps": "log",
+                    "rate": 50,
+                }
+            },
         }
     )
-    node = TopicNoise.from_suite(suite, "/imu", first_dt=0.02)
+    node = TopicNoise.from_suite(suite, "/imu")
     with pytest.raises(ValueError, match="needs the log time"):
         node(imu(0))
-    node = TopicNoise.from_suite(suite, "/imu", first_dt=0.02)
+    node = TopicNoise.from_suite(suite, "/imu")
     out = [node(imu(0), log_time_ns=k * 20_000_000) for k in range(3)]  # stamps all 0
     ref = ImuNoise(gyro={"noise_stddev": 0.01}, seed=name_seed_sequence(3, "/imu"))
     w, _ = ref.apply(np.zeros((3, 3)), np.tile([0, 0, 9.8], (3, 1)), 0.02)
