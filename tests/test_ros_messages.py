@@ -296,8 +296,8 @@ def test_laserscan_uses_each_messages_limits():
     a = noise(scan(0.2, 5.0, r))
     b = noise(scan(1.0, 3.0, r))
     ss = name_seed_sequence(7, "/t")
-    np.testing.assert_array_equal(a.ranges, RangeNoise(0.0, 0.5, 0.2, 5.0, seed=ss).apply(r, 0))
-    np.testing.assert_array_equal(b.ranges, RangeNoise(0.0, 0.5, 1.0, 3.0, seed=ss).apply(r, 1))
+    np.testing.assert_array_equal(a.ranges, RangeNoise(0.0, 0.5, 0.2, 5.0, seed=ss).apply(r, frame=0))
+    np.testing.assert_array_equal(b.ranges, RangeNoise(0.0, 0.5, 1.0, 3.0, seed=ss).apply(r, frame=1))
     assert b.ranges[3] == np.float32(3.0) and b.ranges[4] == np.inf
     assert np.nanmin(b.ranges[:3]) >= 1.0 and np.nanmax(b.ranges[:3]) <= 3.0
     with pytest.raises(ValueError, match="range_min 4.0, range_max 3.0"):
@@ -392,3 +392,40 @@ def test_pointcloud2_fields_in_any_order():
     noise(msg)
     model = LidarNoise(distance_noise_stddev_base=0.1, seed=name_seed_sequence(7, "/t"))
     np.testing.assert_array_equal(pointcloud2_xyz(msg), model.apply(xyz, frame=0).points)
+
+
+def test_stamp_warning_for_a_live_node():
+    """A stamp that repeats or goes backwards warns (pointing at the caller's line) and
+    the message is noised with the last good step; the next step counts from it."""
+    import dataclasses
+    import warnings
+
+    from fastnoise.io.ros import StampWarning
+
+    gyro = {"noise_stddev": 0.01}
+    suite = Suite.from_dict(
+        {"seed": 4, "topics": {"/imu": {"model": "imu", "gyro": gyro, "rate": 100}}}
+    )
+    node = TopicNoise.from_suite(suite, "/imu")
+    stamps = [0, 5, 5, 3, 8]  # ms: dt 0.01 (1/rate), 0.005, repeat, backwards, 0.005
+    out = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for t in stamps:
+            out.append(node(imu(t * 1_000_000)).angular_velocity.x)
+    assert [w.category for w in caught] == [StampWarning, StampWarning]
+    assert all(w.filename == __file__ for w in caught)  # the caller's line
+    assert "topic /imu message 2: stamp 5000000 ns repeats" in str(caught[0].message)
+    assert "message 3: stamp 3000000 ns goes backwards from the previous message's 5000000" in str(
+        caught[1].message
+    )
+    ref = ImuNoise(gyro=gyro, seed=name_seed_sequence(4, "/imu"))
+    dt = np.array([0.01, 0.005, 0.005, 0.005, 0.005])
+    w, _ = ref.apply(np.zeros((5, 3)), np.tile([0, 0, 9.8], (5, 1)), dt)
+    np.testing.assert_array_equal(out, w[:, 0])
+    # an IMU entry without a rate (only possible by building one by hand) is refused
+    # with the fix named, unless first_dt is given
+    entry = dataclasses.replace(suite.for_topic("/imu"), options={})
+    with pytest.raises(ValueError, match=r"topic /imu .*give rate = <Hz> .* or first_dt"):
+        TopicNoise(entry, "/imu", "sensor_msgs/msg/Imu")
+    assert TopicNoise(entry, "/imu", "sensor_msgs/Imu", first_dt=0.01).first_dt == 0.01

@@ -14,12 +14,12 @@ from fastnoise.core.seeding import model_tag
 from fastnoise.core.streams import RESERVED_TAGS, STREAMS
 from fastnoise.io.suite import (
     Suite,
-    output_topic,
     load_suite,
     name_seed_sequence,
     name_tag,
     normalize_relpath,
     normalize_topic,
+    output_topic,
     sdf_sensors,
 )
 
