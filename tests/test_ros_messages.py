@@ -296,8 +296,12 @@ def test_laserscan_uses_each_messages_limits():
     a = noise(scan(0.2, 5.0, r))
     b = noise(scan(1.0, 3.0, r))
     ss = name_seed_sequence(7, "/t")
-    np.testing.assert_array_equal(a.ranges, RangeNoise(0.0, 0.5, 0.2, 5.0, seed=ss).apply(r, frame=0))
-    np.testing.assert_array_equal(b.ranges, RangeNoise(0.0, 0.5, 1.0, 3.0, seed=ss).apply(r, frame=1))
+    np.testing.assert_array_equal(
+        a.ranges, RangeNoise(0.0, 0.5, 0.2, 5.0, seed=ss).apply(r, frame=0)
+    )
+    np.testing.assert_array_equal(
+        b.ranges, RangeNoise(0.0, 0.5, 1.0, 3.0, seed=ss).apply(r, frame=1)
+    )
     assert b.ranges[3] == np.float32(3.0) and b.ranges[4] == np.inf
     assert np.nanmin(b.ranges[:3]) >= 1.0 and np.nanmax(b.ranges[:3]) <= 3.0
     with pytest.raises(ValueError, match="range_min 4.0, range_max 3.0"):
