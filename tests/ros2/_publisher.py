@@ -26,7 +26,7 @@ def main() -> int:
     if pub.get_subscription_count() == 0:
         print("no subscriber", file=sys.stderr)
         return 1
-    time.sleep(0.2)
+    time.sleep(1.0)  # the node's output and its subscriber match meanwhile
     t0 = time.monotonic()
     for k in range(n):
         pub.publish(scan(k, 1_700_000_000 * 10**9 + k * 10**6))

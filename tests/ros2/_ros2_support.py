@@ -26,14 +26,30 @@ distance_noise_stddev_base = 0.02
 model = "range"
 stddev = 0.01
 qos = "sensor_data"
-"""
 
-IMU_ENTRY = """
 [topics."/imu_raw"]
 model = "imu"
 rate = 100.0
 gyro = { noise_stddev = 0.002 }
 accel = { noise_stddev = 0.02 }
+
+[topics."/sonar"]
+model = "range"
+stddev = 0.02
+
+[topics."/gps/fix"]
+model = "navsat"
+horizontal_position = { stddev = 2e-5, bias_stddev = 3e-6 }
+vertical_position = { stddev = 1.5 }
+
+[topics."/mag"]
+model = "magnetometer"
+x = { stddev = 2e-6 }
+z = { stddev = 4e-6 }
+
+[topics."/baro"]
+model = "air_pressure"
+pressure = { stddev = 12.0, precision = 0.5 }
 """
 
 
@@ -92,3 +108,29 @@ def spin_until(executor: Any, done: Callable[[], bool], timeout: float = 10.0) -
     while not done() and time.monotonic() < end:
         executor.spin_once(timeout_sec=0.02)
     return done()
+
+
+def sonar(k: int, t_ns: int) -> Any:
+    from sensor_msgs.msg import Range
+
+    return stamp(Range(min_range=0.05, max_range=4.0, range=1.0 + 0.01 * k), t_ns)
+
+
+def navsat(k: int, t_ns: int) -> Any:
+    from sensor_msgs.msg import NavSatFix
+
+    return stamp(NavSatFix(latitude=47.0 + 1e-6 * k, longitude=8.5, altitude=400.0), t_ns)
+
+
+def magnetic(k: int, t_ns: int) -> Any:
+    from sensor_msgs.msg import MagneticField
+
+    msg = stamp(MagneticField(), t_ns)
+    msg.magnetic_field.x, msg.magnetic_field.y, msg.magnetic_field.z = 2e-5, 1e-6 * k, -4e-5
+    return msg
+
+
+def pressure(k: int, t_ns: int) -> Any:
+    from sensor_msgs.msg import FluidPressure
+
+    return stamp(FluidPressure(fluid_pressure=101325.0 - k), t_ns)

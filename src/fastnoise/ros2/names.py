@@ -9,28 +9,7 @@ from typing import Any
 
 __all__ = ["is_pattern", "message_class", "output_topic", "topic_message_type"]
 
-try:  # the shared rule of fastnoise.io (ros-io); this copy stands in until it lands
-    from fastnoise.io.suite import output_topic as _shared_output_topic  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the fastnoise.io version
-    _shared_output_topic = None
-
-
-def _fallback_output_topic(entry: Any, topic: str) -> str:
-    given = getattr(entry, "output", None)
-    if given:
-        return str(given)
-    if topic.endswith("_raw") and len(topic.rsplit("/", 1)[-1]) > len("_raw"):
-        return topic[: -len("_raw")]
-    return topic.rstrip("/") + "/noisy"
-
-
-def output_topic(entry: Any, topic: str) -> str:
-    """Where the noised messages of input ``topic`` go: the entry's ``output`` if it
-    gives one, else ``topic`` without a trailing ``_raw`` (``/imu_raw`` -> ``/imu``),
-    else ``topic + "/noisy"``."""
-    if _shared_output_topic is not None:
-        return str(_shared_output_topic(entry, topic))
-    return _fallback_output_topic(entry, topic)
+from fastnoise.io.suite import output_topic
 
 
 def is_pattern(name: str) -> bool:
@@ -61,9 +40,11 @@ def message_class(msgtype: str) -> type[Any]:
 def topic_message_type(types: list[str], topic: str, graph: list[str] | None = None) -> str | None:
     """The message type to subscribe ``topic`` with, among the ``types`` its model
     noises (``"pkg/Name"``): the graph's type when a publisher offers one of them
-    (``graph``: the types the ROS graph lists for the topic), else the model's only
-    type, else ``CompressedImage`` for a name ending in ``compressed`` and ``Image``
-    otherwise; None when the graph offers only types the model does not noise."""
+    (``graph``: the types the ROS graph lists for the topic); else the model's only
+    type; else, for a camera, ``CompressedImage`` for a name ending in ``compressed``
+    and ``Image`` otherwise. None when the graph offers only types the model does not
+    noise, or when the type cannot be told before a publisher appears (the ``range``
+    model's LaserScan or Range)."""
     if graph:
         known = [t.replace("/msg/", "/") for t in graph]
         hits = [t for t in known if t in types]
@@ -74,4 +55,4 @@ def topic_message_type(types: list[str], topic: str, graph: list[str] | None = N
         return "sensor_msgs/CompressedImage"
     if "sensor_msgs/Image" in types:
         return "sensor_msgs/Image"
-    return types[0] if types else None
+    return None

@@ -161,6 +161,7 @@ class NoiseNode(_Base):  # type: ignore[misc]
         self._depth = depth
         self._topics: dict[str, _Topic] = {}  # resolved input name -> topic
         self._outputs: set[str] = set()
+        self._pending: list[Entry] = []  # literal topics whose type is not known yet
         self._patterns = [
             e for e in suite.entries if e.kind == "topic" and e.decl and is_pattern(e.pattern)
         ]
@@ -179,11 +180,11 @@ class NoiseNode(_Base):  # type: ignore[misc]
 
             self._diagnostics = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
             self.create_timer(float(diagnostics_period), self.publish_diagnostics, clock=steady)
-        if self._patterns:
+        if self._patterns or self._pending:
             self.discover()
             if discovery_period > 0:
                 self.create_timer(float(discovery_period), self.discover, clock=steady)
-        if not self._topics and not self._patterns:
+        if not self._topics and not self._patterns and not self._pending:
             log.warning(f"suite {suite.source}: no topic entry with a model: nothing to noise")
 
     # --------------------------------------------------------------------------------
@@ -200,17 +201,31 @@ class NoiseNode(_Base):  # type: ignore[misc]
         graph = dict(self.get_topic_names_and_types()).get(resolved)
         msgtype = topic_message_type(list(decl.messages), resolved, graph)
         if msgtype is None:
-            self.get_logger().error(
-                f"topic {resolved} carries {graph}: model {entry.model!r} noises "
-                f"{list(decl.messages)}: not subscribed"
-            )
+            if graph:
+                self.get_logger().error(
+                    f"topic {resolved} carries {graph}: model {entry.model!r} noises "
+                    f"{list(decl.messages)}: not subscribed"
+                )
+            elif entry not in self._pending:  # subscribed once a publisher tells the type
+                self._pending.append(entry)
+                self.get_logger().info(
+                    f"topic {resolved}: model {entry.model!r} noises {list(decl.messages)}: "
+                    "waiting for a publisher to tell which"
+                )
             return
+        if entry in self._pending:
+            self._pending.remove(entry)
         out = output_topic(entry, entry.pattern).lstrip("/")
         self._add(entry, relative, resolved, out, msgtype)
 
     def discover(self) -> None:
         """Subscribe the graph's topics that a suite pattern matches (and that no
-        earlier entry decides otherwise), once each; the node's own outputs excluded."""
+        earlier entry decides otherwise), once each, the node's own outputs excluded;
+        and the suite's topics whose message type waited for a publisher."""
+        for entry in list(self._pending):
+            self._add_literal(entry)
+        if not self._patterns:
+            return
         for name, types in self.get_topic_names_and_types():
             name = normalize_topic(name)
             if name in self._topics or name in self._outputs:
@@ -232,11 +247,7 @@ class NoiseNode(_Base):  # type: ignore[misc]
             return
         try:
             cls = message_class(msgtype)
-            first_dt = None
-            rate = entry.option_values().get("rate")
-            if rate:
-                first_dt = 1.0 / float(rate)
-            noise = TopicNoise(entry, key, msgtype, threads=self.suite.threads, first_dt=first_dt)
+            noise = TopicNoise(entry, key, msgtype, threads=self.suite.threads)
         except (ImportError, ValueError) as exc:
             log.error(f"topic {key}: not subscribed: {exc}")
             return
@@ -286,8 +297,6 @@ class NoiseNode(_Base):  # type: ignore[misc]
             event_callbacks=SubscriptionEventCallbacks(incompatible_qos=sub_incompatible),
         )
         log.info(f"{key} ({msgtype}, {entry.model}) -> {out_resolved}")
-        if noise.handler == "imu" and first_dt is None:
-            log.info(f"{key}: the first IMU message takes the noise's first-message dt rule")
 
     def _on_message(self, topic: _Topic, msg: Any) -> None:
         t0 = time.perf_counter()
