@@ -465,3 +465,27 @@ def test_stamp_going_backwards_is_a_node_warning(context, tmp_path: Path) -> Non
     assert counter(node, "/imu_raw", "skipped") == 0
     ex.shutdown()
     node.destroy_node()
+
+
+def test_drain_publishes_what_was_acknowledged(context, tmp_path: Path) -> None:
+    """Messages the node's Reliable reader acknowledged but no executor handed over yet
+    are taken, noised and published by drain() (what shutdown runs)."""
+    from rclpy.duration import Duration
+    from sensor_msgs.msg import Image
+
+    n = 30
+    node = NoiseNode(write_suite(tmp_path), context=context, depth=n)
+    client = Client(context)
+    client.publisher(Image, "/camera/image_raw", qos_profile(None, depth=n))
+    out = client.subscribe(Image, "/camera/image", qos_profile(None, depth=n))
+    ex = executor_with(context, client.node)  # the node is in no executor
+    matched(ex, client, ["/camera/image_raw"])
+    for k in range(n):
+        client.pubs["/camera/image_raw"].publish(image(k, T0 + k * 10**7))
+    assert client.pubs["/camera/image_raw"].wait_for_all_acked(Duration(seconds=10))
+    assert node.drain(timeout=10.0) == n
+    assert node.drain(timeout=1.0) == 0
+    assert spin_until(ex, lambda: len(out) == n)
+    assert [m.header.stamp.nanosec // 10**7 for m in out] == list(range(n))
+    ex.shutdown()
+    node.destroy_node()

@@ -36,9 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--drain-timeout",
         type=float,
-        default=2.0,
+        default=10.0,
         metavar="S",
-        help="at shutdown, seconds to noise what was delivered and to wait for acknowledgements",
+        help="at shutdown, seconds to noise what was delivered, then to wait for acknowledgements",
     )
     parser.add_argument(
         "--ready-file", default=None, help=argparse.SUPPRESS

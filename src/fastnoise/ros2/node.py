@@ -328,6 +328,28 @@ class NoiseNode(_Base):  # type: ignore[misc]
         counters = [t.counters for t in self._topics.values()]
         self._diagnostics.publish(diagnostic_array(self.get_name(), counters, stamp))
 
+    def drain(self, timeout: float = 5.0) -> int:
+        """Take every message the middleware still holds for the node's subscriptions
+        (taken directly, as an executor would), noise and publish it; stops when none
+        is left or after ``timeout`` seconds (s). Returns how many were taken. Call it
+        with the node out of any spinning executor (``fastnoise node`` does at
+        shutdown): with Reliable QoS a message the node's reader has acknowledged is
+        then published, not dropped."""
+        deadline = time.monotonic() + timeout
+        taken = 0
+        progress = True
+        while progress and time.monotonic() < deadline:
+            progress = False
+            for topic in list(self._topics.values()):
+                sub = topic.subscription
+                with sub.handle:
+                    got = sub.handle.take_message(sub.msg_type, sub.raw)
+                if got is not None:
+                    self._on_message(topic, got[0])
+                    taken += 1
+                    progress = True
+        return taken
+
     def wait_for_acks(self, timeout: float = 2.0) -> bool:
         """Wait up to ``timeout`` seconds (s) in all until every Reliable subscriber
         has acknowledged what the node published; True when all have."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import signal
 import threading
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,16 +27,12 @@ def best_executor(context: Any = None) -> Any:
         return SingleThreadedExecutor(context=context)
 
 
-def _total(node: Any) -> int:
-    return sum(c.received for c in node.topics.values())
-
-
 def run_node(
     suite: Any,
     ros_args: Sequence[str] = (),
     *,
     node_name: str = "fastnoise_noise",
-    drain_timeout: float = 2.0,
+    drain_timeout: float = 10.0,
     ready_file: str | os.PathLike[str] | None = None,
     **node_kwargs: Any,
 ) -> int:
@@ -47,9 +42,10 @@ def run_node(
     ``ros_args`` are the ROS arguments (``["--ros-args", "-r", "__ns:=/robot", ...]``),
     given to ``rclpy.init`` and to the node, so remapping, namespaces, ``-p`` and
     ``--params-file`` work. On a signal the node stops waiting for new messages, noises
-    and publishes those the middleware already delivered to it (until none arrived for
-    0.1 s, at most ``drain_timeout`` seconds), waits up to ``drain_timeout`` seconds
-    for Reliable subscribers to acknowledge everything published, then shuts down.
+    and publishes every one the middleware already holds for it
+    (:meth:`NoiseNode.drain`, at most ``drain_timeout`` seconds), waits up to
+    ``drain_timeout`` seconds for Reliable subscribers to acknowledge everything
+    published, then shuts down.
     ``ready_file``: a path written once the node's subscriptions exist (for scripts
     and tests that start it as a subprocess)."""
     import rclpy
@@ -86,13 +82,9 @@ def run_node(
         while not stop.is_set():
             executor.spin_once(timeout_sec=0.1)
         # drain: what the middleware already holds for the node is noised and published
-        deadline = time.monotonic() + drain_timeout
-        seen, quiet_since = _total(node), time.monotonic()
-        while time.monotonic() < deadline and time.monotonic() - quiet_since < 0.1:
-            executor.spin_once(timeout_sec=0.02)
-            now = _total(node)
-            if now != seen:
-                seen, quiet_since = now, time.monotonic()
+        left = node.drain(drain_timeout)
+        if left:
+            log.info(f"shutdown: {left} message(s) delivered before the signal noised")
         node.publish_diagnostics()
         if not node.wait_for_acks(drain_timeout):
             log.warning("shutdown: not every subscriber acknowledged the last messages")
