@@ -41,4 +41,5 @@ if site not in where.parents:
     sys.exit(f"fastnoise is imported from {where}, not from the venv's {site}")
 PY
 "$rpy" -m pytest -q -p no:cacheprovider tests/ros2
+"$rpy" -m pytest -q -p no:cacheprovider tests/test_examples.py -k ros2_live_demo
 FASTNOISE_ROS2_BENCH_SECONDS=5 "$rpy" -m pytest -q -p no:cacheprovider -s bench/bench_ros2_node.py
