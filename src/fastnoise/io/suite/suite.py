@@ -69,7 +69,8 @@ noised messages; :func:`~fastnoise.io.suite.entry.output_topic` gives it, or wit
 the input topic with a trailing ``_raw`` dropped (``/imu_raw`` -> ``/imu``), else with
 ``/noisy`` appended (``/imu`` -> ``/imu/noisy``). An entry whose pattern matches several
 topics cannot take one ``output`` (each topic then gets the default rule), ``output``
-cannot be the input topic, and ``[files]`` entries take none. ``fastnoise apply``
+cannot be the input topic, nor (given or by default) the input topic of another entry
+that noises, and ``[files]`` entries take none. ``fastnoise apply``
 ignores ``output``: the output bag keeps every topic's name, so the same suite file
 serves both.
 
@@ -129,13 +130,14 @@ from typing import Any
 import numpy as np
 
 from fastnoise.core.seeding import as_seed_sequence
-from fastnoise.io.suite.entry import Entry, make_entry
+from fastnoise.io.suite.entry import COPY, Entry, make_entry, output_topic
 from fastnoise.io.suite.names import normalize_relpath, normalize_topic
 from fastnoise.io.suite.sdf_sensors import load_sdf, sensor_rows
 
 __all__ = ["Suite", "load_suite"]
 
 _SUITE_KEYS = ("seed", "threads", "topics", "files", "sdf")
+_GLOB = frozenset("*?[")
 
 
 @dataclass(frozen=True)
@@ -209,6 +211,7 @@ class Suite:
         notes: list[str] = []
         if "sdf" in data:
             entries += _sdf_entries(data["sdf"], ss, basedir, source, notes)
+        _check_outputs(entries)
         return cls(
             seed=ss, threads=threads, entries=tuple(entries), source=source, notes=tuple(notes)
         )
@@ -229,6 +232,23 @@ class Suite:
         if topics:
             table["topics"] = dict(topics)
         return cls.from_dict({"sdf": table, "threads": threads}, source=os.fspath(path), seed=seed)
+
+
+def _check_outputs(entries: list[Entry]) -> None:
+    """Refuse an entry of one topic whose output topic (given or by the default rule)
+    is the input topic of another entry that noises: a node would noise its own output
+    again."""
+    exact = {e.pattern: e for e in entries if e.kind == "topic" and not _GLOB & set(e.pattern)}
+    for e in exact.values():
+        out = output_topic(e, e.pattern)
+        other = exact.get(out)
+        if other is not None and other is not e and other.model != COPY and e.model != COPY:
+            how = "its output" if e.output is not None else "its default output topic"
+            raise ValueError(
+                f"{e.where}: {how} {out} is the input topic of {other.where}, so a node "
+                f"would noise its messages twice: give {e.pattern} another output = "
+                '"/topic"'
+            )
 
 
 def _sdf_entries(
