@@ -293,3 +293,27 @@ def test_topic_noise_on_messages_matches_apply(noised):
             got = noise(msg)
             assert got is msg
             assert repr(got) == repr(b)
+
+
+def test_range_variance_field_of_newer_distributions(tmp_path):
+    """A Jazzy Range (with ``variance``) in a real bag gets sigma^2 = stddev^2 +
+    bias_mean^2 + bias_stddev^2 (m^2); the range itself is noised as without it."""
+    from rosbags.rosbag2 import Writer
+
+    ts = get_typestore(Stores.ROS2_JAZZY)
+    path = tmp_path / "jazzy"
+    with Writer(path, version=9) as w:
+        c = w.add_connection("/sonar", TYPES["/sonar"], typestore=ts)
+        for k in range(3):
+            msg = range_msg(ts.types, k)
+            w.write(c, T0 + k, ts.serialize_cdr(msg, TYPES["/sonar"]))
+    suite = Suite.from_dict({"seed": SEED, "topics": {"/sonar": {"model": "range", **RANGE}}})
+    apply(suite, path, tmp_path / "out")
+    from rosbags.rosbag2 import Reader
+
+    with Reader(tmp_path / "out") as r:
+        out = [ts.deserialize_cdr(bytes(raw), TYPES["/sonar"]) for _, _, raw in r.messages()]
+    assert [m.variance for m in out] == [np.float32(0.02**2 + 0.01**2)] * 3  # a float32 field
+    ss = name_seed_sequence(SEED, "/sonar")
+    first = RangeNoise(**RANGE, min_range=0.2, max_range=5.0, seed=ss)
+    assert out[0].range == first.apply(np.array([1.0], np.float32), frame=0)[0]

@@ -148,6 +148,24 @@ def test_normalized_paths():
             {"seed": 1, "files": {"a.png": {"model": "camera", "output": "/x"}}},
             r"output is for topics",
         ),
+        # an output that is another noised entry's input: noised twice by a node
+        (
+            {
+                "seed": 1,
+                "topics": {"/a_raw": {"model": "camera"}, "/a": {"model": "camera"}},
+            },
+            r'topics\."/a_raw": its default output topic /a is the input topic of .*topics\."/a"',
+        ),
+        (
+            {
+                "seed": 1,
+                "topics": {
+                    "/a": {"model": "camera", "output": "/b"},
+                    "/b": {"model": "camera"},
+                },
+            },
+            r"its output /b is the input topic",
+        ),
     ],
 )
 def test_refusals_name_the_entry(data, match):
@@ -306,3 +324,5 @@ def test_output_topic_rule():
     assert output_topic(cam, "cam//raw_depth/") == "/cam/raw_depth/noisy"  # normalized
     assert output_topic(None, "/_raw") == "/_raw/noisy"  # nothing left to name
     assert output_topic(None, "/ns/scan_raw") == "/ns/scan"
+    # an output onto a copied topic is no loop
+    Suite.from_dict({"seed": 1, "topics": {"/a_raw": {"model": "camera"}, "/a": {"model": "copy"}}})

@@ -22,6 +22,9 @@ index on its topic; ``n`` the suite's threads):
     (m); the model is built per message's ``min_range``/``max_range`` as for ``scan``.
     REP 117's -inf (too close) and +inf (nothing detected) stay as they are (the
     ``range`` model passes them through), a NaN becomes ``max_range`` (Gazebo's rule).
+    A message with a ``variance`` field (ROS 2 Jazzy and later) gets
+    stddev^2 + bias_mean^2 + bias_stddev^2 of the model (m^2) there, unless the model is
+    disabled.
 ``navsat_fix`` (``sensor_msgs/NavSatFix``)
     ``model.apply_one(latitude, longitude, altitude)`` (deg, deg, m; dt = 0, as
     gz-sensors) per message, its first three results written back; the status is
@@ -402,6 +405,15 @@ class TopicNoise:
         model = self._model_of(msg)
         r = np.array([msg.range], dtype=np.float32)
         msg.range = float(model.apply(r, frame=frame, threads=self.threads)[0])
+        if hasattr(msg, "variance") and getattr(model, "enabled", True):
+            # Range of ROS 2 Jazzy and later: sigma^2 of the white noise and the bias
+            msg.variance = gazebo_variance(
+                {
+                    "stddev": float(model.stddev),
+                    "bias_mean": float(model.bias_mean),
+                    "bias_stddev": float(model.bias_stddev),
+                }
+            )
 
     def _navsat_fix(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
         lat, lon, alt = self.model.apply_one(
