@@ -63,7 +63,7 @@ class _Fields:
             if isinstance(current, array.array) and current.typecode in _DTYPES:
                 packed = array.array(current.typecode)
                 flat = np.ascontiguousarray(value, dtype=_DTYPES[current.typecode]).reshape(-1)
-                packed.frombytes(flat.view(np.uint8))
+                packed.frombytes(flat.view(np.uint8))  # type: ignore[arg-type]
                 slot = "_" + name
                 if slot in getattr(type(msg), "__slots__", ()):
                     setattr(msg, slot, packed)  # rclpy's field slot: no second copy
@@ -158,6 +158,8 @@ class NoiseNode(_Base):  # type: ignore[misc]
         discovery_period: float = 1.0,
         **node_kwargs: Any,
     ) -> None:
+        if _RCLPY_ERROR is not None:
+            super().__init__()  # raises ImportError: what to install
         for name, value in (
             ("diagnostics_period", diagnostics_period),
             ("discovery_period", discovery_period),
@@ -239,8 +241,8 @@ class NoiseNode(_Base):  # type: ignore[misc]
         """Subscribe the graph's topics that a suite pattern matches (and that no
         earlier entry decides otherwise), once each, the node's own outputs excluded;
         and the suite's topics whose message type waited for a publisher."""
-        for entry in list(self._pending):
-            self._add_literal(entry)
+        for waiting in list(self._pending):
+            self._add_literal(waiting)
         if not self._patterns:
             return
         for name, types in self.get_topic_names_and_types():
