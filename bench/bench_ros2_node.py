@@ -135,7 +135,7 @@ def run(scenario: str, middle: str, tmp: Path) -> dict:
         cpu = _cpu_seconds(mid.pid) - cpu0
         assert pub.returncode == 0, pub.stderr
         sent = json.loads(pub.stdout.strip().splitlines()[-1])
-        mid_err = _stop(mid)
+        mid_err = _stop(mid, timeout=150.0)  # the node drains its backlog first (<= 60 s)
         time.sleep(0.5)
         _stop(sub)
         lat = json.loads(result.read_text())
