@@ -11,9 +11,10 @@ subscriber, Reliable QoS, on the executor ``fastnoise node`` picks.
 
 Seconds per run: ``FASTNOISE_ROS2_BENCH_SECONDS`` (default 60; CI runs 5). QoS depth:
 ``FASTNOISE_ROS2_BENCH_DEPTH`` (default 1000, every process: 1 s at 1 kHz; the
-node's own default, 10, is 10 ms, less than one scheduler stall of a loaded machine). "None lost" is asserted;
-the latency and CPU targets only with ``FASTNOISE_ROS2_BENCH_STRICT=1`` (a shared CI
-machine's scheduling noise decides them otherwise). The figures are printed and kept
+node's own default, 10, is 10 ms, less than one scheduler stall of a loaded machine).
+"None lost" is asserted; the latency and CPU targets only with
+``FASTNOISE_ROS2_BENCH_STRICT=1`` (a shared CI machine's scheduling noise decides them
+otherwise). The figures are printed and kept
 in the benchmark's ``extra_info``. Runs in the ROS 2 venv (.ci/steps/45-ros2.sh)::
 
     FASTNOISE_ROS2_BENCH_SECONDS=60 python -m pytest bench/bench_ros2_node.py -s
