@@ -268,6 +268,8 @@ class TopicNoise:
         self._by_fields: dict[tuple[float, ...], Any] = {}
         self._prev_ns: int | None = None
         self._dt: float | None = None  # the last good time step (s)
+        #: how many messages had a stamp that repeated or went backwards (StampWarning)
+        self.stamp_warnings = 0
         self._cov: dict[float, tuple[np.ndarray, np.ndarray]] = {}
         self._variances: Any = None  # a Gazebo model's sigma^2, computed once
 
@@ -369,6 +371,7 @@ class TopicNoise:
             self._dt = (t - prev) / 1e9
             return self._dt
         assert self._dt is not None
+        self.stamp_warnings += 1
         what = "repeats" if t == prev else "goes backwards from"
         warnings.warn(
             f"topic {self.topic} message {frame}: stamp {t} ns {what} the previous "
