@@ -30,7 +30,8 @@ index on its topic; ``n`` the suite's threads):
     gz-sensors) per message, its first three results written back; the status is
     not read. ``position_covariance`` (m^2, east, north, up) and
     ``position_covariance_type`` = 2 (COVARIANCE_TYPE_DIAGONAL_KNOWN) from the model's
-    parameters (:func:`~fastnoise.io.ros.messages.fill_navsat_covariance`).
+    parameters (:func:`~fastnoise.io.ros.messages.fill_navsat_covariance`); a message
+    without a fix (latitude NaN) stays NaN and gets type 0 (UNKNOWN) with zeros.
 ``magnetic_field`` (``sensor_msgs/MagneticField``)
     ``model.apply_one(x, y, z)`` (T; dt = 0) per message; ``magnetic_field_covariance``
     (T^2) from the model's x, y, z parameters
