@@ -229,6 +229,11 @@ class TopicNoise:
     ``msgtype`` (``"pkg/Name"`` or ``"pkg/msg/Name"``) is checked at once; without it,
     the first message's type is checked.
 
+    A message the handler refuses (a malformed one: ValueError naming what is wrong)
+    still counts: the next message is frame ``k + 1``, so a node that logs and skips it
+    keeps "message ``k`` received is frame ``k``". (The IMU's and the Gazebo sensors'
+    recurrences advance only on the messages they noise.)
+
     ``first_dt`` (s): the first IMU message's time step, overriding the entry's
     ``1 / rate`` (see "Time steps" in :mod:`fastnoise.io.ros.noise`); an IMU topic needs
     one of them. ``first_frame``: the frame of the first message given.
@@ -325,9 +330,11 @@ class TopicNoise:
             self.msgtype = message_type(msg)
             self.handler = self._check(self.msgtype)
         frame = self.frame
-        if self.handler is not None:
-            _HANDLERS[self.handler](self, msg, frame, log_time_ns, out)
-        self.frame = frame + 1
+        try:
+            if self.handler is not None:
+                _HANDLERS[self.handler](self, msg, frame, log_time_ns, out)
+        finally:  # a message that fails (malformed) still was message k
+            self.frame = frame + 1
         return msg
 
     # handlers: (self, msg, frame, log_time_ns, out) -----------------------------------
