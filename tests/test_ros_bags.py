@@ -634,7 +634,8 @@ def test_model_type_mismatch_and_bad_stamps_warn(tmp_path):
                 TS2.serialize_cdr(imu_msg(TS2.types, T0 + t * 10**6, k), TOPICS["/imu"][0]),
             )
     with pytest.warns(StampWarning) as caught:
-        apply(suite(), path, tmp_path / "out2")
+        report = apply(suite(), path, tmp_path / "out2")
+    assert "note: topic /imu: 2 stamps repeated or went backwards" in report.text()
     texts = [str(c.message) for c in caught if c.category is StampWarning]
     t3, t5 = T0 + 20 * 10**6, T0 + 25 * 10**6
     assert texts == [

@@ -250,6 +250,13 @@ def test_navsat_fix_in_metres_takes_sigma_directly():
     noise = TopicNoise.from_suite(suite, "/fix", "sensor_msgs/msg/NavSatFix")
     out = noise(navsat_msg(T, 0))
     np.testing.assert_array_equal(out.position_covariance, np.diag([25.0, 25.0, 0.0]).reshape(9))
+    # a receiver without a fix sends NaN: it stays NaN, the covariance is unknown
+    nofix = navsat_msg(T, 1)
+    nofix.latitude = nofix.longitude = nofix.altitude = math.nan
+    nofix.position_covariance = np.full(9, 7.0)
+    out2 = noise(nofix)
+    assert math.isnan(out2.latitude) and math.isnan(out2.altitude)
+    assert out2.position_covariance_type == 0 and not out2.position_covariance.any()
     ref = NavSatNoise(
         {"stddev": 3.0, "bias_stddev": 4.0},
         horizontal_units="metres",

@@ -222,6 +222,20 @@ def test_image_refusals():
         noise_for("camera")(msg)
 
 
+def test_a_refused_message_still_counts_as_received():
+    """Message k received is frame k, also after a malformed message was refused."""
+    px = np.full((4, 4), 100, np.uint8)
+    node = noise_for("camera", stddev=0.1)
+    bad = image("mono8", px)
+    bad.encoding = "16UC1"
+    with pytest.raises(ValueError, match="is not handled"):
+        node(bad)
+    good = node(image("mono8", px))
+    ref = ImageNoise(stddev=0.1, seed=name_seed_sequence(7, "/t")).apply(px, frame=1)
+    np.testing.assert_array_equal(image_array(good), ref)
+    assert node.frame == 2
+
+
 def test_set_image_array_round_trip():
     px = np.arange(24, dtype=np.uint16).reshape(4, 6)
     msg = image("mono16", px, pad=2, big=True)

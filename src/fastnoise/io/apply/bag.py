@@ -160,5 +160,11 @@ def apply_bag(
                 bar.close()
             publish(result, dst, tmp)
         report.seconds = time.perf_counter() - t0
+        for name, noise in noisers.items():
+            if noise.stamp_warnings:
+                report.notes.append(
+                    f"topic {name}: {noise.stamp_warnings} stamps repeated or went backwards "
+                    "(each noised with the last good time step; see the StampWarnings)"
+                )
     finally:
         bag.close()

@@ -382,6 +382,7 @@ def fill_odometry_covariance(msg: Any, tables: tuple[np.ndarray, np.ndarray] | N
 # the Gazebo sensors' messages (their models run with dt = 0, as gz-sensors calls them)
 
 #: sensor_msgs/NavSatFix ``position_covariance_type`` values
+NAVSAT_COVARIANCE_TYPE_UNKNOWN = 0
 NAVSAT_COVARIANCE_TYPE_DIAGONAL_KNOWN = 2
 
 # WGS84 (as NavSatNoise's "metres" conversion)
@@ -425,7 +426,13 @@ def fill_navsat_covariance(
     latitude on the WGS84 ellipsoid: north sigma * M * pi / 180, east
     sigma * N * cos(lat) * pi / 180 (M, N the meridian and prime-vertical radii).
     Latitude and longitude share one bias, so their errors are correlated; the
-    diagonal leaves that out. ``variances``: (horizontal, vertical) precomputed."""
+    diagonal leaves that out. A message whose latitude is not finite (a receiver
+    without a fix) gets zeros and COVARIANCE_TYPE_UNKNOWN (0). ``variances``:
+    (horizontal, vertical) precomputed."""
+    if not math.isfinite(float(msg.latitude)):
+        msg.position_covariance = np.zeros(9)
+        msg.position_covariance_type = NAVSAT_COVARIANCE_TYPE_UNKNOWN
+        return
     params = _model_params(model)
     if variances is None:
         variances = (

@@ -30,7 +30,8 @@ index on its topic; ``n`` the suite's threads):
     gz-sensors) per message, its first three results written back; the status is
     not read. ``position_covariance`` (m^2, east, north, up) and
     ``position_covariance_type`` = 2 (COVARIANCE_TYPE_DIAGONAL_KNOWN) from the model's
-    parameters (:func:`~fastnoise.io.ros.messages.fill_navsat_covariance`).
+    parameters (:func:`~fastnoise.io.ros.messages.fill_navsat_covariance`); a message
+    without a fix (latitude NaN) stays NaN and gets type 0 (UNKNOWN) with zeros.
 ``magnetic_field`` (``sensor_msgs/MagneticField``)
     ``model.apply_one(x, y, z)`` (T; dt = 0) per message; ``magnetic_field_covariance``
     (T^2) from the model's x, y, z parameters
@@ -228,6 +229,11 @@ class TopicNoise:
     ``msgtype`` (``"pkg/Name"`` or ``"pkg/msg/Name"``) is checked at once; without it,
     the first message's type is checked.
 
+    A message the handler refuses (a malformed one: ValueError naming what is wrong)
+    still counts: the next message is frame ``k + 1``, so a node that logs and skips it
+    keeps "message ``k`` received is frame ``k``". (The IMU's and the Gazebo sensors'
+    recurrences advance only on the messages they noise.)
+
     ``first_dt`` (s): the first IMU message's time step, overriding the entry's
     ``1 / rate`` (see "Time steps" in :mod:`fastnoise.io.ros.noise`); an IMU topic needs
     one of them. ``first_frame``: the frame of the first message given.
@@ -268,6 +274,8 @@ class TopicNoise:
         self._by_fields: dict[tuple[float, ...], Any] = {}
         self._prev_ns: int | None = None
         self._dt: float | None = None  # the last good time step (s)
+        #: how many messages had a stamp that repeated or went backwards (StampWarning)
+        self.stamp_warnings = 0
         self._cov: dict[float, tuple[np.ndarray, np.ndarray]] = {}
         self._variances: Any = None  # a Gazebo model's sigma^2, computed once
 
@@ -322,9 +330,11 @@ class TopicNoise:
             self.msgtype = message_type(msg)
             self.handler = self._check(self.msgtype)
         frame = self.frame
-        if self.handler is not None:
-            _HANDLERS[self.handler](self, msg, frame, log_time_ns, out)
-        self.frame = frame + 1
+        try:
+            if self.handler is not None:
+                _HANDLERS[self.handler](self, msg, frame, log_time_ns, out)
+        finally:  # a message that fails (malformed) still was message k
+            self.frame = frame + 1
         return msg
 
     # handlers: (self, msg, frame, log_time_ns, out) -----------------------------------
@@ -369,6 +379,7 @@ class TopicNoise:
             self._dt = (t - prev) / 1e9
             return self._dt
         assert self._dt is not None
+        self.stamp_warnings += 1
         what = "repeats" if t == prev else "goes backwards from"
         warnings.warn(
             f"topic {self.topic} message {frame}: stamp {t} ns {what} the previous "
