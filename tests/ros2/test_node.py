@@ -252,8 +252,8 @@ def test_live_bits_equal_offline(context, tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------
 def test_malformed_messages_are_skipped_and_the_node_goes_on(context, tmp_path: Path) -> None:
     """An unknown image encoding and a truncated PointCloud2 are logged with topic and
-    index and skipped (they take no index); the next good message is noised as message
-    0 of its topic would be."""
+    index and skipped; the node goes on. A skipped message keeps its index (message k
+    received is frame k): the next good message is noised as message 1."""
     from sensor_msgs.msg import Image, PointCloud2
 
     suite_path = write_suite(tmp_path)
@@ -285,7 +285,7 @@ def test_malformed_messages_are_skipped_and_the_node_goes_on(context, tmp_path: 
     assert spin_until(ex, lambda: len(images) == 1 and len(clouds) == 1)
 
     suite = load_suite(suite_path)
-    want = TopicNoise.from_suite(suite, "/camera/image_raw", "sensor_msgs/Image")(
+    want = TopicNoise.from_suite(suite, "/camera/image_raw", "sensor_msgs/Image", first_frame=1)(
         image(1, T0 + 10**7)
     )
     assert bytes(images[0].data) == bytes(np.asarray(want.data, dtype=np.uint8))

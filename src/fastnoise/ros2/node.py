@@ -140,9 +140,9 @@ class NoiseNode(_Base):  # type: ignore[misc]
     namespace, with the input's QoS.
 
     A message that cannot be noised (an unknown image encoding, a truncated
-    PointCloud2) is logged with its topic and index and skipped: it takes no index, as
-    a message lost upstream. Warnings of the noise (an IMU stamp that goes backwards)
-    are logged as node warnings.
+    PointCloud2) is logged with its topic and index and skipped; it keeps its index
+    (message ``k`` received is frame ``k``). Warnings of the noise (an IMU stamp that
+    goes backwards) are logged as node warnings.
     """
 
     def __init__(
