@@ -134,6 +134,13 @@ def subscribe(scenario: str, seconds: float, depth: int, result: str) -> int:
     print("ready", flush=True)
     while not stop:
         ex.spin_once(timeout_sec=0.05)
+    # what the reader acknowledged but this process did not take yet: until 1 s quiet
+    count, quiet = -1, time.monotonic()
+    while time.monotonic() - quiet < 1.0:
+        ex.spin_once(timeout_sec=0.05)
+        now = sum(len(v) for v in lat.values())
+        if now != count:
+            count, quiet = now, time.monotonic()
     with open(result, "w", encoding="utf-8") as f:
         json.dump({o: v for o, v in lat.items()}, f)
     node.destroy_node()

@@ -61,6 +61,13 @@ class _Fields:
         if isinstance(value, np.ndarray):
             current = getattr(msg, name, None)
             if isinstance(current, array.array) and current.typecode in _DTYPES:
+                address, length = current.buffer_info()
+                if (
+                    value.ctypes.data == address
+                    and value.nbytes == length * current.itemsize
+                    and value.flags.c_contiguous
+                ):
+                    return  # noised in place, in the message's own buffer
                 packed = array.array(current.typecode)
                 flat = np.ascontiguousarray(value, dtype=_DTYPES[current.typecode]).reshape(-1)
                 packed.frombytes(flat.view(np.uint8))  # type: ignore[arg-type]
@@ -90,6 +97,9 @@ class _Topic:
         self.subscription: Any = None
         self.publisher: Any = None
         self.wrap = noise.handler in _ARRAY_HANDLERS
+        # Image and PointCloud2 (without removal): noised in place, in the received
+        # message's own buffer (no second frame-sized buffer, no copy back)
+        self.in_place = noise.takes_out
         # handlers whose time step comes from the stamps warn (StampWarning) when a
         # stamp does not increase: only then are warnings caught (catch_warnings costs
         # ~15 us, a third of an Imu message's noise)
@@ -336,6 +346,8 @@ class NoiseNode(_Base):  # type: ignore[misc]
                         noise(target, log_ns)
                 else:
                     noise(target, log_ns)
+            elif topic.in_place and isinstance(msg.data, array.array):
+                noise(target, None, np.frombuffer(msg.data, dtype=np.uint8))
             else:
                 noise(target)
         except Exception as exc:  # a malformed message: logged, skipped, the node goes on
