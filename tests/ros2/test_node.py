@@ -377,15 +377,16 @@ def test_diagnostics_and_sim_time(context, tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------------
-def test_multiprocess_sigint_loses_nothing(context, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("sig", "n"), [(signal.SIGINT, 400), (signal.SIGTERM, 100)])
+def test_multiprocess_signal_loses_nothing(context, tmp_path: Path, sig, n) -> None:
     """publisher process -> ``fastnoise node`` process (in a namespace given with
     --ros-args) -> this process: every message the publisher sent comes out, in order,
-    after the node is stopped with SIGINT right after the last one was acknowledged.
+    after the node is stopped with SIGINT (or SIGTERM) right after the last one was
+    acknowledged.
     Depth 1000 everywhere: a KEEP_LAST queue of 10 overflows when a loaded CI machine
     stalls a process for 20 ms at 500 Hz (what the node did not take, it never saw)."""
     from sensor_msgs.msg import LaserScan
 
-    n = 400
     suite_path = write_suite(tmp_path)
     ready = tmp_path / "ready"
     node = subprocess.Popen(
@@ -414,7 +415,7 @@ def test_multiprocess_sigint_loses_nothing(context, tmp_path: Path) -> None:
         out, err = publisher.communicate()
         assert publisher.returncode == 0, err
         assert "acked" in out
-        node.send_signal(signal.SIGINT)
+        node.send_signal(sig)
         spin_until(ex, lambda: len(got) == n, timeout=20)
         node_out, node_err = node.communicate(timeout=30)
         assert node.returncode == 0, node_err
@@ -487,5 +488,47 @@ def test_drain_publishes_what_was_acknowledged(context, tmp_path: Path) -> None:
     assert node.drain(timeout=1.0) == 0
     assert spin_until(ex, lambda: len(out) == n)
     assert [m.header.stamp.nanosec // 10**7 for m in out] == list(range(n))
+    ex.shutdown()
+    node.destroy_node()
+
+
+SDF_WORLD = """<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><model name="robot"><link name="base">
+  <sensor name="imu_sensor" type="imu">
+    <topic>imu</topic>
+    <update_rate>100</update_rate>
+    <imu><angular_velocity>
+      <x><noise type="gaussian"><stddev>0.0002</stddev></noise></x>
+      <z><noise type="gaussian"><stddev>0.0002</stddev></noise></z>
+    </angular_velocity></imu>
+  </sensor>
+</link></model></world></sdf>
+"""
+
+
+def test_sdf_entries_run_live(context, tmp_path: Path) -> None:
+    """An ``[sdf]`` suite: the world's IMU sensor, mapped to /imu_raw, gets its
+    ``<noise>`` live (rate from ``<update_rate>``), the bits TopicNoise gives offline."""
+    from sensor_msgs.msg import Imu
+
+    (tmp_path / "world.sdf").write_text(SDF_WORLD)
+    suite_path = tmp_path / "sdf.toml"
+    suite_path.write_text(
+        'seed = 5\n[sdf]\nfile = "world.sdf"\ntopics = { imu_sensor = "/imu_raw" }\n'
+    )
+    node = NoiseNode(suite_path, context=context)
+    client = Client(context)
+    client.publisher(Imu, "/imu_raw")
+    out = client.subscribe(Imu, "/imu")
+    ex = executor_with(context, node, client.node)
+    matched(ex, client, ["/imu_raw"])
+    sent = [imu(k, T0 + k * 10**7) for k in range(5)]
+    for m in sent:
+        client.pubs["/imu_raw"].publish(m)
+    assert spin_until(ex, lambda: len(out) == 5)
+    offline = TopicNoise.from_suite(load_suite(suite_path), "/imu_raw", "sensor_msgs/Imu")
+    want = [bits(offline(imu(k, T0 + k * 10**7))) for k in range(5)]
+    assert [bits(m) for m in out] == want
+    assert [bits(m) for m in out] != [bits(m) for m in sent]
     ex.shutdown()
     node.destroy_node()
