@@ -532,3 +532,32 @@ def test_sdf_entries_run_live(context, tmp_path: Path) -> None:
     assert [bits(m) for m in out] != [bits(m) for m in sent]
     ex.shutdown()
     node.destroy_node()
+
+
+def test_pattern_entries_follow_the_graph(context, tmp_path: Path) -> None:
+    """A pattern entry subscribes the graph's topics it matches, as they appear, each
+    keyed by its own name (the bits TopicNoise gives that name), not the node's outputs."""
+    from sensor_msgs.msg import Image
+
+    suite_path = tmp_path / "pattern.toml"
+    suite_path.write_text('seed = 9\n[topics."/cam*/image_raw"]\nmodel = "camera"\nstddev = 0.05\n')
+    node = NoiseNode(suite_path, context=context, discovery_period=0.1)
+    client = Client(context)
+    ex = executor_with(context, node, client.node)
+    assert node.topics == {}
+    client.publisher(Image, "/cam1/image_raw")
+    client.publisher(Image, "/cam2/image_raw")
+    out1 = client.subscribe(Image, "/cam1/image")
+    out2 = client.subscribe(Image, "/cam2/image")
+    matched(ex, client, ["/cam1/image_raw", "/cam2/image_raw"])
+    assert sorted(node.topics) == ["/cam1/image_raw", "/cam2/image_raw"]
+    client.pubs["/cam1/image_raw"].publish(image(0, T0))
+    client.pubs["/cam2/image_raw"].publish(image(0, T0))
+    assert spin_until(ex, lambda: len(out1) == 1 and len(out2) == 1)
+    suite = load_suite(suite_path)
+    for topic, got in (("/cam1/image_raw", out1), ("/cam2/image_raw", out2)):
+        want = TopicNoise.from_suite(suite, topic, "sensor_msgs/Image")(image(0, T0))
+        assert bits(got[0]) == bits(want)
+    assert bits(out1[0]) != bits(out2[0])  # keyed by the topic name
+    ex.shutdown()
+    node.destroy_node()

@@ -229,21 +229,23 @@ class NoiseNode(_Base):  # type: ignore[misc]
         resolved = self.resolve_topic_name(relative)
         graph = dict(self.get_topic_names_and_types()).get(resolved)
         msgtype = topic_message_type(list(decl.messages), resolved, graph)
-        if msgtype is None:
-            if graph:
-                self.get_logger().error(
-                    f"topic {resolved} carries {graph}: model {entry.model!r} noises "
-                    f"{list(decl.messages)}: not subscribed"
-                )
-            elif entry not in self._pending:  # subscribed once a publisher tells the type
+        waiting = any(e is entry for e in self._pending)  # identity: entries hold arrays
+        if msgtype is None and not graph:
+            if not waiting:  # subscribed once a publisher tells the type
                 self._pending.append(entry)
                 self.get_logger().info(
                     f"topic {resolved}: model {entry.model!r} noises {list(decl.messages)}: "
                     "waiting for a publisher to tell which"
                 )
             return
-        if entry in self._pending:
-            self._pending.remove(entry)
+        if waiting:
+            self._pending = [e for e in self._pending if e is not entry]
+        if msgtype is None:
+            self.get_logger().error(
+                f"topic {resolved} carries {graph}: model {entry.model!r} noises "
+                f"{list(decl.messages)}: not subscribed"
+            )
+            return
         out = output_topic(entry, entry.pattern).lstrip("/")
         self._add(entry, relative, resolved, out, msgtype)
 
@@ -260,7 +262,7 @@ class NoiseNode(_Base):  # type: ignore[misc]
             if name in self._topics or name in self._outputs:
                 continue
             entry = self.suite.for_topic(name)
-            if entry is None or entry.decl is None or entry not in self._patterns:
+            if entry is None or entry.decl is None or not any(e is entry for e in self._patterns):
                 continue
             msgtype = topic_message_type(list(entry.decl.messages), name, list(types))
             if msgtype is None:
