@@ -189,7 +189,8 @@ def test_fastnoise_node_beside_relay(scenario: str, tmp_path: Path, benchmark) -
     _report(scenario, figures)
     node, relay = figures["node"], figures["relay"]
     assert node["lost"] == 0, f"the node lost {node['lost']} messages: {node}"
-    assert node["acked"] and relay["acked"]
+    assert node["acked"], f"the node did not acknowledge every input: {node}"
+    # the relay is the floor: what it loses or leaves unacknowledged is reported only
     if STRICT and scenario == "imu":
         assert node["p99_ms"] <= relay["p99_ms"] + 1.0, figures
     if STRICT and scenario == "heavy":
