@@ -30,6 +30,7 @@ SUITE = Suite.from_dict(
             "/carla": {"model": "carla_lidar", "noise_stddev": 0.02},
             "/imu": {
                 "model": "imu",
+                "rate": 100,
                 "gyro": {"noise_stddev": 0.01},
                 "accel": {"noise_stddev": 0.1},
             },
@@ -201,7 +202,7 @@ def test_numpy_carla_cloud_message(benchmark):
 # ---- Imu --------------------------------------------------------------------------------
 @pytest.mark.benchmark(group="apply-imu-msg")
 def test_fastnoise_imu_message(benchmark):
-    msg, noise = imu_msg(), TopicNoise.from_suite(SUITE, "/imu", first_dt=0.01)
+    msg, noise = imu_msg(), TopicNoise.from_suite(SUITE, "/imu")
     t = [0]
 
     def run():

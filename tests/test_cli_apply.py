@@ -66,3 +66,24 @@ def test_seed_option_changes_the_noise(bag, capsys):
     cli.main(["apply", *cfg, str(src), str(tmp / "c"), "--seed", "6"])
     a, b, c = (read_bag(tmp / n)[0] for n in "abc")
     assert a == b != c
+
+
+def test_imu_without_rate_refused_and_output_ignored(tmp_path, capsys):
+    """An IMU entry without rate stops the CLI with the entry, the topic and the fix;
+    with rate and an output topic, the output bag keeps the input topic's name."""
+    src = write_bag(tmp_path / "in", "sqlite3", topics=["/imu", "/chatter"])
+    (tmp_path / "norate.toml").write_text('seed = 1\n[topics."/imu"]\nmodel = "imu"\n')
+    cfg = ["--config", str(tmp_path / "norate.toml")]
+    assert cli.main(["apply", *cfg, str(src), str(tmp_path / "o"), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "norate.toml: topics.\"/imu\": topic /imu: model 'imu' needs the Imu" in err
+    assert "rate = 200" in err and not (tmp_path / "o").exists()
+    (tmp_path / "ok.toml").write_text(
+        'seed = 1\n[topics."/imu"]\nmodel = "imu"\nrate = 100\noutput = "/imu/noised"\n'
+    )
+    cfg = ["--config", str(tmp_path / "ok.toml")]
+    assert cli.main(["apply", *cfg, str(src), str(tmp_path / "o"), "-q"]) == 0
+    a, conns_a, _ = read_bag(src)
+    b, conns_b, _ = read_bag(tmp_path / "o")
+    assert [c.topic for c in conns_a] == [c.topic for c in conns_b] == ["/chatter", "/imu"]
+    assert [t for t, _, _ in a] == [t for t, _, _ in b]

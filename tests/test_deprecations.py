@@ -318,7 +318,7 @@ def test_an_imu_state_with_the_old_names_loads_and_is_written_with_the_new():
 def test_a_suite_table_with_the_old_gauss_markov_names_warns():
     from fastnoise.io.suite import Suite
 
-    table = {"seed": 3, "topics": {"/imu": {"model": "imu", "gyro": dict(_GM_OLD)}}}
+    table = {"seed": 3, "topics": {"/imu": {"model": "imu", "rate": 100, "gyro": dict(_GM_OLD)}}}
     old = _warns_naming(
         lambda: Suite.from_dict(table).for_topic("/imu").build("/imu"), *map(repr, _GM_NEW)
     )

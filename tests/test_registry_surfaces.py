@@ -158,7 +158,7 @@ def test_toy_in_the_cli_model_list_and_the_parameter_table(toy, capsys):
 def test_message_params_are_checked_where_the_message_type_is_known():
     """range takes min_range/max_range from each LaserScan: a suite refuses them, and
     its other parameters are checked when a topic of a known type is planned."""
-    with pytest.raises(ValueError, match="min_range come from each LaserScan message"):
+    with pytest.raises(ValueError, match="min_range come from each LaserScan or Range message"):
         Suite.from_dict({"topics": {"/s": {"model": "range", "min_range": 0.2}}})
     suite = Suite.from_dict({"seed": 1, "topics": {"/s": {"model": "range", "stddev": -1}}})
     from fastnoise.io.ros import TopicNoise

@@ -39,12 +39,20 @@ SEED = 42
 N_IMU = 300  # IMU messages (100 Hz)
 N = 24  # messages of every other topic
 IMU_RATE_NS = 10_000_000
+# the suite's nominal IMU rate (Hz): not the recording's 100 Hz, so the first message's
+# time step (1 / rate) shows in the noise
+IMU_FIRST_RATE = 250.0
 T0 = 1_700_000_000 * 10**9
 
 SUITE = {
     "seed": SEED,
     "topics": {
-        "/imu": {"model": "imu", "gyro": {"noise_stddev": 0.01}, "accel": {"noise_stddev": 0.1}},
+        "/imu": {
+            "model": "imu",
+            "gyro": {"noise_stddev": 0.01},
+            "accel": {"noise_stddev": 0.1},
+            "rate": IMU_FIRST_RATE,
+        },
         "/points": {"model": "lidar", "distance_noise_stddev_base": 0.05},
         "/cam": {"model": "camera", "stddev": 0.02},
         "/scan": {"model": "range", "mean": 0.0, "stddev": 0.03},
@@ -413,13 +421,14 @@ def _imu_inputs(msgs):
 
 def test_imu_topic_is_imu_noise_from_the_first_message(noised):
     """The whole topic equals one ImuNoise.apply over it, dt from the integer-ns stamps
-    (message 0 takes message 1's step), keyed by the topic's name."""
+    (message 0 takes 1 / the entry's rate: causal, as a live node), keyed by the topic's
+    name."""
     kind, src, dst = noised
     w, a, t = _imu_inputs(decode(src, "/imu"))
     out = decode(dst, "/imu")
     wo, ao, _ = _imu_inputs(out)
-    dt = np.diff(t) / 1e9
-    dt = np.concatenate([dt[:1], dt])
+    dt = np.concatenate([[1.0 / IMU_FIRST_RATE], np.diff(t) / 1e9])
+    assert dt[0] == 0.004 and np.all(dt[1:] == 0.01)
     model = ImuNoise(
         gyro={"noise_stddev": 0.01},
         accel={"noise_stddev": 0.1},
@@ -600,7 +609,7 @@ def test_paths_refused(tmp_path):
         apply(suite(), tmp_path / "nothing.bag", tmp_path / "x.bag")
 
 
-def test_model_type_mismatch_and_bad_stamps_named(tmp_path):
+def test_model_type_mismatch_and_bad_stamps_warn(tmp_path):
     src = write_bag(tmp_path / "in", "sqlite3", topics=["/imu", "/chatter"])
     bad = Suite.from_dict({"seed": 1, "topics": {"/imu": {"model": "camera"}}})
     with pytest.raises(ApplyError, match=r"topic /imu \(sensor_msgs/Imu\).*takes imu"):
@@ -608,21 +617,45 @@ def test_model_type_mismatch_and_bad_stamps_named(tmp_path):
     bad = Suite.from_dict({"seed": 1, "topics": {"/chatter": {"model": "camera"}}})
     with pytest.raises(ApplyError, match=r"topic /chatter \(std_msgs/String\)"):
         apply(bad, src, tmp_path / "out", dry_run=True)
-    # IMU stamps that stop increasing: the topic and the message index are named
+    # IMU stamps that repeat and go backwards: a StampWarning names the topic, the index
+    # and both stamps; the message takes the last good step, the next counts from it
     from rosbags.rosbag2 import Writer
 
+    from fastnoise.io.ros import StampWarning
+
     path = tmp_path / "stamps"
+    stamps_ms = [0, 10, 20, 20, 30, 25, 35]
     with Writer(path, version=9) as w:
         c = w.add_connection("/imu", TOPICS["/imu"][0], typestore=TS2)
-        for k, t in enumerate([0, 10, 20, 20, 30]):
+        for k, t in enumerate(stamps_ms):
             w.write(
                 c,
                 T0 + k,
                 TS2.serialize_cdr(imu_msg(TS2.types, T0 + t * 10**6, k), TOPICS["/imu"][0]),
             )
-    with pytest.raises(ApplyError, match=r"topic /imu message 3 .*not after"):
-        apply(suite(), path, tmp_path / "out2")
-    assert not (tmp_path / "out2").exists()
+    with pytest.warns(StampWarning) as caught:
+        report = apply(suite(), path, tmp_path / "out2")
+    assert "note: topic /imu: 2 stamps repeated or went backwards" in report.text()
+    texts = [str(c.message) for c in caught if c.category is StampWarning]
+    t3, t5 = T0 + 20 * 10**6, T0 + 25 * 10**6
+    assert texts == [
+        f"topic /imu message 3: stamp {t3} ns repeats the previous message's {t3} ns: "
+        "noised with the last time step, 0.01 s",
+        f"topic /imu message 5: stamp {t5} ns goes backwards from the previous message's "
+        f"{T0 + 30 * 10**6} ns: noised with the last time step, 0.01 s",
+    ]
+    w_in, a_in, _ = _imu_inputs(decode(path, "/imu"))
+    w_out, a_out, _ = _imu_inputs(decode(tmp_path / "out2", "/imu"))
+    # 1/rate, then the stamp steps; 3 and 5 repeat the last good step; 6 counts from 5
+    dt = [1 / IMU_FIRST_RATE, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01]
+    model = ImuNoise(
+        gyro={"noise_stddev": 0.01},
+        accel={"noise_stddev": 0.1},
+        seed=name_seed_sequence(SEED, "/imu"),
+    )
+    ew, ea = model.apply(w_in, a_in, np.array(dt))
+    np.testing.assert_array_equal(w_out, ew)
+    np.testing.assert_array_equal(a_out, ea)
 
 
 def test_dry_run_writes_nothing(tmp_path):

@@ -222,6 +222,20 @@ def test_image_refusals():
         noise_for("camera")(msg)
 
 
+def test_a_refused_message_still_counts_as_received():
+    """Message k received is frame k, also after a malformed message was refused."""
+    px = np.full((4, 4), 100, np.uint8)
+    node = noise_for("camera", stddev=0.1)
+    bad = image("mono8", px)
+    bad.encoding = "16UC1"
+    with pytest.raises(ValueError, match="is not handled"):
+        node(bad)
+    good = node(image("mono8", px))
+    ref = ImageNoise(stddev=0.1, seed=name_seed_sequence(7, "/t")).apply(px, frame=1)
+    np.testing.assert_array_equal(image_array(good), ref)
+    assert node.frame == 2
+
+
 def test_set_image_array_round_trip():
     px = np.arange(24, dtype=np.uint16).reshape(4, 6)
     msg = image("mono16", px, pad=2, big=True)
@@ -296,8 +310,12 @@ def test_laserscan_uses_each_messages_limits():
     a = noise(scan(0.2, 5.0, r))
     b = noise(scan(1.0, 3.0, r))
     ss = name_seed_sequence(7, "/t")
-    np.testing.assert_array_equal(a.ranges, RangeNoise(0.0, 0.5, 0.2, 5.0, seed=ss).apply(r, 0))
-    np.testing.assert_array_equal(b.ranges, RangeNoise(0.0, 0.5, 1.0, 3.0, seed=ss).apply(r, 1))
+    np.testing.assert_array_equal(
+        a.ranges, RangeNoise(0.0, 0.5, 0.2, 5.0, seed=ss).apply(r, frame=0)
+    )
+    np.testing.assert_array_equal(
+        b.ranges, RangeNoise(0.0, 0.5, 1.0, 3.0, seed=ss).apply(r, frame=1)
+    )
     assert b.ranges[3] == np.float32(3.0) and b.ranges[4] == np.inf
     assert np.nanmin(b.ranges[:3]) >= 1.0 and np.nanmax(b.ranges[:3]) <= 3.0
     with pytest.raises(ValueError, match="range_min 4.0, range_max 3.0"):
@@ -333,21 +351,26 @@ def test_imu_covariance_conventions_and_first_dt():
     m2 = imu(0)
     fill_imu_covariance(m2, model, 0.01, "keep")
     assert np.all(m2.angular_velocity_covariance == 0)
-    # a node's TopicNoise needs the first step; stamps must increase
-    suite = Suite.from_dict(
-        {"seed": 3, "topics": {"/imu": {"model": "imu", "gyro": gyro, "covariance": "gazebo"}}}
-    )
-    with pytest.raises(ValueError, match="first_dt"):
-        TopicNoise.from_suite(suite, "/imu")(imu(0))
-    node = TopicNoise.from_suite(suite, "/imu", first_dt=0.01)
+    # the first step is 1 / rate (or first_dt, which overrides it); the later ones
+    # the stamp differences
+    table = {"model": "imu", "gyro": gyro, "covariance": "gazebo", "rate": 50}
+    suite = Suite.from_dict({"seed": 3, "topics": {"/imu": table}})
+    node = TopicNoise.from_suite(suite, "/imu")
+    assert node.first_dt == 0.02
     out = [node(imu(k * 10_000_000)) for k in range(3)]
     assert out[2].orientation_covariance[0] == -1.0
     np.testing.assert_allclose(out[2].angular_velocity_covariance[0], 0.01**2)
     ref = ImuNoise(gyro=gyro, seed=name_seed_sequence(3, "/imu"))
+    w, _ = ref.apply(np.zeros((3, 3)), np.tile([0, 0, 9.8], (3, 1)), np.array([0.02, 0.01, 0.01]))
+    np.testing.assert_array_equal([o.angular_velocity.z for o in out], w[:, 2])
+    node = TopicNoise.from_suite(suite, "/imu", first_dt=0.01)
+    out = [node(imu(k * 10_000_000)) for k in range(3)]
+    ref = ImuNoise(gyro=gyro, seed=name_seed_sequence(3, "/imu"))
     w, _ = ref.apply(np.zeros((3, 3)), np.tile([0, 0, 9.8], (3, 1)), 0.01)
     np.testing.assert_array_equal([o.angular_velocity.z for o in out], w[:, 2])
-    with pytest.raises(ValueError, match="not after the previous"):
-        node(imu(20_000_000))
+    for bad in (0.0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match=r"first_dt=.* is not allowed"):
+            TopicNoise.from_suite(suite, "/imu", first_dt=bad)
 
 
 def test_imu_log_stamps_option():
@@ -355,13 +378,20 @@ def test_imu_log_stamps_option():
     suite = Suite.from_dict(
         {
             "seed": 3,
-            "topics": {"/imu": {"model": "imu", "gyro": {"noise_stddev": 0.01}, "stamps": "log"}},
+            "topics": {
+                "/imu": {
+                    "model": "imu",
+                    "gyro": {"noise_stddev": 0.01},
+                    "stamps": "log",
+                    "rate": 50,
+                }
+            },
         }
     )
-    node = TopicNoise.from_suite(suite, "/imu", first_dt=0.02)
+    node = TopicNoise.from_suite(suite, "/imu")
     with pytest.raises(ValueError, match="needs the log time"):
         node(imu(0))
-    node = TopicNoise.from_suite(suite, "/imu", first_dt=0.02)
+    node = TopicNoise.from_suite(suite, "/imu")
     out = [node(imu(0), log_time_ns=k * 20_000_000) for k in range(3)]  # stamps all 0
     ref = ImuNoise(gyro={"noise_stddev": 0.01}, seed=name_seed_sequence(3, "/imu"))
     w, _ = ref.apply(np.zeros((3, 3)), np.tile([0, 0, 9.8], (3, 1)), 0.02)
@@ -380,3 +410,40 @@ def test_pointcloud2_fields_in_any_order():
     noise(msg)
     model = LidarNoise(distance_noise_stddev_base=0.1, seed=name_seed_sequence(7, "/t"))
     np.testing.assert_array_equal(pointcloud2_xyz(msg), model.apply(xyz, frame=0).points)
+
+
+def test_stamp_warning_for_a_live_node():
+    """A stamp that repeats or goes backwards warns (pointing at the caller's line) and
+    the message is noised with the last good step; the next step counts from it."""
+    import dataclasses
+    import warnings
+
+    from fastnoise.io.ros import StampWarning
+
+    gyro = {"noise_stddev": 0.01}
+    suite = Suite.from_dict(
+        {"seed": 4, "topics": {"/imu": {"model": "imu", "gyro": gyro, "rate": 100}}}
+    )
+    node = TopicNoise.from_suite(suite, "/imu")
+    stamps = [0, 5, 5, 3, 8]  # ms: dt 0.01 (1/rate), 0.005, repeat, backwards, 0.005
+    out = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for t in stamps:
+            out.append(node(imu(t * 1_000_000)).angular_velocity.x)
+    assert [w.category for w in caught] == [StampWarning, StampWarning]
+    assert all(w.filename == __file__ for w in caught)  # the caller's line
+    assert "topic /imu message 2: stamp 5000000 ns repeats" in str(caught[0].message)
+    assert "message 3: stamp 3000000 ns goes backwards from the previous message's 5000000" in str(
+        caught[1].message
+    )
+    ref = ImuNoise(gyro=gyro, seed=name_seed_sequence(4, "/imu"))
+    dt = np.array([0.01, 0.005, 0.005, 0.005, 0.005])
+    w, _ = ref.apply(np.zeros((5, 3)), np.tile([0, 0, 9.8], (5, 1)), dt)
+    np.testing.assert_array_equal(out, w[:, 0])
+    # an IMU entry without a rate (only possible by building one by hand) is refused
+    # with the fix named, unless first_dt is given
+    entry = dataclasses.replace(suite.for_topic("/imu"), options={})
+    with pytest.raises(ValueError, match=r"topic /imu .*give rate = <Hz> .* or first_dt"):
+        TopicNoise(entry, "/imu", "sensor_msgs/msg/Imu")
+    assert TopicNoise(entry, "/imu", "sensor_msgs/Imu", first_dt=0.01).first_dt == 0.01

@@ -587,17 +587,20 @@ def test_the_suite_sdf_types_are_the_declarations(tmp_path):
         "depth_camera": "depth",
         "lidar": "range",
         "gpu_lidar": "range",
+        "navsat": "navsat",
+        "magnetometer": "magnetometer",
+        "air_pressure": "air_pressure",
     }
     assert builtin.items() <= sdf_type_models().items()
-    # a type whose model noises no message is not for suites (magnetometer), nor is one
+    # a type whose model noises no message is not for suites (altimeter), nor is one
     # that no model declares (sonar)
-    assert registry.for_sdf_type("magnetometer") and "magnetometer" not in sdf_type_models()
+    assert registry.for_sdf_type("altimeter") and "altimeter" not in sdf_type_models()
     path = tmp_path / "w.sdf"
-    mag = f'<sensor name="mag" type="magnetometer">{_NOISY["magnetometer"]}</sensor>'
-    path.write_text(_world(mag + _SONAR))
+    alt = f'<sensor name="alt" type="altimeter">{_NOISY["altimeter"]}</sensor>'
+    path.write_text(_world(alt + _SONAR))
     rows = sdf_sensors(path)
-    assert [(r.type, r.importable) for r in rows] == [("magnetometer", False), ("sonar", False)]
-    assert rows[0].reason == "no suite model applies magnetometer noise to a topic"
+    assert [(r.type, r.importable) for r in rows] == [("altimeter", False), ("sonar", False)]
+    assert rows[0].reason == "no suite model applies altimeter noise to a topic"
     assert rows[1].reason == "no suite model applies sonar noise to a topic"
 
 

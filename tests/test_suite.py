@@ -19,6 +19,7 @@ from fastnoise.io.suite import (
     name_tag,
     normalize_relpath,
     normalize_topic,
+    output_topic,
     sdf_sensors,
 )
 
@@ -29,6 +30,8 @@ threads = 2
 [topics."/imu/data"]
 model = "imu"
 covariance = "gazebo"
+rate = 200
+output = "/imu/noised"
 gyro = { noise_stddev = 0.002 }
 
 [topics."/cam*/image_raw"]
@@ -58,6 +61,8 @@ def test_toml_and_json_are_the_same_suite(tmp_path):
         (e.pattern, e.kind, e.model, dict(e.params), dict(e.options)) for e in b.entries
     ]
     assert a.for_topic("imu//data/").model == "imu"
+    assert a.for_topic("/imu/data").options["rate"] == 200.0
+    assert a.for_topic("/imu/data").output == b.for_topic("/imu/data").output == "/imu/noised"
     assert a.for_topic("/cam_left/image_raw").model == "camera"  # the first match decides
     assert a.for_topic("/nothing") is None
     assert a.for_file("./images/a.png").seed.entropy == 7  # an entry's own seed
@@ -112,7 +117,7 @@ def test_normalized_paths():
         ),
         (
             {"seed": 1, "topics": {"/a": {"model": "range", "stddev": 0.1, "max_range": 3}}},
-            r"come from each LaserScan message",
+            r"come from each LaserScan or Range message",
         ),
         ({"seed": 1, "files": {"*.bin": {"model": "range"}}}, r"not files"),
         (
@@ -123,6 +128,44 @@ def test_normalized_paths():
         ({"seed": 1, "threads": 0}, r"threads=0"),
         ({"seed": 1, "topic": {}}, r"unknown keys \['topic'\]"),
         ({"seed": 1, "files": {"/abs/*.png": {"model": "camera"}}}, r"must be relative"),
+        # an IMU topic needs its rate; the message names the entry, the topic and the fix
+        (
+            {"seed": 1, "topics": {"/imu*": {"model": "imu"}}},
+            r'topics\."/imu\*": topic /imu\*: model .imu. needs the Imu messages. rate: '
+            r".*e\.g\. rate = 200",
+        ),
+        ({"seed": 1, "topics": {"/a": {"model": "imu", "rate": 0}}}, r"rate=0 is not allowed"),
+        # output: a topic name, for an entry of one topic, not its own input
+        (
+            {"seed": 1, "topics": {"/cam*": {"model": "copy", "output": "/c"}}},
+            r"entry matches several topics",
+        ),
+        ({"seed": 1, "topics": {"/a": {"model": "copy", "output": 5}}}, r"output=5 .*topic name"),
+        ({"seed": 1, "topics": {"/a": {"model": "copy", "output": "//"}}}, r"output: topic name"),
+        ({"seed": 1, "topics": {"/a": {"model": "copy", "output": "/b*"}}}, r"must be a topic"),
+        ({"seed": 1, "topics": {"/a": {"model": "copy", "output": "a/"}}}, r"is the input topic"),
+        (
+            {"seed": 1, "files": {"a.png": {"model": "camera", "output": "/x"}}},
+            r"output is for topics",
+        ),
+        # an output that is another noised entry's input: noised twice by a node
+        (
+            {
+                "seed": 1,
+                "topics": {"/a_raw": {"model": "camera"}, "/a": {"model": "camera"}},
+            },
+            r'topics\."/a_raw": its default output topic /a is the input topic of .*topics\."/a"',
+        ),
+        (
+            {
+                "seed": 1,
+                "topics": {
+                    "/a": {"model": "camera", "output": "/b"},
+                    "/b": {"model": "camera"},
+                },
+            },
+            r"its output /b is the input topic",
+        ),
     ],
 )
 def test_refusals_name_the_entry(data, match):
@@ -151,6 +194,7 @@ SDF = """<?xml version="1.0"?>
 <sdf version="1.9"><world name="w"><model name="robot"><link name="base">
   <sensor name="imu_sensor" type="imu">
     <topic>imu</topic>
+    <update_rate>400</update_rate>
     <imu><angular_velocity>
       <x><noise type="gaussian"><stddev>0.0002</stddev></noise></x>
       <y><noise type="gaussian"><stddev>0.0002</stddev></noise></y>
@@ -176,6 +220,7 @@ def test_sdf_sensors_and_suites(tmp_path):
     assert sensors["robot::base::cam"].importable  # camera noise is applied to images
     suite = load_suite(path, seed=3)
     assert [e.pattern for e in suite.entries] == ["/imu", "/camera"]
+    assert suite.for_topic("/imu").options == {"rate": 400.0}  # from <update_rate>
     model = suite.for_topic("/imu").build("/imu")
     ref = fastnoise.from_sdf(str(path), seed=name_seed_sequence(3, "/imu"), name="imu_sensor")
     assert model.key == ref.key and model.gyro == ref.gyro
@@ -202,6 +247,21 @@ def test_sdf_sensors_and_suites(tmp_path):
         {"seed": 3, "topics": {"/i": {"sdf": "world.sdf", "sensor": "imu_sensor"}}}, base=tmp_path
     )
     assert suite.for_topic("/i").model == "imu"
+    assert suite.for_topic("/i").options["rate"] == 400.0
+    # rate given in the entry wins over <update_rate>
+    suite = Suite.from_dict(
+        {"seed": 3, "topics": {"/i": {"sdf": "world.sdf", "sensor": "imu_sensor", "rate": 50}}},
+        base=tmp_path,
+    )
+    assert suite.for_topic("/i").options["rate"] == 50.0
+    # without <update_rate> (or with 0: "as fast as possible") the IMU sensor is refused
+    for rate in ("", "<update_rate>0</update_rate>"):
+        (tmp_path / "norate.sdf").write_text(SDF.replace("<update_rate>400</update_rate>", rate))
+        with pytest.raises(ValueError, match=r"sensor 'robot::base::imu_sensor'.*<update_rate>"):
+            load_suite(tmp_path / "norate.sdf")
+    (tmp_path / "bad.sdf").write_text(SDF.replace(">400<", ">fast<"))
+    with pytest.raises(ValueError, match=r"<update_rate> 'fast' is not a number"):
+        load_suite(tmp_path / "bad.sdf")
     with pytest.raises(ValueError, match="beside sdf"):
         Suite.from_dict(
             {"seed": 3, "topics": {"/i": {"sdf": "world.sdf", "sensor": "imu_sensor", "a": 1}}},
@@ -222,11 +282,12 @@ def test_sdf_lidar_and_depth_sensors_become_range_and_depth_entries(tmp_path):
         "</link></model></sdf>"
     )
     suite = load_suite(tmp_path / "w.sdf", seed=5)
+    # the magnetometer's MagneticField is noised too (its model declares the message)
     assert [(e.pattern, e.model) for e in suite.entries] == [
         ("/scan", "range"),
         ("/depth", "depth"),
+        ("/mag", "magnetometer"),
     ]
-    assert any("'m::l::mag' (magnetometer): not imported" in n for n in suite.notes)
     # LaserScan limits replace the SDF's; the noise and Gazebo's bias flip stay
     r = suite.for_topic("/scan").build("/scan", min_range=0.1, max_range=30.0)
     assert (r.stddev, r.min_range, r.max_range, r.flip_bias_sign) == (0.01, 0.1, 30.0, True)
@@ -242,3 +303,26 @@ def test_entry_models_are_built_per_name():
     assert a.key != b.key and a.stddev == b.stddev == 0.1
     img = np.full((4, 4), 100, np.uint8)
     assert not np.array_equal(a.apply(img, frame=0), b.apply(img, frame=0))
+
+
+def test_output_topic_rule():
+    """output if given; else a trailing _raw dropped; else /noisy appended."""
+    suite = Suite.from_dict(
+        {
+            "seed": 1,
+            "topics": {
+                "/imu_raw": {"model": "imu", "rate": 100, "output": "imu/filtered/"},
+                "/cam*": {"model": "camera"},
+            },
+        }
+    )
+    imu, cam = suite.entries
+    assert imu.output == "/imu/filtered"
+    assert output_topic(imu, "/imu_raw") == "/imu/filtered"
+    assert output_topic(cam, "/cam/image_raw") == "/cam/image"
+    assert output_topic(cam, "/cam/image") == "/cam/image/noisy"
+    assert output_topic(cam, "cam//raw_depth/") == "/cam/raw_depth/noisy"  # normalized
+    assert output_topic(None, "/_raw") == "/_raw/noisy"  # nothing left to name
+    assert output_topic(None, "/ns/scan_raw") == "/ns/scan"
+    # an output onto a copied topic is no loop
+    Suite.from_dict({"seed": 1, "topics": {"/a_raw": {"model": "camera"}, "/a": {"model": "copy"}}})

@@ -1,5 +1,12 @@
 """``fastnoise apply`` on bags (ROS 1, ROS 2, bare MCAP): the plan of which topics are
-noised, and the pass over the messages."""
+noised, and the pass over the messages.
+
+Each noised topic is one :class:`~fastnoise.io.ros.noise.TopicNoise` fed its messages in
+the bag's order, exactly as a live node is fed them: the noise of a message depends on
+the topic's earlier messages only (an IMU's first time step is 1 / the entry's
+``rate``). A stamp that repeats or goes backwards is a
+:class:`~fastnoise.io.ros.noise.StampWarning`, not an error. A suite entry's ``output``
+is not used: the output bag keeps every topic's name."""
 
 from __future__ import annotations
 
@@ -12,7 +19,6 @@ import numpy as np
 from fastnoise.io.apply.output import Progress, publish, staged
 from fastnoise.io.apply.report import ApplyError, Report, TopicReport
 from fastnoise.io.ros.bags import Codec, data_span, open_bag
-from fastnoise.io.ros.messages import stamp_ns
 from fastnoise.io.ros.noise import TopicNoise, check_topic, message_type
 from fastnoise.io.suite import Suite, name_tag, normalize_topic
 
@@ -43,30 +49,6 @@ def _plan_bag(suite: Suite, bag: Any, report: Report) -> dict[str, tuple[Any, st
         plan[name] = (entry, handler)
         report.topics.append(TopicReport(name, mtype, info.count, entry.model, tag))
     return plan
-
-
-def _first_dt(bag: Any, info: Any, entry: Any, codecs: dict[int, Any]) -> float:
-    """(t1 - t0) / 1e9 of an IMU topic's first two messages (the first message's dt)."""
-    times = []
-    for conn, ts, raw in bag.messages(info.connections):
-        if entry.options.get("stamps", "header") == "log":
-            times.append(int(ts))
-        else:
-            codec = codecs.setdefault(conn.id, Codec(conn, bag.kind == "ros1"))
-            times.append(stamp_ns(codec.deserialize(raw).header.stamp))
-        if len(times) == 2:
-            break
-    if len(times) < 2:
-        raise ApplyError(
-            f"topic {info.name}: an IMU topic needs two messages for a time step "
-            f"(it has {len(times)})"
-        )
-    if times[1] <= times[0]:
-        raise ApplyError(
-            f"topic {info.name} message 1: IMU stamp {times[1]} ns is not after message "
-            f"0's ({times[0]} ns): dt must be > 0"
-        )
-    return (times[1] - times[0]) / 1e9
 
 
 def _noise_in_record(noise: Any, msg: Any, ts: int, raw: Any) -> np.ndarray | None:
@@ -123,15 +105,10 @@ def apply_bag(
             return
         codecs: dict[int, Any] = {}
         noisers: dict[str, TopicNoise] = {}
-        for name, (entry, handler) in plan.items():
+        for name, (entry, _handler) in plan.items():
             info = bag.topics[name]
-            first_dt = None
-            if handler == "imu":
-                first_dt = _first_dt(bag, info, entry, codecs)
             try:
-                noisers[name] = TopicNoise(
-                    entry, name, info.msgtype, threads=threads, first_dt=first_dt
-                )
+                noisers[name] = TopicNoise(entry, name, info.msgtype, threads=threads)
             except ValueError as exc:
                 raise ApplyError(str(exc)) from None
         topic_of = {c.id: normalize_topic(c.topic) for c in bag.reader.connections}
@@ -183,5 +160,11 @@ def apply_bag(
                 bar.close()
             publish(result, dst, tmp)
         report.seconds = time.perf_counter() - t0
+        for name, noise in noisers.items():
+            if noise.stamp_warnings:
+                report.notes.append(
+                    f"topic {name}: {noise.stamp_warnings} stamps repeated or went backwards "
+                    "(each noised with the last good time step; see the StampWarnings)"
+                )
     finally:
         bag.close()

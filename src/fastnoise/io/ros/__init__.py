@@ -14,10 +14,14 @@ OUT``, or :func:`fastnoise.io.apply.apply.apply` in Python. The suite file is de
 :mod:`fastnoise.io.suite.suite`.
 
 Which model noises a topic is the suite's choice; how a message is noised is the
-handler's that the model declares for its type (``imu``, ``scan``, ``points``,
-``points_drop``, ``image``, ``depth_image``, ``compressed_image``, ``odometry``: each
-with its call protocol in :mod:`fastnoise.io.ros.noise`), so a registered third-party
-model noises messages as the built-ins do.
+handler's that the model declares for its type (``imu``, ``scan``, ``range``,
+``points``, ``points_drop``, ``image``, ``depth_image``, ``compressed_image``,
+``odometry``, ``navsat_fix``, ``magnetic_field``, ``fluid_pressure``: each with its call
+protocol in :mod:`fastnoise.io.ros.noise`), so a registered third-party model noises
+messages as the built-ins do. The noise of a message depends on the topic's earlier
+messages only (an IMU's time step comes from its own and earlier stamps, the first one
+from the entry's ``rate``); a stamp that repeats or goes backwards is a
+:class:`StampWarning` (a node logs it), and the message is still noised.
 
 Helpers (:mod:`fastnoise.io.ros.messages`), for any message object with the ROS field
 names (``rosbags`` or ``rclpy``): PointCloud2 <-> structured array views with write-back
@@ -25,7 +29,9 @@ names (``rosbags`` or ``rclpy``): PointCloud2 <-> structured array views with wr
 the ``points_drop`` result :func:`set_pointcloud2_carla`), Image
 <-> ndarray by encoding (:func:`image_array`, :func:`set_image_array`), CompressedImage
 decode and encode (:func:`decode_compressed_image`, :func:`encode_compressed_image`), and
-covariances (:func:`fill_imu_covariance`, :func:`fill_odometry_covariance`).
+covariances (:func:`fill_imu_covariance`, :func:`fill_odometry_covariance`,
+:func:`fill_navsat_covariance`, :func:`fill_magnetic_field_covariance`,
+:func:`fill_fluid_pressure_variance`, each from :func:`gazebo_variance`).
 
 Reading and writing bags needs ``pip install 'fastnoise[ros]'`` (rosbags);
 CompressedImage needs OpenCV (``fastnoise[files]``).
@@ -35,8 +41,12 @@ from fastnoise.io.ros.messages import (
     IMAGE_ENCODINGS,
     decode_compressed_image,
     encode_compressed_image,
+    fill_fluid_pressure_variance,
     fill_imu_covariance,
+    fill_magnetic_field_covariance,
+    fill_navsat_covariance,
     fill_odometry_covariance,
+    gazebo_variance,
     image_array,
     pointcloud2_array,
     pointcloud2_intensity_field,
@@ -47,17 +57,28 @@ from fastnoise.io.ros.messages import (
     set_pointcloud2_xyz,
     stamp_ns,
 )
-from fastnoise.io.ros.noise import MESSAGE_HANDLERS, TopicNoise, check_topic, message_type
+from fastnoise.io.ros.noise import (
+    MESSAGE_HANDLERS,
+    StampWarning,
+    TopicNoise,
+    check_topic,
+    message_type,
+)
 
 __all__ = [
     "IMAGE_ENCODINGS",
     "MESSAGE_HANDLERS",
+    "StampWarning",
     "TopicNoise",
     "check_topic",
     "decode_compressed_image",
     "encode_compressed_image",
+    "fill_fluid_pressure_variance",
     "fill_imu_covariance",
+    "fill_magnetic_field_covariance",
+    "fill_navsat_covariance",
     "fill_odometry_covariance",
+    "gazebo_variance",
     "image_array",
     "message_type",
     "pointcloud2_array",

@@ -13,11 +13,20 @@ write put a numpy ``uint8`` array back into ``msg.data``.
 - CompressedImage: :func:`decode_compressed_image` / :func:`encode_compressed_image`
   (OpenCV; ``compressedDepth`` is refused).
 - Imu: :func:`fill_imu_covariance`; Odometry: :func:`fill_odometry_covariance`.
+- The Gazebo sensors' messages: :func:`gazebo_variance` (sigma^2 of a gz-sensors noise
+  component), :func:`fill_navsat_covariance`, :func:`fill_magnetic_field_covariance`,
+  :func:`fill_fluid_pressure_variance`.
+
+What the helpers assign is of the types an ``rclpy`` message accepts (its setters check
+them): covariances as float64 numpy arrays, scalars as Python ``float``, byte fields
+as ``uint8`` arrays (which rclpy copies into its ``array('B')``).
 """
 
 from __future__ import annotations
 
+import math
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -34,8 +43,12 @@ __all__ = [
     "POINT_FIELD_TYPES",
     "decode_compressed_image",
     "encode_compressed_image",
+    "fill_fluid_pressure_variance",
     "fill_imu_covariance",
+    "fill_magnetic_field_covariance",
+    "fill_navsat_covariance",
     "fill_odometry_covariance",
+    "gazebo_variance",
     "image_array",
     "message_bytes",
     "pointcloud2_array",
@@ -363,3 +376,98 @@ def fill_odometry_covariance(msg: Any, tables: tuple[np.ndarray, np.ndarray] | N
     pose, twist = tables
     msg.pose.covariance = np.array(pose, dtype=np.float64)
     msg.twist.covariance = np.array(twist, dtype=np.float64)
+
+
+# ---------------------------------------------------------------------------------------
+# the Gazebo sensors' messages (their models run with dt = 0, as gz-sensors calls them)
+
+#: sensor_msgs/NavSatFix ``position_covariance_type`` values
+NAVSAT_COVARIANCE_TYPE_UNKNOWN = 0
+NAVSAT_COVARIANCE_TYPE_DIAGONAL_KNOWN = 2
+
+# WGS84 (as NavSatNoise's "metres" conversion)
+_WGS84_A = 6378137.0
+_WGS84_F = 1.0 / 298.257223563
+_WGS84_E2 = _WGS84_F * (2.0 - _WGS84_F)
+
+
+def gazebo_variance(component: Mapping[str, float] | None) -> float:
+    """sigma^2 of one gz-sensors noise component (its ``<noise>`` values, in the
+    component's unit; None: no noise, 0.0): ``stddev^2 + bias_mean^2 + bias_stddev^2``,
+    the white noise plus the turn-on bias (drawn N(bias_mean, bias_stddev) and negated
+    with probability 1/2, so its mean is 0 and its mean square bias_mean^2 +
+    bias_stddev^2): the "white plus bias" rule of the ROS 2 sensor pipeline document.
+    The dynamic bias adds nothing (a message is noised with dt = 0, as gz-sensors does,
+    so it never moves from 0); ``mean``, a fixed offset, is no variance; ``precision``'s
+    rounding is not counted."""
+    if component is None:
+        return 0.0
+    return float(
+        component.get("stddev", 0.0) ** 2
+        + component.get("bias_mean", 0.0) ** 2
+        + component.get("bias_stddev", 0.0) ** 2
+    )
+
+
+def _model_params(model: Any) -> Mapping[str, Any]:
+    return model.state["params"]  # type: ignore[no-any-return]
+
+
+def fill_navsat_covariance(
+    msg: Any, model: Any, variances: tuple[float, float] | None = None
+) -> None:
+    """Set a ``sensor_msgs/NavSatFix``'s ``position_covariance`` (row-major 3 x 3 in
+    m^2, east, north, up: diagonal) from a ``NavSatNoise``, and
+    ``position_covariance_type`` to COVARIANCE_TYPE_DIAGONAL_KNOWN (2).
+
+    East and north get :func:`gazebo_variance` of ``horizontal_position``, up that of
+    ``vertical_position``. With ``horizontal_units = "degrees"`` (gz-sensors: the noise
+    is added to the degrees) the horizontal sigma (deg) becomes metres at the message's
+    latitude on the WGS84 ellipsoid: north sigma * M * pi / 180, east
+    sigma * N * cos(lat) * pi / 180 (M, N the meridian and prime-vertical radii).
+    Latitude and longitude share one bias, so their errors are correlated; the
+    diagonal leaves that out. A message whose latitude is not finite (a receiver
+    without a fix) gets zeros and COVARIANCE_TYPE_UNKNOWN (0). ``variances``:
+    (horizontal, vertical) precomputed."""
+    if not math.isfinite(float(msg.latitude)):
+        msg.position_covariance = np.zeros(9)
+        msg.position_covariance_type = NAVSAT_COVARIANCE_TYPE_UNKNOWN
+        return
+    params = _model_params(model)
+    if variances is None:
+        variances = (
+            gazebo_variance(params["horizontal_position"]),
+            gazebo_variance(params["vertical_position"]),
+        )
+    h, v = variances
+    east = north = h
+    if params.get("horizontal_units", "degrees") == "degrees" and h:
+        lat = math.radians(float(msg.latitude))
+        s2 = math.sin(lat) ** 2
+        w = math.sqrt(1.0 - _WGS84_E2 * s2)
+        m_radius = _WGS84_A * (1.0 - _WGS84_E2) / w**3
+        n_radius = _WGS84_A / w
+        deg = math.pi / 180.0
+        north = h * (m_radius * deg) ** 2
+        east = h * (n_radius * math.cos(lat) * deg) ** 2
+    cov = np.zeros(9)
+    cov[0], cov[4], cov[8] = east, north, v
+    msg.position_covariance = cov
+    msg.position_covariance_type = NAVSAT_COVARIANCE_TYPE_DIAGONAL_KNOWN
+
+
+def fill_magnetic_field_covariance(msg: Any, model: Any) -> None:
+    """Set a ``sensor_msgs/MagneticField``'s ``magnetic_field_covariance`` (row-major
+    3 x 3, T^2, diagonal) to :func:`gazebo_variance` of a ``MagnetometerNoise``'s x, y,
+    z components."""
+    params = _model_params(model)
+    cov = np.zeros(9)
+    cov[0], cov[4], cov[8] = (gazebo_variance(params[a]) for a in "xyz")
+    msg.magnetic_field_covariance = cov
+
+
+def fill_fluid_pressure_variance(msg: Any, model: Any) -> None:
+    """Set a ``sensor_msgs/FluidPressure``'s ``variance`` (Pa^2) to
+    :func:`gazebo_variance` of an ``AirPressureNoise``'s ``pressure`` component (not
+    gz-sensors' own figure, ``AirPressureNoise.reported_variance``, which is a quirk)."""
+    msg.variance = gazebo_variance(_model_params(model)["pressure"])

@@ -11,12 +11,35 @@ index on its topic; ``n`` the suite's threads):
 
 ``imu`` (``sensor_msgs/Imu``)
     ``model.step(w, a, dt) -> (w_meas, a_meas)`` per message, ``w``/``a`` float64
-    (3,) arrays (rad/s, m/s^2), ``dt`` (s) the stamp difference in integer ns / 1e9
-    (``header.stamp``, or the bag's log time with the option ``stamps = "log"``); the
-    first message takes ``first_dt``. Covariances, unless the option ``covariance`` is
-    ``"keep"``: ``model.angular_velocity_covariance(dt, convention)`` and
+    (3,) arrays (rad/s, m/s^2), ``dt`` (s) the message's time step (see "Time steps"
+    below). Covariances, unless the option ``covariance`` is ``"keep"``:
+    ``model.angular_velocity_covariance(dt, convention)`` and
     ``model.linear_acceleration_covariance(dt, convention)``, each 9 floats (row-major
-    3 x 3). Orientation untouched.
+    3 x 3). Orientation untouched. The model declares the options ``rate`` (Hz),
+    ``stamps`` and ``covariance``.
+``range`` (``sensor_msgs/Range``)
+    ``model.apply(r, frame=k, threads=n)``, ``r`` a float32 (1,) array of ``range``
+    (m); the model is built per message's ``min_range``/``max_range`` as for ``scan``.
+    REP 117's -inf (too close) and +inf (nothing detected) stay as they are (the
+    ``range`` model passes them through), a NaN becomes ``max_range`` (Gazebo's rule).
+    A message with a ``variance`` field (ROS 2 Jazzy and later) gets
+    stddev^2 + bias_mean^2 + bias_stddev^2 of the model (m^2) there, unless the model is
+    disabled.
+``navsat_fix`` (``sensor_msgs/NavSatFix``)
+    ``model.apply_one(latitude, longitude, altitude)`` (deg, deg, m; dt = 0, as
+    gz-sensors) per message, its first three results written back; the status is
+    not read. ``position_covariance`` (m^2, east, north, up) and
+    ``position_covariance_type`` = 2 (COVARIANCE_TYPE_DIAGONAL_KNOWN) from the model's
+    parameters (:func:`~fastnoise.io.ros.messages.fill_navsat_covariance`); a message
+    without a fix (latitude NaN) stays NaN and gets type 0 (UNKNOWN) with zeros.
+``magnetic_field`` (``sensor_msgs/MagneticField``)
+    ``model.apply_one(x, y, z)`` (T; dt = 0) per message; ``magnetic_field_covariance``
+    (T^2) from the model's x, y, z parameters
+    (:func:`~fastnoise.io.ros.messages.fill_magnetic_field_covariance`).
+``fluid_pressure`` (``sensor_msgs/FluidPressure``)
+    ``model.apply_one(fluid_pressure)`` (Pa; dt = 0) per message; ``variance`` (Pa^2)
+    from the model's ``pressure`` parameters
+    (:func:`~fastnoise.io.ros.messages.fill_fluid_pressure_variance`).
 ``scan`` (``sensor_msgs/LaserScan``)
     ``model.apply(ranges, frame=k, threads=n)``, ``ranges`` float32 (m), returns the
     new ranges; intensities kept. A model whose declaration lists ``message_params``
@@ -50,12 +73,32 @@ index on its topic; ``n`` the suite's threads):
     the "model" is a pair (pose, twist) of 36-float covariance tables, written to
     ``pose.covariance`` and ``twist.covariance``; nothing else changes.
 
-An option a model does not declare takes the default named here.
+An option a model does not declare takes the default named here. The Gazebo sensors'
+handlers (``navsat_fix``, ``magnetic_field``, ``fluid_pressure``) call the model once
+per message in order, so message ``k`` is the model's sample ``k``; their covariances
+are sigma^2 = stddev^2 + bias_mean^2 + bias_stddev^2 per component
+(:func:`~fastnoise.io.ros.messages.gazebo_variance`). Every handler keeps the header
+(stamp and frame) as it was.
+
+Time steps (``imu``). Message ``k``'s ``dt`` depends on messages ``0..k`` only, the same
+rule for ``fastnoise apply`` and a live node, so a node never holds a message back:
+
+- its time ``t_k`` is ``header.stamp`` in integer ns, or with the option
+  ``stamps = "log"`` the bag's log time (a node's receive time);
+- message 0: ``dt = 1 / rate``, ``rate`` (Hz) the suite entry's option (an ``[sdf]``
+  sensor's ``<update_rate>``); ``TopicNoise(first_dt=...)`` overrides it;
+- message ``k > 0``: ``dt = (t_k - t_{k-1}) / 1e9`` s;
+- a stamp that repeats or goes backwards (``t_k <= t_{k-1}``) emits a
+  :class:`StampWarning` naming the topic, the index and both stamps, and the message
+  takes the last good ``dt`` (that of message ``k - 1``, ``1 / rate`` at message 1);
+  the next message's ``dt`` counts from ``t_k`` (a clock that restarts, as a
+  simulation reset does, warns once).
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
 import numpy as np
@@ -66,8 +109,12 @@ from fastnoise.io.ros.messages import (
     IMAGE_ENCODINGS,
     decode_compressed_image,
     encode_compressed_image,
+    fill_fluid_pressure_variance,
     fill_imu_covariance,
+    fill_magnetic_field_covariance,
+    fill_navsat_covariance,
     fill_odometry_covariance,
+    gazebo_variance,
     image_array,
     message_bytes,
     pointcloud2_intensity_field,
@@ -76,9 +123,9 @@ from fastnoise.io.ros.messages import (
     set_pointcloud2_xyz,
     stamp_ns,
 )
-from fastnoise.io.suite import Entry, Suite, load_suite, normalize_topic
+from fastnoise.io.suite import RATE_HANDLERS, Entry, Suite, load_suite, normalize_topic
 
-__all__ = ["MESSAGE_HANDLERS", "TopicNoise", "check_topic", "message_type"]
+__all__ = ["MESSAGE_HANDLERS", "StampWarning", "TopicNoise", "check_topic", "message_type"]
 
 #: handler name -> the message type it noises (``"pkg/Name"``; see the module docstring)
 MESSAGE_HANDLERS = {
@@ -90,12 +137,25 @@ MESSAGE_HANDLERS = {
     "depth_image": "sensor_msgs/Image",
     "compressed_image": "sensor_msgs/CompressedImage",
     "odometry": "nav_msgs/Odometry",
+    "range": "sensor_msgs/Range",
+    "navsat_fix": "sensor_msgs/NavSatFix",
+    "magnetic_field": "sensor_msgs/MagneticField",
+    "fluid_pressure": "sensor_msgs/FluidPressure",
 }
+
+
+class StampWarning(UserWarning):
+    """A message's stamp repeats or goes backwards on its topic: the message was noised
+    with the last good time step (see :mod:`fastnoise.io.ros.noise`)."""
+
 
 # constructor parameters a handler takes from each message: parameter -> message field,
 # and the field values that stand for "a valid message" when a topic is checked
-_MESSAGE_FIELDS = {"scan": {"min_range": "range_min", "max_range": "range_max"}}
-_PROBE = {"range_min": 0.0, "range_max": 1.0}
+_MESSAGE_FIELDS = {
+    "scan": {"min_range": "range_min", "max_range": "range_max"},
+    "range": {"min_range": "min_range", "max_range": "max_range"},
+}
+_PROBE = {"range_min": 0.0, "range_max": 1.0, "min_range": 0.0, "max_range": 1.0}
 
 # handlers that change only the bytes of ``data``, so the noised bytes can be written
 # into a caller's buffer (``out``); points_drop only with keep_layout
@@ -168,6 +228,15 @@ class TopicNoise:
     the handlers and what each does are listed in :mod:`fastnoise.io.ros.noise`.
     ``msgtype`` (``"pkg/Name"`` or ``"pkg/msg/Name"``) is checked at once; without it,
     the first message's type is checked.
+
+    A message the handler refuses (a malformed one: ValueError naming what is wrong)
+    still counts: the next message is frame ``k + 1``, so a node that logs and skips it
+    keeps "message ``k`` received is frame ``k``". (The IMU's and the Gazebo sensors'
+    recurrences advance only on the messages they noise.)
+
+    ``first_dt`` (s): the first IMU message's time step, overriding the entry's
+    ``1 / rate`` (see "Time steps" in :mod:`fastnoise.io.ros.noise`); an IMU topic needs
+    one of them. ``first_frame``: the frame of the first message given.
     """
 
     def __init__(
@@ -183,20 +252,42 @@ class TopicNoise:
         self.entry = entry
         self.topic = normalize_topic(topic)
         self.threads = threads
+        self.options = entry.option_values()
+        if first_dt is not None:
+            first_dt = float(first_dt)
+            if not (first_dt > 0.0 and np.isfinite(first_dt)):
+                raise ValueError(
+                    f"first_dt={first_dt!r} is not allowed: it must be a finite time step > 0 (s)"
+                )
+        elif self.options.get("rate") is not None:
+            first_dt = 1.0 / float(self.options["rate"])
         self.first_dt = first_dt
         self.frame = int(first_frame)
-        self.options = entry.option_values()
         self.msgtype = None if msgtype is None else message_type(msgtype)
         self.handler: str | None = None
         if self.msgtype is not None:
-            self.handler = check_topic(entry, self.topic, self.msgtype)
+            self.handler = self._check(self.msgtype)
         decl = entry.decl
         # a model with message_params is built per message's figures (see _scan)
         self._message_params = () if decl is None else tuple(decl.message_params)
         self.model = None if self._message_params else entry.build(self.topic)
         self._by_fields: dict[tuple[float, ...], Any] = {}
         self._prev_ns: int | None = None
+        self._dt: float | None = None  # the last good time step (s)
+        #: how many messages had a stamp that repeated or went backwards (StampWarning)
+        self.stamp_warnings = 0
         self._cov: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+        self._variances: Any = None  # a Gazebo model's sigma^2, computed once
+
+    def _check(self, msgtype: str) -> str | None:
+        handler = check_topic(self.entry, self.topic, msgtype)
+        if handler in RATE_HANDLERS and self.first_dt is None:
+            raise ValueError(
+                f"topic {self.topic} ({msgtype}): {self.entry.where}: the first message's time "
+                "step is 1 / rate, and the entry gives no rate: give rate = <Hz> (e.g. rate = "
+                "200) in the suite entry, or first_dt (s)"
+            )
+        return handler
 
     @classmethod
     def from_suite(
@@ -237,11 +328,13 @@ class TopicNoise:
         noised bytes and becomes ``msg.data`` (by default a new array)."""
         if self.msgtype is None:
             self.msgtype = message_type(msg)
-            self.handler = check_topic(self.entry, self.topic, self.msgtype)
+            self.handler = self._check(self.msgtype)
         frame = self.frame
-        if self.handler is not None:
-            _HANDLERS[self.handler](self, msg, frame, log_time_ns, out)
-        self.frame = frame + 1
+        try:
+            if self.handler is not None:
+                _HANDLERS[self.handler](self, msg, frame, log_time_ns, out)
+        finally:  # a message that fails (malformed) still was message k
+            self.frame = frame + 1
         return msg
 
     # handlers: (self, msg, frame, log_time_ns, out) -----------------------------------
@@ -252,21 +345,7 @@ class TopicNoise:
             t = int(log_time_ns)
         else:
             t = stamp_ns(msg.header.stamp)
-        if self._prev_ns is None:
-            if self.first_dt is None:
-                raise ValueError(
-                    "the first IMU message has no time step: give first_dt (s), the time "
-                    "to the next message"
-                )
-            dt = float(self.first_dt)
-        else:
-            step = t - self._prev_ns
-            if step <= 0:
-                raise ValueError(
-                    f"IMU stamp {t} ns is not after the previous message's ({self._prev_ns} "
-                    f"ns): dt must be > 0"
-                )
-            dt = step / 1e9
+        dt = self._time_step(t, frame)
         av, la = msg.angular_velocity, msg.linear_acceleration
         w = np.array([av.x, av.y, av.z], dtype=np.float64)
         a = np.array([la.x, la.y, la.z], dtype=np.float64)
@@ -288,12 +367,34 @@ class TopicNoise:
                 )
             msg.angular_velocity_covariance = cov[0].copy()
             msg.linear_acceleration_covariance = cov[1].copy()
-        self._prev_ns = t
 
-    def _scan(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
+    def _time_step(self, t: int, frame: int) -> float:
+        """dt (s) of the message at time ``t`` (ns): the module docstring's rule."""
+        prev, self._prev_ns = self._prev_ns, t
+        if prev is None:
+            assert self.first_dt is not None  # checked with the message type
+            self._dt = self.first_dt
+            return self.first_dt
+        if t > prev:
+            self._dt = (t - prev) / 1e9
+            return self._dt
+        assert self._dt is not None
+        self.stamp_warnings += 1
+        what = "repeats" if t == prev else "goes backwards from"
+        warnings.warn(
+            f"topic {self.topic} message {frame}: stamp {t} ns {what} the previous "
+            f"message's {prev} ns: noised with the last time step, {self._dt!r} s",
+            StampWarning,
+            stacklevel=4,
+        )
+        return self._dt
+
+    def _model_of(self, msg: Any) -> Any:
+        """The model, or the one built from ``msg``'s figures (``message_params``)."""
         model = self.model
-        if model is None:  # built from this message's figures
-            fields = _MESSAGE_FIELDS["scan"]
+        if model is None:
+            assert self.handler is not None
+            fields = _MESSAGE_FIELDS[self.handler]
             params = {p: float(getattr(msg, fields[p])) for p in self._message_params}
             key = tuple(params.values())
             model = self._by_fields.get(key)
@@ -304,8 +405,54 @@ class TopicNoise:
                     said = ", ".join(f"{fields[p]} {v}" for p, v in params.items())
                     raise ValueError(f"{said}: {exc}") from None
                 self._by_fields[key] = model
+        return model
+
+    def _scan(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
+        model = self._model_of(msg)
         ranges = np.asarray(msg.ranges, dtype=np.float32)
         msg.ranges = model.apply(ranges, frame=frame, threads=self.threads)
+
+    def _range(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
+        model = self._model_of(msg)
+        r = np.array([msg.range], dtype=np.float32)
+        msg.range = float(model.apply(r, frame=frame, threads=self.threads)[0])
+        if hasattr(msg, "variance") and getattr(model, "enabled", True):
+            # Range of ROS 2 Jazzy and later: sigma^2 of the white noise and the bias
+            msg.variance = gazebo_variance(
+                {
+                    "stddev": float(model.stddev),
+                    "bias_mean": float(model.bias_mean),
+                    "bias_stddev": float(model.bias_stddev),
+                }
+            )
+
+    def _navsat_fix(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
+        lat, lon, alt = self.model.apply_one(
+            float(msg.latitude), float(msg.longitude), float(msg.altitude)
+        )[:3]
+        if self._variances is None:
+            params = self.model.state["params"]
+            self._variances = (
+                gazebo_variance(params["horizontal_position"]),
+                gazebo_variance(params["vertical_position"]),
+            )
+        fill_navsat_covariance(msg, self.model, self._variances)  # at the true latitude
+        msg.latitude, msg.longitude, msg.altitude = float(lat), float(lon), float(alt)
+
+    def _magnetic_field(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
+        f = msg.magnetic_field
+        f.x, f.y, f.z = (float(v) for v in self.model.apply_one(f.x, f.y, f.z))
+        if self._variances is None:
+            fill_magnetic_field_covariance(msg, self.model)
+            self._variances = np.array(msg.magnetic_field_covariance, dtype=np.float64)
+        msg.magnetic_field_covariance = self._variances.copy()
+
+    def _fluid_pressure(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
+        msg.fluid_pressure = float(self.model.apply_one(float(msg.fluid_pressure)))
+        if self._variances is None:
+            fill_fluid_pressure_variance(msg, self.model)
+            self._variances = float(msg.variance)
+        msg.variance = self._variances
 
     def _points(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
         xyz = pointcloud2_xyz(msg)
@@ -409,4 +556,8 @@ _HANDLERS = {
     "depth_image": TopicNoise._image,
     "compressed_image": TopicNoise._compressed_image,
     "odometry": TopicNoise._odometry,
+    "range": TopicNoise._range,
+    "navsat_fix": TopicNoise._navsat_fix,
+    "magnetic_field": TopicNoise._magnetic_field,
+    "fluid_pressure": TopicNoise._fluid_pressure,
 }

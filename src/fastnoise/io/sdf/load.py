@@ -6,6 +6,7 @@ registered name, and the class comes from :mod:`fastnoise.core.registry`.
 
 from __future__ import annotations
 
+import math
 import os
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
@@ -88,6 +89,8 @@ class SdfSensorNoise:
     seed: np.random.SeedSequence  #: its seed (:func:`sensor_seed_sequence`)
     models: Mapping[str, Any]  #: registered model name -> the fastnoise model (as params)
     reason: str = ""  #: why Gazebo adds no noise to it (``params`` and ``models`` empty)
+    #: its ``<update_rate>`` (Hz), None when absent or 0 (Gazebo: as fast as possible)
+    update_rate: float | None = None
 
     @property
     def noisy(self) -> bool:
@@ -379,6 +382,7 @@ def _sensor(node: Node, scope: list[str], ctx: _Ctx) -> None:
         raise node.error(f"sensor {scoped!r}: {exc}") from None
     topic_node = node.find("topic")
     ctx.sensors[scoped] = SdfSensorNoise(
+        update_rate=_update_rate(node, scoped),
         name=scoped,
         sensor=plain,
         type=plan.type,
@@ -391,3 +395,22 @@ def _sensor(node: Node, scope: list[str], ctx: _Ctx) -> None:
         models=models,
         reason=plan.reason,
     )
+
+
+def _update_rate(node: Node, scoped: str) -> float | None:
+    """The sensor's ``<update_rate>`` in Hz (None when absent or 0)."""
+    rate_node = node.find("update_rate")
+    if rate_node is None or not rate_node.text:
+        return None
+    try:
+        rate = float(rate_node.text)
+    except ValueError:
+        raise rate_node.error(
+            f"sensor {scoped!r}: <update_rate> {rate_node.text!r} is not a number (Hz)"
+        ) from None
+    if not math.isfinite(rate) or rate < 0.0:
+        raise rate_node.error(
+            f"sensor {scoped!r}: <update_rate> {rate_node.text!r} is not allowed: it must be "
+            "a finite rate >= 0 (Hz; 0: as fast as possible)"
+        )
+    return rate or None

@@ -16,13 +16,23 @@ from fastnoise.core import registry
 from fastnoise.core.seeding import as_seed_sequence
 from fastnoise.core.spec import Declaration
 from fastnoise.io.suite.names import name_seed_sequence, normalize_topic
-from fastnoise.io.suite.sdf_sensors import sdf_sensor_model
+from fastnoise.io.suite.sdf_sensors import sdf_sensor_model, sdf_sensor_model_and_rate
 from fastnoise.models.lidar.geometry import rigid_pose
 
-__all__ = ["COPY", "Entry", "make_entry", "suite_models"]
+__all__ = ["COPY", "RATE_HANDLERS", "Entry", "make_entry", "output_topic", "suite_models"]
+
+#: The values of an entry's ``qos`` (the live node's QoS, :mod:`fastnoise.ros2`).
+QOS_CHOICES = ("reliable", "sensor_data")
 
 #: The one suite ``model`` that is no registered model: the topic or file is copied.
 COPY = "copy"
+
+#: Handlers (:mod:`fastnoise.io.ros.noise`) whose first message's time step is 1 / the
+#: entry's ``rate`` option (Hz): a ``[topics]`` entry of a model with one must give
+#: ``rate`` (an SDF sensor's ``<update_rate>`` gives it for the sensor's entry).
+RATE_HANDLERS = ("imu",)
+
+_GLOB = frozenset("*?[")
 
 
 def suite_models() -> list[str]:
@@ -43,6 +53,12 @@ class Entry:
     seed: np.random.SeedSequence  #: the suite seed this entry keys from
     where: str  #: where it was defined, for messages ("suite.toml: topics./imu")
     sdf: tuple[str, str] | None = None  #: (file, sensor name) when built by from_sdf
+    #: the ``output`` topic given (normalized), None when left out (see
+    #: :func:`output_topic`)
+    output: str | None = None
+    #: the live node's QoS for the topic ("reliable" or "sensor_data"; None: reliable);
+    #: ``fastnoise apply`` ignores it
+    qos: str | None = None
 
     @property
     def decl(self) -> Declaration | None:
@@ -128,6 +144,7 @@ def make_entry(
     if not isinstance(table, Mapping):
         raise ValueError(f"{where}: must be a table (model = ..., parameters)")
     table = dict(table)
+    output = _output(where, kind, pattern, table.pop("output", None))
     model = table.pop("model", None)
     sdf_file = table.pop("sdf", None)
     sensor = table.pop("sensor", None)
@@ -142,14 +159,19 @@ def make_entry(
             seed = as_seed_sequence(table.pop("seed"))
         except (TypeError, ValueError) as exc:
             raise ValueError(f"{where}: {exc}") from None
+    qos = table.pop("qos", None)
+    if qos is not None and (kind != "topic" or qos not in QOS_CHOICES):
+        allowed = f"use one of {list(QOS_CHOICES)}" if kind == "topic" else "topics only"
+        raise ValueError(f"{where}: qos={qos!r} is not allowed: {allowed}")
     sdf = None
+    sdf_rate: float | None = None
     if sdf_file is not None:
         if not isinstance(sdf_file, str) or not isinstance(sensor, str):
             raise ValueError(f"{where}: sdf and sensor must both be strings")
         sdf_path = str((base / sdf_file) if not Path(sdf_file).is_absolute() else sdf_file)
         sdf = (sdf_path, sensor)
         try:
-            built = sdf_sensor_model(sdf_path, sensor, 0)
+            built, sdf_rate = sdf_sensor_model_and_rate(sdf_path, sensor, 0)
         except (OSError, TypeError, ValueError) as exc:
             raise ValueError(f"{where}: {exc}") from None
         name = getattr(type(built), "model_name", None)
@@ -168,6 +190,11 @@ def make_entry(
                 options[key] = _check_option(where, decl, key, table.pop(key))
     if sdf is not None and table:
         raise ValueError(f"{where}: parameters {sorted(table)} beside sdf: the SDF gives them")
+    if decl is not None and sdf is not None and sdf_rate is not None and "rate" not in options:
+        if decl.option("rate") is not None:
+            options["rate"] = sdf_rate
+    if decl is not None and kind == "topic":
+        _check_rate(where, pattern, decl, options, sdf)
     if decl is not None:
         given = [p for p in decl.message_params if p in table]
         if given:
@@ -192,9 +219,80 @@ def make_entry(
         seed=seed,
         where=where,
         sdf=sdf,
+        output=output,
+        qos=qos,
     )
     # build one now so a bad parameter is refused before any data is read; a model that
     # takes parameters from each message is checked where the message type is known
     if decl is not None and not decl.message_params:
         entry.build(entry.pattern if kind == "topic" else "check")
     return entry
+
+
+def _output(where: str, kind: str, pattern: str, value: object) -> str | None:
+    """A checked ``output`` key: None, or a topic name (normalized) for an entry of one
+    topic."""
+    if value is None:
+        return None
+    if kind != "topic":
+        raise ValueError(f"{where}: output={value!r} is not allowed: output is for topics")
+    if not isinstance(value, str):
+        raise ValueError(f"{where}: output={value!r} is not allowed: give a topic name (str)")
+    try:
+        out = normalize_topic(value)
+    except ValueError as exc:
+        raise ValueError(f"{where}: output: {exc}") from None
+    if _GLOB & set(out):
+        raise ValueError(f"{where}: output={value!r} is not allowed: it must be a topic name")
+    if _GLOB & set(pattern):
+        raise ValueError(
+            f"{where}: output={value!r} is not allowed: the entry matches several topics "
+            f"({pattern!r}), which cannot share one output topic; give each topic its own "
+            "entry, or leave output out (the default rule names each output)"
+        )
+    if out == normalize_topic(pattern):
+        raise ValueError(
+            f"{where}: output={value!r} is not allowed: it is the input topic (the noised "
+            "messages would be noised again)"
+        )
+    return out
+
+
+def _check_rate(
+    where: str,
+    pattern: str,
+    decl: Declaration,
+    options: Mapping[str, Any],
+    sdf: tuple[str, str] | None,
+) -> None:
+    """Refuse a topic entry whose handler needs ``rate`` (:data:`RATE_HANDLERS`)
+    without one."""
+    needs = [t for t, h in decl.messages.items() if h in RATE_HANDLERS]
+    if not needs or options.get("rate") is not None:
+        return
+    kinds = " or ".join(t.rsplit("/", 1)[-1] for t in needs)
+    fix = (
+        "give the sensor an <update_rate> in the SDF, or a [topics] entry with sdf, sensor "
+        "and rate = <Hz>"
+        if sdf is not None
+        else "give the sensor's nominal rate in Hz, e.g. rate = 200"
+    )
+    raise ValueError(
+        f"{where}: topic {pattern}: model {decl.name!r} needs the {kinds} messages' rate: "
+        f"the first message's time step is 1 / rate (no earlier stamp to take it from); "
+        f"{fix}"
+    )
+
+
+def output_topic(entry: Entry | None, topic: str) -> str:
+    """The topic a live node republishes ``topic``'s noised messages on: the entry's
+    ``output`` when it gives one; else ``topic`` without a trailing ``_raw``
+    (``/imu_raw`` -> ``/imu``); else ``topic`` + ``/noisy`` (``/imu`` -> ``/imu/noisy``).
+    ``fastnoise apply`` does not use it (an output bag keeps the topic names)."""
+    name = normalize_topic(topic)
+    if entry is not None and entry.output is not None:
+        return entry.output
+    head, _, last = name.rpartition("/")
+    if last.endswith("_raw") and len(last) > len("_raw"):
+        return f"{head}/{last[: -len('_raw')]}"
+    return f"{name}/noisy"

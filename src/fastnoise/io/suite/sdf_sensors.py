@@ -18,6 +18,7 @@ __all__ = [
     "SdfSensor",
     "load_sdf",
     "sdf_sensor_model",
+    "sdf_sensor_model_and_rate",
     "sdf_sensors",
     "sdf_type_models",
     "sensor_rows",
@@ -64,6 +65,14 @@ def sdf_sensor_model(path: str | os.PathLike[str], sensor: str, seed: object) ->
     """The model a suite applies for ``sensor`` (scoped name, or a unique plain name) of
     the SDF file, keyed by ``seed``: the one of :func:`sdf_type_models` for its type;
     ValueError when there is none."""
+    return sdf_sensor_model_and_rate(path, sensor, seed)[0]
+
+
+def sdf_sensor_model_and_rate(
+    path: str | os.PathLike[str], sensor: str, seed: object
+) -> tuple[Any, float | None]:
+    """:func:`sdf_sensor_model` and the sensor's ``<update_rate>`` (Hz; None when absent
+    or 0), from one reading of the file."""
     found = load_sdf(path)
     try:
         rec = found[sensor]
@@ -77,7 +86,7 @@ def sdf_sensor_model(path: str | os.PathLike[str], sensor: str, seed: object) ->
     model = rec.build(seed).get(name)
     if model is None:
         raise ValueError(f"SDF sensor {rec.name!r} ({rec.type}): {rec.reason or 'no noise'}")
-    return model
+    return model, rec.update_rate
 
 
 def sdf_sensors(path: str | os.PathLike[str]) -> list[SdfSensor]:

@@ -5,12 +5,13 @@ A suite is TOML (``tomllib``) or JSON with the same structure::
     seed = 42                 # the suite seed (int >= 0); omitted: fresh entropy, reported
     threads = 2               # threads per noise call (default 1); the bits do not depend on it
 
-    [topics."/imu/data"]      # a topic name, or a shell-style pattern ("/cam*/image_raw")
+    [topics."/imu/data_raw"]  # a topic name, or a shell-style pattern ("/cam*/image_raw")
     model = "imu"             # a registered model: every other key is a parameter ...
-    gyro = { noise_stddev = 0.002, gauss_markov_stddev = 0.0003,
-             gauss_markov_correlation_time = 400.0 }
+    gyro = { noise_stddev = 0.002, gauss_markov_stddev = 3e-4, gauss_markov_correlation_time = 400 }
     accel = { noise_stddev = 0.02 }
     covariance = "white_and_bias"  # ... except the options it declares for its handlers
+    rate = 200                # Hz, required for an IMU: the first message's dt is 1 / rate
+    output = "/imu/data"      # optional: where a live node republishes (default below)
 
     [topics."/points"]
     model = "lidar"           # RGL's lidar noise on sensor_msgs/PointCloud2
@@ -31,22 +32,49 @@ A suite is TOML (``tomllib``) or JSON with the same structure::
 Models (``model = ...``): the name of any registered model
 (:mod:`fastnoise.core.registry`) that declares ROS message types or file formats, or
 ``copy`` (left byte-identical, to exclude a topic that a later pattern would match);
-``fastnoise apply --models`` lists them with their messages, files and options. Every
-other key of the table is a constructor parameter, except the options the model
-declares for its handlers (``covariance`` above) and its ``message_params``, which each
-message supplies (a ``range`` model's ``min_range``/``max_range`` come from each
-LaserScan; the suite refuses them). A model without files is refused in ``[files]``,
+``fastnoise apply --models`` lists them with their messages, files and options. Built
+in: ``imu`` (Imu), ``range`` (LaserScan, Range), ``lidar`` and ``carla_lidar``
+(PointCloud2), ``camera``/``depth`` (Image, CompressedImage), ``odometry`` (Odometry),
+and Gazebo's ``navsat`` (NavSatFix), ``magnetometer`` (MagneticField) and
+``air_pressure`` (FluidPressure); what each handler reads and writes is listed in
+:mod:`fastnoise.io.ros.noise`. Every other key of the table is a constructor
+parameter, except ``output`` (below), the options the model declares for its handlers
+(``covariance``, ``rate`` above) and its ``message_params``, which each message
+supplies (a ``range`` model's ``min_range``/``max_range`` come from each LaserScan or
+Range; the suite refuses them). A model without files is refused in ``[files]``,
 one with neither messages nor files everywhere. Parameters are checked when the suite
 is loaded, by building one model; those of a model with ``message_params`` when a topic
 of a known message type is planned (``fastnoise apply``, also with ``--dry-run``, and
 :class:`~fastnoise.io.ros.TopicNoise`). An entry may give ``seed`` (its own
-suite seed) and, instead of parameters, ``sdf`` (a file) and ``sensor`` (a
-``<sensor name=...>``, or its scoped name ``"model::link::sensor"``): the model is then
+suite seed), ``qos`` (``"reliable"``, the default, or ``"sensor_data"``: the live node's
+QoS for the topic, :mod:`fastnoise.ros2`; ``fastnoise apply`` ignores it) and, instead
+of parameters, ``sdf`` (a file) and ``sensor`` (a ``<sensor name=...>``, or its scoped
+name ``"model::link::sensor"``): the model is then
 what :func:`fastnoise.io.sdf.load_sensors` reads for it. SDF sensors of the types that
 a model with ROS messages declares are applied (:func:`~fastnoise.io.suite.sdf_type_models`;
-built in: ``imu``, ``lidar``/``gpu_lidar`` as ``range``, ``camera``, ``depth_camera``);
-other types, and sensors to which Gazebo adds no noise, are listed in ``Suite.notes``
-(with includes that were not found: a suite does not search a model path).
+built in: ``imu``, ``lidar``/``gpu_lidar`` as ``range``, ``camera``, ``depth_camera``,
+``navsat``, ``magnetometer``, ``air_pressure``); other types, and sensors to which
+Gazebo adds no noise, are listed in ``Suite.notes`` (with includes that were not found:
+a suite does not search a model path).
+
+IMU rate. An IMU's time step is the difference of its message stamps, and message 0
+has no earlier stamp, so its ``dt`` is ``1 / rate``: a ``[topics]`` entry of an IMU
+model must give ``rate`` (Hz, its nominal message rate); an SDF IMU sensor takes it from
+its ``<update_rate>`` (a ``rate`` in the entry wins), and one without (or with 0, "as
+fast as possible") is refused. The refusal names the entry, the topic and the fix. The
+rule is causal, so ``fastnoise apply`` and a live node give message ``k`` the same
+noise from messages ``0..k`` (:mod:`fastnoise.io.ros.noise`, "Time steps"; a stamp
+that repeats or goes backwards is a :class:`~fastnoise.io.ros.noise.StampWarning`).
+
+Output topics. ``output`` (a topic name) is where a live node republishes the entry's
+noised messages; :func:`~fastnoise.io.suite.entry.output_topic` gives it, or without it
+the input topic with a trailing ``_raw`` dropped (``/imu_raw`` -> ``/imu``), else with
+``/noisy`` appended (``/imu`` -> ``/imu/noisy``). An entry whose pattern matches several
+topics cannot take one ``output`` (each topic then gets the default rule), ``output``
+cannot be the input topic, nor (given or by default) the input topic of another entry
+that noises, and ``[files]`` entries take none. ``fastnoise apply``
+ignores ``output``: the output bag keeps every topic's name, so the same suite file
+serves both.
 
 The first entry whose pattern matches a topic (in file order; ``[sdf]`` sensors after the
 ``[topics]`` entries) decides; an unmatched topic or file is copied unchanged.
@@ -81,11 +109,14 @@ included) unchanged, and a PointCloud2 with a dropped point gets ``is_dense = fa
 ``frames = true`` (an ``.npy``/``.npz`` stack (F, N, >=4), entry k frame k) needs it.
 
 Frames. Message ``k`` of a topic (its index within the topic, counted from the topic's
-first message in the file) is frame ``k`` of its model. The IMU, a recurrence, always
-starts from the topic's first message. A bag cropped in time is a new recording: its
-messages count from 0 again, so they get the noise of frames 0, 1, ..., not the noise they
-had in the uncropped bag, and the IMU starts afresh. To keep the uncropped noise, noise
-the whole bag first and crop the result.
+first message in the file, or received by a live node) is frame ``k`` of its model. A
+message missing from the recording (or lost upstream of a node) shifts the noise of the
+later ones. The IMU and the Gazebo sensors (``navsat``, ``magnetometer``,
+``air_pressure``), recurrences, always start from the topic's first message. A bag
+cropped in time is a new recording: its messages count from 0 again, so they get the
+noise of frames 0, 1, ..., not the noise they had in the uncropped bag, and the IMU
+starts afresh. To keep the uncropped noise, noise the whole bag first and crop the
+result.
 """
 
 from __future__ import annotations
@@ -101,13 +132,14 @@ from typing import Any
 import numpy as np
 
 from fastnoise.core.seeding import as_seed_sequence
-from fastnoise.io.suite.entry import Entry, make_entry
+from fastnoise.io.suite.entry import COPY, Entry, make_entry, output_topic
 from fastnoise.io.suite.names import normalize_relpath, normalize_topic
 from fastnoise.io.suite.sdf_sensors import load_sdf, sensor_rows
 
 __all__ = ["Suite", "load_suite"]
 
 _SUITE_KEYS = ("seed", "threads", "topics", "files", "sdf")
+_GLOB = frozenset("*?[")
 
 
 @dataclass(frozen=True)
@@ -181,6 +213,7 @@ class Suite:
         notes: list[str] = []
         if "sdf" in data:
             entries += _sdf_entries(data["sdf"], ss, basedir, source, notes)
+        _check_outputs(entries)
         return cls(
             seed=ss, threads=threads, entries=tuple(entries), source=source, notes=tuple(notes)
         )
@@ -201,6 +234,23 @@ class Suite:
         if topics:
             table["topics"] = dict(topics)
         return cls.from_dict({"sdf": table, "threads": threads}, source=os.fspath(path), seed=seed)
+
+
+def _check_outputs(entries: list[Entry]) -> None:
+    """Refuse an entry of one topic whose output topic (given or by the default rule)
+    is the input topic of another entry that noises: a node would noise its own output
+    again."""
+    exact = {e.pattern: e for e in entries if e.kind == "topic" and not _GLOB & set(e.pattern)}
+    for e in exact.values():
+        out = output_topic(e, e.pattern)
+        other = exact.get(out)
+        if other is not None and other is not e and other.model != COPY and e.model != COPY:
+            how = "its output" if e.output is not None else "its default output topic"
+            raise ValueError(
+                f"{e.where}: {how} {out} is the input topic of {other.where}, so a node "
+                f"would noise its messages twice: give {e.pattern} another output = "
+                '"/topic"'
+            )
 
 
 def _sdf_entries(

@@ -125,6 +125,7 @@ MAGNETOMETER = Declaration(
     summary="Gazebo's magnetometer: one noise model per axis (T)",
     tags=("magnetometer",),
     sdf_types=("magnetometer",),
+    messages={"sensor_msgs/MagneticField": "magnetic_field"},
     params=tuple(component(a, f"noise of the field's {a} axis", "T") for a in "xyz"),
     example=lambda cls: cls(x=_GZ, z={"stddev": 1e-6}, seed=12),
     exercise=_magnetometer_exercise,
@@ -158,6 +159,7 @@ AIR_PRESSURE = Declaration(
     summary="Gazebo's air pressure sensor: pressure noise (Pa)",
     tags=("air_pressure",),
     sdf_types=("air_pressure",),
+    messages={"sensor_msgs/FluidPressure": "fluid_pressure"},
     params=(component("pressure", "noise of the static pressure", "Pa"),),
     example=lambda cls: cls(pressure=_GZ, seed=14),
     exercise=_pressure_exercise,
@@ -202,6 +204,7 @@ NAVSAT = Declaration(
     summary="Gazebo's NavSat (GPS): horizontal and vertical position and velocity noise",
     tags=("navsat",),
     sdf_types=("navsat",),
+    messages={"sensor_msgs/NavSatFix": "navsat_fix"},
     params=(
         component(
             "horizontal_position",

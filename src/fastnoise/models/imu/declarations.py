@@ -86,6 +86,18 @@ IMU = Declaration(
             default="header",
             choices=("header", "log"),
         ),
+        Param(
+            "rate",
+            "real",
+            "the IMU's nominal message rate: a topic's first message has dt = 1 / rate "
+            "(each later one the difference of its stamp and the previous one's); required "
+            "for a topic, unless an SDF sensor's <update_rate> gives it",
+            unit="Hz",
+            default=None,
+            low=0.0,
+            low_open=True,
+            high=1e9,
+        ),
     ),
     example=_imu_example,
     exercise=_imu_exercise,

@@ -261,7 +261,7 @@ RANGE = Declaration(
         "LidarNoise never draws (its streams are 4 f + 0, 1, 2)"
     },
     params=RANGE_PARAMS + ENV_PARAMS,
-    messages={"sensor_msgs/LaserScan": "scan"},
+    messages={"sensor_msgs/LaserScan": "scan", "sensor_msgs/Range": "range"},
     sdf_types=("lidar", "gpu_lidar"),
     message_params=("min_range", "max_range"),
     build=_range_build,

@@ -1,0 +1,197 @@
+"""The live node (``fastnoise node``) beside a plain rclpy relay that republishes
+unchanged (the floor), each the middle of three processes: publisher -> middle ->
+subscriber, Reliable QoS, on the executor ``fastnoise node`` picks.
+
+- ``imu``: sensor_msgs/Imu at 1 kHz. Figures: messages lost, latency p50/p99 (publish
+  time of the input to receive time of the output, CLOCK_MONOTONIC of one machine).
+  Target: none lost, node p99 <= relay p99 + 1 ms.
+- ``heavy``: a 64 x 2048 PointCloud2 at 20 Hz and a 1280 x 720 rgb8 Image at 30 Hz
+  together. Figures: messages lost, CPU time of the middle process per message.
+  Target: none lost, node CPU per message <= 1.5 x the relay's.
+
+Seconds per run: ``FASTNOISE_ROS2_BENCH_SECONDS`` (default 60; CI runs 5). QoS depth:
+``FASTNOISE_ROS2_BENCH_DEPTH`` (default 1000, every process: 1 s at 1 kHz; the
+node's own default, 10, is 10 ms, less than one scheduler stall of a loaded machine).
+"None lost" is asserted; the latency and CPU targets only with
+``FASTNOISE_ROS2_BENCH_STRICT=1`` (a shared CI machine's scheduling noise decides them
+otherwise). The figures are printed and kept
+in the benchmark's ``extra_info``. Runs in the ROS 2 venv (.ci/steps/45-ros2.sh)::
+
+    FASTNOISE_ROS2_BENCH_SECONDS=60 python -m pytest bench/bench_ros2_node.py -s
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip(
+    "rclpy",
+    reason="rclpy is not installed: the live-node bench runs in the ROS 2 venv "
+    "(pip install 'fastnoise[ros2]'; CI: .ci/steps/45-ros2.sh)",
+)
+
+HERE = Path(__file__).resolve().parent / "ros2"
+SECONDS = float(os.environ.get("FASTNOISE_ROS2_BENCH_SECONDS", "60"))
+DEPTH = int(os.environ.get("FASTNOISE_ROS2_BENCH_DEPTH", "1000"))
+STRICT = os.environ.get("FASTNOISE_ROS2_BENCH_STRICT") == "1"
+
+for _key, _value in (
+    ("ROS_DOMAIN_ID", str(1 + (os.getpid() + 50) % 101)),
+    ("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST"),
+    ("RMW_IMPLEMENTATION", "rmw_fastrtps_cpp"),
+):
+    if not os.environ.get(_key):
+        os.environ[_key] = _value
+
+SUITE = """seed = 3
+[topics."/imu_raw"]
+model = "imu"
+rate = 1000.0
+gyro = { noise_stddev = 0.002, gauss_markov_stddev = 0.0003, gauss_markov_correlation_time = 400.0 }
+accel = { noise_stddev = 0.02 }
+
+[topics."/points_raw"]
+model = "lidar"
+distance_noise_stddev_base = 0.02
+
+[topics."/camera/image_raw"]
+model = "camera"
+stddev = 0.007
+"""
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_line(proc: subprocess.Popen, word: str, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        line = proc.stdout.readline()
+        if word in line:
+            return
+        if not line and proc.poll() is not None:
+            raise RuntimeError(f"{proc.args} exited: {proc.stderr.read()}")
+    raise RuntimeError(f"{proc.args}: no {word!r} in {timeout} s")
+
+
+def _stop(proc: subprocess.Popen, timeout: float = 30.0) -> str:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    return err or ""
+
+
+def run(scenario: str, middle: str, tmp: Path) -> dict:
+    """One run: subscriber, then the middle (``relay`` or ``node``), then the publisher
+    for SECONDS; the figures of the middle process."""
+    py = sys.executable
+    result = tmp / f"{scenario}-{middle}.json"
+    args = dict(stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=HERE)
+    sub = subprocess.Popen(
+        [py, "stream.py", "subscribe", scenario, str(SECONDS), str(DEPTH), str(result)], **args
+    )
+    procs = [sub]
+    try:
+        _wait_line(sub, "ready")
+        if middle == "relay":
+            mid = subprocess.Popen([py, "relay.py", scenario, str(DEPTH)], **args)
+            procs.append(mid)
+            _wait_line(mid, "ready")
+        else:
+            suite = tmp / "suite.toml"
+            suite.write_text(SUITE)
+            ready = tmp / f"ready-{scenario}"
+            mid = subprocess.Popen(
+                [py, "-m", "fastnoise", "node", "--config", str(suite), "--depth", str(DEPTH),
+                 "--ready-file", str(ready), "--drain-timeout", "60"],
+                **args,
+            )  # fmt: skip
+            procs.append(mid)
+            end = time.monotonic() + 60
+            while not ready.exists() and mid.poll() is None and time.monotonic() < end:
+                time.sleep(0.05)
+            assert ready.exists(), mid.stderr.read() if mid.poll() is not None else "no ready"
+        cpu0 = _cpu_seconds(mid.pid)
+        pub = subprocess.run(
+            [py, "stream.py", "publish", scenario, str(SECONDS), str(DEPTH)],
+            capture_output=True,
+            text=True,
+            cwd=HERE,
+            timeout=SECONDS + 120,
+        )
+        cpu = _cpu_seconds(mid.pid) - cpu0
+        assert pub.returncode == 0, pub.stderr
+        sent = json.loads(pub.stdout.strip().splitlines()[-1])
+        mid_err = _stop(mid, timeout=150.0)  # the node drains its backlog first (<= 60 s)
+        time.sleep(0.5)
+        _stop(sub)
+        lat = json.loads(result.read_text())
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+    n_sent = sum(sent["sent"].values())
+    got = {t: len(v) for t, v in lat.items()}
+    all_lat = sorted(x for v in lat.values() for x in v)
+
+    def q(p: float) -> float:
+        return all_lat[min(len(all_lat) - 1, int(p * (len(all_lat) - 1) + 0.5))] / 1e6
+
+    return {
+        "sent": sent["sent"],
+        "received": got,
+        "lost": n_sent - sum(got.values()),
+        "acked": sent["acked"],
+        "p50_ms": q(0.50) if all_lat else float("nan"),
+        "p99_ms": q(0.99) if all_lat else float("nan"),
+        "max_ms": q(1.0) if all_lat else float("nan"),
+        "cpu_s": cpu,
+        "cpu_us_per_msg": 1e6 * cpu / max(1, n_sent),
+        "log_tail": mid_err.strip().splitlines()[-2:],
+    }
+
+
+def _report(scenario: str, figures: dict[str, dict]) -> None:
+    print(f"\n{scenario} ({SECONDS:g} s, depth {DEPTH}):")
+    for middle, f in figures.items():
+        print(
+            f"  {middle:<6} sent {sum(f['sent'].values()):>6} lost {f['lost']:>4}  "
+            f"latency p50 {f['p50_ms']:.3f} ms p99 {f['p99_ms']:.3f} ms max {f['max_ms']:.3f} ms  "
+            f"cpu {f['cpu_us_per_msg']:.0f} us/msg"
+        )
+
+
+@pytest.mark.parametrize("scenario", ["imu", "heavy"])
+def test_fastnoise_node_beside_relay(scenario: str, tmp_path: Path, benchmark) -> None:
+    figures: dict[str, dict] = {}
+
+    def both() -> None:
+        figures["relay"] = run(scenario, "relay", tmp_path)
+        figures["node"] = run(scenario, "node", tmp_path)
+
+    benchmark.pedantic(both, rounds=1, iterations=1)
+    benchmark.extra_info.update({f"{m}_{k}": v for m, f in figures.items() for k, v in f.items()})
+    _report(scenario, figures)
+    node, relay = figures["node"], figures["relay"]
+    assert node["lost"] == 0, f"the node lost {node['lost']} messages: {node}"
+    assert node["acked"], f"the node did not acknowledge every input: {node}"
+    # the relay is the floor: what it loses or leaves unacknowledged is reported only
+    if STRICT and scenario == "imu":
+        assert node["p99_ms"] <= relay["p99_ms"] + 1.0, figures
+    if STRICT and scenario == "heavy":
+        assert node["cpu_us_per_msg"] <= 1.5 * relay["cpu_us_per_msg"], figures
