@@ -9,6 +9,7 @@ import dataclasses
 import hashlib
 import json
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -61,7 +62,7 @@ def test_noise_load_ported_from_sdformat():
         "dynamic_bias_correlation_time": 10.2,
     }
     # TEST(DOMNoise, ConstructionAndSet): defaults are type none and every value 0
-    assert parse_noise(parse_text("<noise/>"), "noise") == {
+    assert parse_noise(parse_text('<noise type="none"/>'), "noise") == {
         "type": "none",
         **dict.fromkeys(
             (
@@ -617,3 +618,42 @@ def test_a_test_only_declaration_joins_the_suite_sdf_types(tmp_path, sonar_toy):
 def test_the_test_only_declaration_is_gone_after_its_fixture():
     assert "sonar" not in sdf_type_models()
     assert "sonar_toy" not in registry.names()
+
+
+# ---- comments as sdformat (tinyxml2) reads them ---------------------------------------
+
+_GZ_SIM = Path(__file__).parent / "data" / "sdf" / "gz-sim"
+
+
+def test_real_gz_sim_world_with_double_hyphen_in_a_comment():
+    # gz-sim examples/worlds/advanced_lift_drag_system.sdf (commit in
+    # tests/data/sdf/README.md): its header comment holds `gz topic ... --msgtype`,
+    # which XML 1.0 forbids and expat refuses, and which tinyxml2 (sdformat) accepts.
+    # The one noisy sensor there: air_pressure, <noise type="gaussian"> mean 0,
+    # stddev 0.01 (line 147 of the file; the sensor tag is on line 142)
+    path = _GZ_SIM / "advanced_lift_drag_system.sdf"
+    assert "--msgtype" in path.read_text()
+    sensors = load_sensors(path, seed=1)
+    assert list(sensors) == ["advanced_lift_drag_demo_model::base_link::air_pressure_sensor"]
+    s = sensors["air_pressure_sensor"]
+    assert (s.type, s.line, s.update_rate) == ("air_pressure", 142, 50.0)
+    comp = s.params["air_pressure"]["pressure"]
+    assert comp["mean"] == 0.0 and comp["stddev"] == 0.01
+
+
+def test_comment_rules_keep_lines_and_leave_cdata_alone():
+    text = (
+        "<sdf>\n<!-- a -- b\n -- c --->\n<model name='m'><link name='l'>\n"
+        "<sensor name='s' type='magnetometer'><topic><![CDATA[<!-- x -- y -->]]></topic>\n"
+        "<magnetometer><x><noise><stddev>1</stddev></noise></x></magnetometer>"
+        "</sensor></link></model></sdf>"
+    )
+    # the comment (ending in "--->") is read; the error after it names line 6
+    with pytest.raises(SdfError, match=r"^line 6: element <magnetometer/x/noise> has no type"):
+        load_sensors(text)
+    s = load_sensors(text.replace("<noise>", '<noise type="gaussian">'))["s"]
+    assert s.line == 5 and s.topic == "<!-- x -- y -->"
+    # bytes take the same path; an unterminated comment is still malformed XML
+    assert parse_text(b"<a><!-- -- --></a>").tag == "a"
+    with pytest.raises(SdfError, match="not well-formed"):
+        parse_text("<a><!-- -- </a>")
