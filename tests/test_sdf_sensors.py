@@ -123,10 +123,46 @@ def test_lidar_builds_range_noise_with_gazebo_rules():
     assert isinstance(m, fastnoise.RangeNoise)
     assert (m.min_range, m.max_range, m.bias_mean, m.precision) == (0.1, 30.0, 0.05, 0.001)
     assert m.flip_bias_sign and abs(m.bias) == 0.05
-    out = m.apply(np.array([1.0, 50.0, 0.0, np.nan, np.inf]))
-    # r + bias, rounded to 1 mm, clamped to [0.1, 30]; NaN -> max; inf kept
-    expect = np.array([1.0 + m.bias, 30.0, 0.1, 30.0, np.inf])
+    assert m.inf_outside_limits
+    out = m.apply(np.array([1.0, 50.0, 0.0, np.nan, np.inf, 29.96]))
+    # r + bias, rounded to 1 mm, clamped to [0.1, 30]; true ranges outside [0.1, 30]
+    # are -inf/+inf before the noise; NaN -> max; inf kept
+    expect = np.array([1.0 + m.bias, np.inf, -np.inf, 30.0, np.inf, min(29.96 + m.bias, 30.0)])
     assert np.allclose(out, expect, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind, elem", [("gpu_lidar", "lidar"), ("gpu_ray", "ray")])
+def test_gpu_lidar_detect_box_port(kind, elem):
+    # gz-sensors test/integration/gpu_lidar_sensor.cc, DetectBox: range [0.08, 10] m,
+    # a unit box at x = 1 m seen by the middle beam (1 - 0.5 = 0.5 m), nothing seen by
+    # the first and last beams: Range(0) and Range(last) are INF_D. GpuLidarSensor.cc
+    # calls SetClamp(false), so gz-rendering (BaseGpuRays.hh) gives -INF_D/INF_D for
+    # data outside the clip planes (near 0.08, far 10) before Lidar::ApplyNoise; with
+    # noise (here mean 0.01 m, to have a model) those beams stay infinite
+    rng = "<min>0.08</min><max>10.0</max>"
+    noise = "<noise><type>gaussian</type><mean>0.01</mean></noise>"
+    m = load_sensors(_lidar(noise, kind=kind, elem=elem, rng=rng), seed=2)["s"].model
+    # a miss renders beyond the far plane; a surface nearer than 0.08 m lies before
+    # the near plane
+    truth = np.array([15.0, 0.5, 1e9, 0.05, 10.0, 0.08])
+    out = m.apply(truth)
+    assert out[0] == np.inf and out[2] == np.inf and out[3] == -np.inf
+    assert abs(out[1] - (0.5 + 0.01)) <= 1e-12
+    # exactly at the limits is inside (the shader's tests are strict): noised, clamped
+    assert out[4] == 10.0 and abs(out[5] - 0.09) <= 1e-12
+
+
+def test_cpu_lidar_set_raycast_results_port():
+    # gz-sensors test/integration/cpu_lidar_sensor.cc, SetRaycastResults and
+    # CpuLidarSensor::SetRaycastResults: range [0.08, 10]; fraction 0.5 -> 0.08 + 0.5 *
+    # 9.92 = 5.04 m; no hit (fraction +inf) -> +inf; a range outside [min, max] is
+    # -inf/+inf before the noise, which only finite ranges get (then clamped)
+    rng = "<min>0.08</min><max>10</max>"
+    noise = "<noise><type>gaussian</type><mean>5.0</mean></noise>"
+    m = load_sensors(_lidar(noise, kind="lidar", rng=rng), seed=3)["s"].model
+    out = m.apply(np.array([0.08 + 0.5 * 9.92, np.inf, 0.08, 12.0, 0.01]))
+    # NoiseClamping's mean 5 pushes 5.04 to 10.04 -> clamped to 10
+    np.testing.assert_array_equal(out, [10.0, np.inf, 5.08, np.inf, -np.inf])
 
 
 @pytest.mark.parametrize(
