@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from fastnoise import DepthNoise, ImageNoise
+from fastnoise import DepthNoise, GazeboNoise, ImageNoise
 from fastnoise.io.sdf import load_sensors
 from fastnoise.models.camera.depth import GAZEBO_UNIFORM_FLOOR, radius_cap
 
@@ -153,3 +153,26 @@ def test_load_sensors_builds_the_gazebo_exact_cameras():
     assert np.all(col[..., 0] == col[..., 1]) and np.all(col[..., 1] == col[..., 2])
     ogre1 = load_sensors(sdf.replace(f'type="{kind}"', 'type="rgbd"'), camera_variant="gazebo")
     assert ogre1["c"].models["camera"].variant == "gazebo"
+
+
+# ---- dynamic-bias correlation time <= 0 (gz-sensors src/GaussianNoiseModel.cc) ----------
+
+
+def test_correlation_time_zero_or_negative_means_no_dynamic_bias():
+    # GaussianNoiseModel::ApplyImpl moves the bias only if dynamicBiasStdDev > 0 &&
+    # dynamicBiasCorrTime > 0 && _dt > 0; Load refuses neither 0 nor a negative tau
+    # (sdformat noise.sdf: no min). Numbers of gz-sensors src/ImuSensor_TEST.cc: the
+    # ADIS accelerometer, random walk 2 * 3.0e-3, correlation time 300 s, turn-on bias
+    # sigma 20.0e-3 * 9.8, sampled at 1000 Hz
+    walk, sigma, dt = 2.0 * 3.0e-3, 20.0e-3 * 9.8, 1.0 / 1000.0
+    x = np.zeros(2000)
+    moving = GazeboNoise(0.0, 0.0, 0.0, sigma, walk, 300.0, seed=6)
+    out = moving.apply(x, dt=dt)
+    assert np.unique(out).size > 1000  # tau 300 s: the bias moves every sample
+    for tau in (0.0, -300.0):
+        m = GazeboNoise(0.0, 0.0, 0.0, sigma, walk, tau, seed=6)
+        assert m.dynamic_bias_correlation_time == tau
+        out = m.apply(x, dt=dt)
+        # the turn-on bias only: every sample the same, the draw of the same seed
+        assert np.all(out == out[0])
+        assert out[0] == GazeboNoise(0.0, 0.0, 0.0, sigma, seed=6).bias == m.bias
