@@ -74,6 +74,9 @@ def test_rgbd_colour_on_the_encoded_value_truncated():
     levels = np.arange(256, dtype=np.uint8).reshape(16, 16)
     same = ImageNoise(0.0, 0.0, variant="ogre2_rgbd", seed=1).apply(levels, frame=0)
     np.testing.assert_array_equal(same, levels)
+    deep = np.arange(65536, dtype=np.uint16).reshape(256, 256)  # and every uint16 level
+    same = ImageNoise(0.0, 0.0, variant="ogre2_rgbd", seed=1).apply(deep, frame=0)
+    np.testing.assert_array_equal(same, deep)
 
 
 def test_rgbd_colour_and_depth_share_the_capped_normal():
