@@ -171,3 +171,32 @@ def test_numpy_rgb_f32_ogre2(benchmark, rng):
         return np.clip(v, 0.0, 1.0).astype(np.float32)
 
     benchmark(ogre2, img)
+
+
+# ---- Gazebo's RGB-D colour (variant="ogre2_rgbd", gaussian_noise_depth_fs.glsl) ------------
+
+
+def numpy_rgbd_colour(img, rng, mean=0.1, stddev=0.2):
+    """The shader as a user would write it: Box-Muller from uniforms floored at 0.001,
+    z = mean + stddev Z shaped sign(z)|z|**2.1, on the stored value, int(c * 255)."""
+    u = np.maximum(rng.random(img.shape[:2], dtype=np.float32), np.float32(0.001))
+    v = rng.random(img.shape[:2], dtype=np.float32)
+    z = np.sqrt(-2.0 * np.log(u)) * np.cos(np.float32(2.0 * np.pi) * v) * stddev + mean
+    n = np.copysign(np.abs(z) ** np.float32(2.1), z)
+    c = np.clip(img / np.float32(255) + n[..., None], 0, 1)
+    return (c * np.float32(255)).astype(np.uint8)
+
+
+@pytest.mark.benchmark(group="camera-rgbd-colour-u8")
+def test_fastnoise_rgbd_colour_u8(benchmark):
+    img = frame("1080p")
+    m = ImageNoise(0.1, 0.2, variant="ogre2_rgbd", seed=1)
+    out = benchmark(m.apply, img, frame=0)
+    assert out.shape == img.shape and out.dtype == np.uint8
+
+
+@pytest.mark.benchmark(group="camera-rgbd-colour-u8")
+def test_numpy_rgbd_colour_u8(benchmark, rng):
+    img = frame("1080p")
+    out = benchmark(numpy_rgbd_colour, img, rng)
+    assert out.shape == img.shape and out.dtype == np.uint8

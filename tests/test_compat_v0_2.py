@@ -44,9 +44,13 @@ RENAMED_0_3 = {
 FRAME_COUNTER_0_3 = {"lidar", "range", "carla_lidar"}
 
 
+# params added after 0.3, with the default that keeps the 0.2 bits
+ADDED_LATER = {"depth": {"uniform_floor": None}}
+
+
 def _in_0_3_names(name, state):
     """A 0.2 state with the keys of its params that 0.3 renamed spelled the new way (and
-    the frame counter 0.3 added, at frame 0)."""
+    the frame counter 0.3 added, at frame 0; params added since, at their defaults)."""
     renames = RENAMED_0_3.get(name, {})
 
     def walk(v):
@@ -60,7 +64,8 @@ def _in_0_3_names(name, state):
     if name in FRAME_COUNTER_0_3:
         assert position == {}
         position = {"frame": 0}
-    return {**state, "params": walk(state["params"]), "position": position}
+    params = {**walk(state["params"]), **ADDED_LATER.get(name, {})}
+    return {**state, "params": params, "position": position}
 
 
 def _check_warnings(name, caught):

@@ -137,3 +137,11 @@ def test_gpu_functions_take_only_the_model_they_serve(call, needs):
     # so this runs without a GPU; a depth camera is not the camera model
     with pytest.raises(TypeError, match=rf"is not allowed: it must be a {needs}$"):
         call(fastnoise.DepthNoise(seed=1))
+
+
+def test_the_rgbd_colour_variant_is_refused_on_the_gpu():
+    # ImageNoise(variant="ogre2_rgbd") has no CUDA kernel: refused by name before CuPy
+    # is touched, never run as another variant
+    m = fastnoise.ImageNoise(0.0, 0.1, variant="ogre2_rgbd", seed=1)
+    with pytest.raises(ValueError, match="variant='ogre2_rgbd' is not allowed on the GPU"):
+        fcuda.image_noise(m, None)

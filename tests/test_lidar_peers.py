@@ -340,7 +340,8 @@ def test_gz_a_noise_model_exists_only_for_gaussian_with_a_nonzero_field():
     ):
         gz = RangeNoise.from_gazebo(0.1, 10.0, **kw, seed=2)
         assert not gz.enabled and gz.bias == 0.0
-        np.testing.assert_array_equal(gz.apply(r), r)  # untouched: not even clamped
+        # no noise, no clamp; only the limits' +-inf (before any noise, in both lidars)
+        np.testing.assert_array_equal(gz.apply(r), [-np.inf, -np.inf, 3.0, np.inf, *r[4:]])
     # each of mean, stddev, bias_mean and a dynamic-bias field makes one
     for kw in (
         {"mean": 2e-6},
@@ -351,11 +352,16 @@ def test_gz_a_noise_model_exists_only_for_gaussian_with_a_nonzero_field():
     ):
         assert RangeNoise.from_gazebo(0.1, 10.0, noise_type="GAUSSIAN", **kw, seed=2).enabled
     # the dynamic bias never moves (Apply(range) has dt = 0): a model with only those
-    # fields returns the clamped true ranges
+    # fields returns the true ranges, those outside [0.1, 10] as -inf/+inf (both Gazebo
+    # lidars: GpuLidarSensor.cc SetClamp(false), CpuLidarSensor::SetRaycastResults)
+    # and NaN as max (Lidar::Clamp)
     dyn = RangeNoise.from_gazebo(
         0.1, 10.0, dynamic_bias_stddev=0.5, dynamic_bias_correlation_time=2.0, seed=3
     )
-    np.testing.assert_array_equal(dyn.apply(r), [0.1, 0.1, 3.0, 10.0, np.inf, -np.inf, 10.0])
+    np.testing.assert_array_equal(
+        dyn.apply(r), [-np.inf, -np.inf, 3.0, np.inf, np.inf, -np.inf, 10.0]
+    )
+    assert dyn.inf_outside_limits
 
 
 def test_gz_cpu_lidar_turns_out_of_limit_ranges_into_inf_before_the_noise():
@@ -364,18 +370,21 @@ def test_gz_cpu_lidar_turns_out_of_limit_ranges_into_inf_before_the_noise():
     r = np.array([0.05, 0.1, 5.0, 10.0, 10.5, np.inf])
     cpu = RangeNoise.from_gazebo(0.1, 10.0, mean=0.5, cpu_lidar=True, seed=4)
     np.testing.assert_array_equal(cpu.apply(r), [-np.inf, 0.6, 5.5, 10.0, np.inf, np.inf])
+    # the GPU lidar the same (gz-sensors GpuLidarSensor.cc: SetClamp(false); gz-rendering
+    # BaseGpuRays.hh: dataMinVal/dataMaxVal -INF_D/INF_D outside near 0.1 / far 10)
     gpu = RangeNoise.from_gazebo(0.1, 10.0, mean=0.5, seed=4)
-    np.testing.assert_array_equal(gpu.apply(r), [0.55, 0.6, 5.5, 10.0, 10.0, np.inf])
+    np.testing.assert_array_equal(gpu.apply(r), [-np.inf, 0.6, 5.5, 10.0, np.inf, np.inf])
     # with no noise model the CPU lidar still reports +-inf
     quiet = RangeNoise.from_gazebo(0.1, 10.0, noise_type="none", cpu_lidar=True, seed=4)
     np.testing.assert_array_equal(quiet.apply(r), [-np.inf, 0.1, 5.0, 10.0, np.inf, np.inf])
 
 
 def test_gz_clamp_rules():
-    # Lidar::Clamp: NaN -> max, finite -> [min, max], +-inf kept
+    # Lidar::Clamp: NaN -> max, finite -> [min, max], +-inf kept; a true 0.0 is below
+    # min 1.0, so -inf before the noise
     gz = RangeNoise.from_gazebo(1.0, 20.0, mean=0.25, seed=5)
-    out = gz.apply(np.array([np.nan, 0.0, 19.9, np.inf, -np.inf, 7.0]))
-    np.testing.assert_array_equal(out, [20.0, 1.0, 20.0, np.inf, -np.inf, 7.25])
+    out = gz.apply(np.array([np.nan, 0.0, 19.9, np.inf, -np.inf, 7.0, 1.0]))
+    np.testing.assert_array_equal(out, [20.0, -np.inf, 20.0, np.inf, -np.inf, 7.25, 1.25])
 
 
 def test_gz_bias_sign_is_flipped_with_probability_one_half():

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from fastnoise.io.sdf.imu import from_sdf, imu_noise_params_from_sdf
+from fastnoise.io.sdf.xml import SdfError
 from fastnoise.models.imu.imu_noise import ImuNoise
 
 
@@ -132,24 +133,31 @@ def test_negative_or_zero_correlation_time_turns_the_dynamic_bias_off():
         assert gyro.noise_stddev == (0.01,) * 3 and not gyro.turn_on_bias_decays
 
 
-def test_missing_type_is_none_and_type_is_lower_cased():
-    gyro, _ = imu_noise_params_from_sdf(
-        "<imu><angular_velocity><x><noise><stddev>1</stddev></noise></x></angular_velocity></imu>"
-    )
-    assert gyro.noise_stddev == (0.0,) * 3  # sdformat: a missing type is "none"
+def test_missing_type_attribute_is_refused_and_type_is_lower_cased():
+    # sdformat sdf/1.12/noise.sdf: <attribute name="type" ... required="1">; parser.cc
+    # readXml fails with "Required attribute[type] in element[noise] is not specified
+    # in SDF." -- fastnoise refuses it too, naming the element's path and line
+    sdf = "<imu><angular_velocity><x><noise><stddev>1</stddev></noise></x></angular_velocity></imu>"
+    with pytest.raises(
+        SdfError, match=r"^line 1: element <imu/angular_velocity/x/noise> has no type attribute"
+    ):
+        imu_noise_params_from_sdf(sdf)
     gyro, _ = imu_noise_params_from_sdf(_imu("<stddev>0.5</stddev>", ntype="GAUSSIAN"))
     assert gyro.noise_stddev == (0.5,) * 3
 
 
-def test_a_type_child_is_ignored_with_a_warning_where_type_is_an_attribute():
-    # noise.sdf declares type as an attribute: sdformat's Element::Get returns the
-    # attribute (default "none") and copies a <type> child as an unknown element
+def test_a_type_child_does_not_stand_in_for_the_type_attribute():
+    # noise.sdf declares type as an attribute: a <type> child is an unknown element
+    # to sdformat, so the attribute is still missing and the file is refused
     sdf = (
         "<imu><angular_velocity><x><noise><type>gaussian</type><stddev>1</stddev>"
         "</noise></x></angular_velocity></imu>"
     )
+    with pytest.raises(SdfError, match=r"no type attribute \(a <type> child, 'gaussian', is not"):
+        imu_noise_params_from_sdf(sdf)
+    # with both, the attribute is read and the differing child is reported
     with pytest.warns(UserWarning, match=r"line 1: <imu/angular_velocity/x/noise/type> ignored"):
-        gyro, _ = imu_noise_params_from_sdf(sdf)
+        gyro, _ = imu_noise_params_from_sdf(sdf.replace("<noise>", '<noise type="none">'))
     assert gyro.noise_stddev == (0.0,) * 3
 
 

@@ -9,6 +9,7 @@ import dataclasses
 import hashlib
 import json
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -61,7 +62,7 @@ def test_noise_load_ported_from_sdformat():
         "dynamic_bias_correlation_time": 10.2,
     }
     # TEST(DOMNoise, ConstructionAndSet): defaults are type none and every value 0
-    assert parse_noise(parse_text("<noise/>"), "noise") == {
+    assert parse_noise(parse_text('<noise type="none"/>'), "noise") == {
         "type": "none",
         **dict.fromkeys(
             (
@@ -122,10 +123,46 @@ def test_lidar_builds_range_noise_with_gazebo_rules():
     assert isinstance(m, fastnoise.RangeNoise)
     assert (m.min_range, m.max_range, m.bias_mean, m.precision) == (0.1, 30.0, 0.05, 0.001)
     assert m.flip_bias_sign and abs(m.bias) == 0.05
-    out = m.apply(np.array([1.0, 50.0, 0.0, np.nan, np.inf]))
-    # r + bias, rounded to 1 mm, clamped to [0.1, 30]; NaN -> max; inf kept
-    expect = np.array([1.0 + m.bias, 30.0, 0.1, 30.0, np.inf])
+    assert m.inf_outside_limits
+    out = m.apply(np.array([1.0, 50.0, 0.0, np.nan, np.inf, 29.96]))
+    # r + bias, rounded to 1 mm, clamped to [0.1, 30]; true ranges outside [0.1, 30]
+    # are -inf/+inf before the noise; NaN -> max; inf kept
+    expect = np.array([1.0 + m.bias, np.inf, -np.inf, 30.0, np.inf, min(29.96 + m.bias, 30.0)])
     assert np.allclose(out, expect, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind, elem", [("gpu_lidar", "lidar"), ("gpu_ray", "ray")])
+def test_gpu_lidar_detect_box_port(kind, elem):
+    # gz-sensors test/integration/gpu_lidar_sensor.cc, DetectBox: range [0.08, 10] m,
+    # a unit box at x = 1 m seen by the middle beam (1 - 0.5 = 0.5 m), nothing seen by
+    # the first and last beams: Range(0) and Range(last) are INF_D. GpuLidarSensor.cc
+    # calls SetClamp(false), so gz-rendering (BaseGpuRays.hh) gives -INF_D/INF_D for
+    # data outside the clip planes (near 0.08, far 10) before Lidar::ApplyNoise; with
+    # noise (here mean 0.01 m, to have a model) those beams stay infinite
+    rng = "<min>0.08</min><max>10.0</max>"
+    noise = "<noise><type>gaussian</type><mean>0.01</mean></noise>"
+    m = load_sensors(_lidar(noise, kind=kind, elem=elem, rng=rng), seed=2)["s"].model
+    # a miss renders beyond the far plane; a surface nearer than 0.08 m lies before
+    # the near plane
+    truth = np.array([15.0, 0.5, 1e9, 0.05, 10.0, 0.08])
+    out = m.apply(truth)
+    assert out[0] == np.inf and out[2] == np.inf and out[3] == -np.inf
+    assert abs(out[1] - (0.5 + 0.01)) <= 1e-12
+    # exactly at the limits is inside (the shader's tests are strict): noised, clamped
+    assert out[4] == 10.0 and abs(out[5] - 0.09) <= 1e-12
+
+
+def test_cpu_lidar_set_raycast_results_port():
+    # gz-sensors test/integration/cpu_lidar_sensor.cc, SetRaycastResults and
+    # CpuLidarSensor::SetRaycastResults: range [0.08, 10]; fraction 0.5 -> 0.08 + 0.5 *
+    # 9.92 = 5.04 m; no hit (fraction +inf) -> +inf; a range outside [min, max] is
+    # -inf/+inf before the noise, which only finite ranges get (then clamped)
+    rng = "<min>0.08</min><max>10</max>"
+    noise = "<noise><type>gaussian</type><mean>5.0</mean></noise>"
+    m = load_sensors(_lidar(noise, kind="lidar", rng=rng), seed=3)["s"].model
+    out = m.apply(np.array([0.08 + 0.5 * 9.92, np.inf, 0.08, 12.0, 0.01]))
+    # NoiseClamping's mean 5 pushes 5.04 to 10.04 -> clamped to 10
+    np.testing.assert_array_equal(out, [10.0, np.inf, 5.08, np.inf, -np.inf])
 
 
 @pytest.mark.parametrize(
@@ -617,3 +654,42 @@ def test_a_test_only_declaration_joins_the_suite_sdf_types(tmp_path, sonar_toy):
 def test_the_test_only_declaration_is_gone_after_its_fixture():
     assert "sonar" not in sdf_type_models()
     assert "sonar_toy" not in registry.names()
+
+
+# ---- comments as sdformat (tinyxml2) reads them ---------------------------------------
+
+_GZ_SIM = Path(__file__).parent / "data" / "sdf" / "gz-sim"
+
+
+def test_real_gz_sim_world_with_double_hyphen_in_a_comment():
+    # gz-sim examples/worlds/advanced_lift_drag_system.sdf (commit in
+    # tests/data/sdf/README.md): its header comment holds `gz topic ... --msgtype`,
+    # which XML 1.0 forbids and expat refuses, and which tinyxml2 (sdformat) accepts.
+    # The one noisy sensor there: air_pressure, <noise type="gaussian"> mean 0,
+    # stddev 0.01 (line 147 of the file; the sensor tag is on line 142)
+    path = _GZ_SIM / "advanced_lift_drag_system.sdf"
+    assert "--msgtype" in path.read_text()
+    sensors = load_sensors(path, seed=1)
+    assert list(sensors) == ["advanced_lift_drag_demo_model::base_link::air_pressure_sensor"]
+    s = sensors["air_pressure_sensor"]
+    assert (s.type, s.line, s.update_rate) == ("air_pressure", 142, 50.0)
+    comp = s.params["air_pressure"]["pressure"]
+    assert comp["mean"] == 0.0 and comp["stddev"] == 0.01
+
+
+def test_comment_rules_keep_lines_and_leave_cdata_alone():
+    text = (
+        "<sdf>\n<!-- a -- b\n -- c --->\n<model name='m'><link name='l'>\n"
+        "<sensor name='s' type='magnetometer'><topic><![CDATA[<!-- x -- y -->]]></topic>\n"
+        "<magnetometer><x><noise><stddev>1</stddev></noise></x></magnetometer>"
+        "</sensor></link></model></sdf>"
+    )
+    # the comment (ending in "--->") is read; the error after it names line 6
+    with pytest.raises(SdfError, match=r"^line 6: element <magnetometer/x/noise> has no type"):
+        load_sensors(text)
+    s = load_sensors(text.replace("<noise>", '<noise type="gaussian">'))["s"]
+    assert s.line == 5 and s.topic == "<!-- x -- y -->"
+    # bytes take the same path; an unterminated comment is still malformed XML
+    assert parse_text(b"<a><!-- -- --></a>").tag == "a"
+    with pytest.raises(SdfError, match="not well-formed"):
+        parse_text("<a><!-- -- </a>")

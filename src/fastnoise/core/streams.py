@@ -266,8 +266,9 @@ STREAMS: tuple[Stream, ...] = (
         "camera",
         "camera",
         "frame",
-        "float32 normal j (pixel y * width + x; per channel j * channels + c)",
-        "frame < 2**64; pixel index < 2**64",
+        "float32 normal j (pixel y * width + x; per channel j * channels + c); variant "
+        "ogre2_rgbd also normal 2**63 + j, the Box-Muller partner of the capped normal",
+        "frame < 2**64; pixel index < 2**64 (ogre2_rgbd: < 2**63)",
     ),
     Stream(
         "depth",
@@ -275,8 +276,9 @@ STREAMS: tuple[Stream, ...] = (
         "frame",
         "float32 normal j (pixel y * width + x): the camera's own normal of that pixel, "
         "on purpose (one Gaussian per pixel for RGB-D depth and colour, as gz-rendering's "
-        "depth noise shader)",
-        "frame < 2**64; pixel index < 2**64",
+        "depth noise shader); with uniform_floor also normal 2**63 + j, the Box-Muller "
+        "partner of the capped normal",
+        "frame < 2**64; pixel index < 2**64 (uniform_floor: < 2**63)",
     ),
     Stream(
         "suite",

@@ -4,8 +4,11 @@
 Two spellings of the type exist in the SDF specification (sdformat ``sdf/1.12``):
 
 - ``noise.sdf`` (IMU axes, magnetometer, altimeter, air pressure and speed, navsat,
-  force/torque): a ``type`` ATTRIBUTE, default ``none``. A ``<type>`` child is not part
-  of that element: sdformat copies it as an unknown element and ignores it.
+  force/torque): a ``type`` ATTRIBUTE, required (``required="1"``): sdformat refuses a
+  ``<noise>`` without it (``parser.cc``: "Required attribute[type] in element[noise] is
+  not specified in SDF."), and so does fastnoise, naming the element's path. A
+  ``<type>`` child is not part of that element: sdformat copies it as an unknown
+  element and ignores it.
 - the ``<noise>`` of ``lidar.sdf``/``ray.sdf`` and ``camera.sdf``: a ``<type>`` CHILD,
   required, default ``gaussian``. A ``type`` attribute is not part of that element:
   sdformat warns and ignores it.
@@ -15,8 +18,10 @@ Two spellings of the type exist in the SDF specification (sdformat ``sdf/1.12``)
 Every value child is read for every type. ``stddev``, ``bias_stddev`` and
 ``dynamic_bias_stddev`` must be >= 0 (the specification's ``min="0.0"``); a negative
 ``precision`` is refused (gz-sensors reports it as an error and ignores it). A
-``dynamic_bias_correlation_time`` <= 0 is allowed: gz-sensors then never updates the
-dynamic bias.
+``dynamic_bias_correlation_time`` <= 0 (zero or negative) is allowed, as in
+``noise.sdf`` (no ``min``): gz-sensors' ``GaussianNoiseModel::ApplyImpl`` moves the
+dynamic bias only when ``dynamicBiasStdDev > 0 && dynamicBiasCorrTime > 0 && dt > 0``,
+so such a model has no dynamic bias (:func:`component` zeroes both fields).
 """
 
 from __future__ import annotations
@@ -81,7 +86,20 @@ def parse_noise(
             )
         where = child_type if child_type is not None else node
     else:
-        raw = attr if attr is not None else "none"
+        if attr is None:
+            # noise.sdf: <attribute name="type" ... required="1">; sdformat's readXml
+            # refuses the element ("Required attribute[type] in element[noise] is not
+            # specified in SDF.") and the whole file with it
+            hint = (
+                f" (a <type> child, {child_type.text!r}, is not read here)"
+                if child_type is not None
+                else ""
+            )
+            raise node.error(
+                f"element <{path}> has no type attribute{hint}: sdformat requires one; "
+                f'write <noise type="gaussian"> (or one of {TYPES})'
+            )
+        raw = attr
         if (
             child_type is not None
             and child_type.text.lower() != raw.strip().lower()

@@ -9,18 +9,33 @@ rules, from gz-sensors (commit in ``docs/peers.rst``):
 
 - ``imu``: one GaussianNoiseModel per axis (``ImuSensor.cc``) -> ``imu``.
 - ``lidar``/``gpu_lidar`` (``ray``/``gpu_ray``; ``<lidar>`` or ``<ray>``): ``Lidar.cc``
-  builds a model only for type ``gaussian`` and only if mean, stddev, bias_mean,
-  dynamic_bias_stddev or dynamic_bias_correlation_time is non-zero (|x| > 1e-6), applies
-  it with dt = 0 (no dynamic-bias step) and clamps with ``<range><min>``/``<max>``
-  -> ``range`` with ``flip_bias_sign=True``.
+  and ``CpuLidarSensor.cc`` build a model only for type ``gaussian`` and only if mean,
+  stddev, bias_mean, dynamic_bias_stddev or dynamic_bias_correlation_time is non-zero
+  (|x| > 1e-6), apply it with dt = 0 (no dynamic-bias step) and clamp with
+  ``<range><min>``/``<max>`` -> ``range`` with ``flip_bias_sign=True`` and
+  ``inf_outside_limits=True``: each sensor marks a true range outside [min, max] as
+  -inf/+inf BEFORE the noise, so it is never noised nor clamped back in. The GPU lidar
+  (``GpuLidarSensor.cc``) does it through gz-rendering's rays with ``SetClamp(false)``
+  (``BaseGpuRays.hh``: data outside the clip planes near = min, far = max become
+  ``-INF_D``/``INF_D``; the Ogre 2 shader tests ``l > far``, ``l < near``), then
+  ``Lidar::ApplyNoise`` noises every beam and ``Lidar::Clamp`` turns NaN into max. The
+  CPU lidar (``CpuLidarSensor::SetRaycastResults``) does it itself (``range < rMin``,
+  ``range > rMax``) and noises and clamps finite ranges only; a NaN true range (which
+  its raycast does not produce: no hit is an infinite fraction) would stay NaN there,
+  and becomes max here (the GPU rule).
 - ``camera``: ``CameraSensor.cc``: type ``gaussian`` and mean or stddev non-zero ->
   ``camera`` (mean and stddev only; variant ``camera_variant``).
 - ``depth_camera`` (``depth``): ``DepthCameraSensor.cc``, same rule -> ``depth``
   (metres, NaN/inf kept, no [0, 1] clamp; ``<camera><clip>`` near/far: gz-rendering's
-  Ogre 2 depth camera turns noisy depths beyond them into -inf/+inf).
+  Ogre 2 depth camera turns noisy depths beyond them into -inf/+inf;
+  ``uniform_floor=0.001``: its noise shader ``gaussian_noise_depth_fs.glsl`` floors
+  its Box-Muller uniforms there, so no sample exceeds 3.7169 stddev).
 - ``rgbd_camera`` (``rgbd``): ``RgbdCameraSensor.cc``: type ``gaussian`` -> one
-  per-pixel normal for depth and colour: ``depth`` and ``camera`` on the same seed
-  (they draw the same normal for a pixel).
+  per-pixel normal for depth and colour: ``depth`` (as ``depth_camera``) and ``camera``
+  with ``variant="ogre2_rgbd"`` on the same seed (they draw the same capped normal for
+  a pixel; the colour noise is shaped and added to the sRGB-encoded value, and 8-bit
+  colour truncated, as that shader does). With ``camera_variant="gazebo"`` the colour
+  takes the plain ``"gazebo"`` variant.
 - ``magnetometer`` (x, y, z), ``altimeter`` (vertical_position, vertical_velocity),
   ``air_pressure`` (pressure), ``air_speed`` (pressure), ``navsat`` (``gps``;
   position_sensing and velocity_sensing, horizontal and vertical) and ``force_torque``
@@ -38,6 +53,7 @@ from typing import Any
 from fastnoise.io.sdf.imu import imu_triads
 from fastnoise.io.sdf.noise import GZ_EPS, component, parse_noise
 from fastnoise.io.sdf.xml import Node
+from fastnoise.models.camera.depth import GAZEBO_UNIFORM_FLOOR
 
 __all__ = ["ALIASES", "Plan", "describe", "noise_nodes"]
 
@@ -211,6 +227,7 @@ def _lidar(sensor: Node, plan: Plan, notes: list[str], used: set[int]) -> None:
         "bias_stddev": c["bias_stddev"],
         "precision": c["precision"],
         "flip_bias_sign": True,
+        "inf_outside_limits": True,  # both gz-sensors lidars: see the module notes
     }
 
 
@@ -262,11 +279,22 @@ def _camera(
         plan.reason = f"gz-sensors' {plan.type} adds no noise when mean and stddev are zero"
         return
     mean, stddev = float(v["mean"]), float(v["stddev"])
-    if plan.type in ("camera", "rgbd_camera"):
+    if plan.type == "camera":
         plan.params["camera"] = {"mean": mean, "stddev": stddev, "variant": camera_variant}
+    elif plan.type == "rgbd_camera":
+        # Ogre 2: the colour noise of gaussian_noise_depth_fs.glsl (ImageNoise's
+        # "ogre2_rgbd"); Ogre 1 ("gazebo") has no RGB-D noise shader, the plain one
+        variant = "ogre2_rgbd" if camera_variant == "ogre2" else camera_variant
+        plan.params["camera"] = {"mean": mean, "stddev": stddev, "variant": variant}
     if plan.type in ("depth_camera", "rgbd_camera"):
         near, far = _clip(cam)
-        plan.params["depth"] = {"mean": mean, "stddev": stddev, "near": near, "far": far}
+        plan.params["depth"] = {
+            "mean": mean,
+            "stddev": stddev,
+            "near": near,
+            "far": far,
+            "uniform_floor": GAZEBO_UNIFORM_FLOOR,
+        }
 
 
 def _clip(cam: Node) -> tuple[float, float]:

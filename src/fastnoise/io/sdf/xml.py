@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
-__all__ = ["Node", "SdfError", "parse_text", "read_source"]
+__all__ = ["Node", "SdfError", "parse_text", "read_source", "relax_comments"]
 
 
 class SdfError(ValueError):
@@ -61,9 +61,53 @@ class Node:
         return SdfError(f"{self.where()}: {message}")
 
 
+def relax_comments(text: str | bytes) -> str | bytes:
+    """``text`` with every ``-`` inside an XML comment replaced by a space, so that expat
+    reads comments as sdformat's XML parser (tinyxml2) does.
+
+    XML 1.0 forbids ``--`` inside a comment and a comment ending in ``-`` (``--->``);
+    expat refuses both, tinyxml2 takes everything from ``<!--`` to the first ``-->`` as
+    the comment. Real gz-sim worlds rely on that (``gz topic ... --msgtype`` in the
+    comment of ``examples/worlds/advanced_lift_drag_system.sdf``). Comment text is
+    dropped anyway, and the replacement keeps every newline, so line numbers stay
+    those of the file. CDATA sections are left alone; a comment without its ``-->``
+    is left for expat to report."""
+    if isinstance(text, bytes):
+        out_b = relax_comments(text.decode("latin-1"))
+        assert isinstance(out_b, str)
+        return out_b.encode("latin-1")  # latin-1 round-trips every byte
+    if "<!--" not in text:
+        return text
+    parts: list[str] = []
+    pos = 0
+    while True:
+        c = text.find("<!--", pos)
+        d = text.find("<![CDATA[", pos)
+        if c < 0 and d < 0:
+            break
+        if d >= 0 and (c < 0 or d < c):  # a CDATA section first: copy it as it is
+            end = text.find("]]>", d)
+            if end < 0:
+                break
+            parts.append(text[pos : end + 3])
+            pos = end + 3
+            continue
+        end = text.find("-->", c + 4)
+        if end < 0:
+            break
+        parts.append(text[pos : c + 4])
+        parts.append(text[c + 4 : end].replace("-", " "))
+        parts.append("-->")
+        pos = end + 3
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
 def parse_text(text: str | bytes, source: str = "<string>") -> Node:
     """The root :class:`Node` of the XML ``text``; malformed XML raises :class:`SdfError`
-    with expat's line and column."""
+    with expat's line and column. Comments are read as tinyxml2 reads them
+    (:func:`relax_comments`): ``--`` inside one is accepted."""
+    text = relax_comments(text)
     parser = expat.ParserCreate()
     root: list[Node] = []
     stack: list[Node] = []

@@ -63,9 +63,10 @@ CAMERA_PARAMS = (
         "variant",
         "choice",
         "gazebo: the noise is mean + stddev z (Ogre 1 shader); ogre2: that value shaped "
-        "as sign(z) abs(z)**2.1 (Ogre 2 shader)",
+        "as sign(z) abs(z)**2.1 (Ogre 2 shader); ogre2_rgbd: Gazebo's RGB-D colour (z "
+        "capped as the depth shader's, shaped, on the stored value, int(c * 255))",
         default="gazebo",
-        choices=("gazebo", "ogre2"),
+        choices=("gazebo", "ogre2", "ogre2_rgbd"),
         keyword_only=True,
     ),
     Param(
@@ -119,6 +120,20 @@ DEPTH_PARAMS = (
         low=-_MAX,
         high=_MAX,
         rule="> near when both are given",
+    ),
+    Param(
+        "uniform_floor",
+        "real",
+        "None: a plain standard normal; else the normal is drawn as by Box-Muller from "
+        "uniforms floored here (gz-rendering's depth-noise shader: 0.001, so |z| <= "
+        "3.7169)",
+        unit="",
+        default=None,
+        low=0.0,
+        high=1.0,
+        low_open=True,
+        high_open=True,
+        rule="a probability in (0, 1); Gazebo's is 0.001",
     ),
 )
 

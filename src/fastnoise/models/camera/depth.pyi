@@ -11,6 +11,9 @@ from fastnoise.core.model import _FrameCounter
 _Depth = TypeVar("_Depth", npt.NDArray[np.float32], npt.NDArray[np.float64])
 
 CLIP_TOLERANCE: float  # m
+GAZEBO_UNIFORM_FLOOR: float  # gz-rendering's uniform floor, 0.001
+
+def radius_cap(uniform_floor: float | None) -> float: ...
 
 @disjoint_base
 class DepthNoise(_FrameCounter):
@@ -25,6 +28,8 @@ class DepthNoise(_FrameCounter):
     def near(self) -> float | None: ...  # m
     @property
     def far(self) -> float | None: ...  # m
+    @property
+    def uniform_floor(self) -> float | None: ...
     def __init__(
         self,
         mean: float = 0.0,
@@ -33,6 +38,7 @@ class DepthNoise(_FrameCounter):
         seed: int | np.random.SeedSequence | None = None,
         near: float | None = None,
         far: float | None = None,
+        uniform_floor: float | None = None,
     ) -> None: ...
     def reset(self) -> None: ...
     def apply(

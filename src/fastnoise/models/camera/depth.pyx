@@ -26,6 +26,8 @@ from fastnoise.core.model cimport (
     unlock_model,
 )
 
+import math
+
 import numpy as np
 
 from fastnoise.core import arrays as _arrays
@@ -38,6 +40,16 @@ from fastnoise.core.deprecation import positional_options
 
 # gz-rendering depth_camera_final_fs.glsl: tolerance of its clip tests, m
 CLIP_TOLERANCE = 1e-6
+#: gz-rendering gaussian_noise_depth_fs.glsl: rand() returns clamp(r, 0.001, 1.0)
+GAZEBO_UNIFORM_FLOOR = 0.001
+
+
+def radius_cap(uniform_floor):
+    """The Box-Muller radius bound ``sqrt(-2 ln u)`` of a uniform floor ``u`` (0.0, no
+    cap, for None)."""
+    if uniform_floor is None:
+        return 0.0
+    return math.sqrt(-2.0 * math.log(uniform_floor))
 # The frame counter stops here: apply() without frame= refuses to take it (no wrap).
 
 
@@ -47,6 +59,7 @@ cdef extern from "depth.h" nogil:
         double mean, stddev
         int clip_far, clip_near
         double far, near
+        double radius_cap
     void fn_depth_noise_f32(const fn_depth_params *p, uint64_t first, size_t n,
                             const float *d, float *out)
     void fn_depth_noise_f64(const fn_depth_params *p, uint64_t first, size_t n,
@@ -56,17 +69,20 @@ cdef extern from "depth.h" nogil:
 # The arithmetic is csrc/depth.h's (one vectorized pass per pixel, the normals drawn a
 # chunk at a time); these hand it pixels [first, first + len(d)) of a frame.
 cdef fn_depth_params _params(uint64_t key, uint64_t frame, double mean, double sd,
-                             bint clip_far, double far, bint clip_near, double near):
+                             bint clip_far, double far, bint clip_near, double near,
+                             double cap):
     cdef fn_depth_params p
     p.key, p.frame, p.mean, p.stddev = key, frame, mean, sd
     p.clip_far, p.far, p.clip_near, p.near = clip_far, far, clip_near, near
+    p.radius_cap = cap
     return p
 
 
 def _noise_f32(uint64_t key, uint64_t frame, uint64_t first, const float[::1] d,
                float[::1] out, double mean, double sd, bint clip_far, double far,
-               bint clip_near, double near):
-    cdef fn_depth_params p = _params(key, frame, mean, sd, clip_far, far, clip_near, near)
+               bint clip_near, double near, double cap):
+    cdef fn_depth_params p = _params(key, frame, mean, sd, clip_far, far, clip_near, near,
+                                     cap)
     if d.shape[0] == 0:
         return
     with nogil:
@@ -75,8 +91,9 @@ def _noise_f32(uint64_t key, uint64_t frame, uint64_t first, const float[::1] d,
 
 def _noise_f64(uint64_t key, uint64_t frame, uint64_t first, const double[::1] d,
                double[::1] out, double mean, double sd, bint clip_far, double far,
-               bint clip_near, double near):
-    cdef fn_depth_params p = _params(key, frame, mean, sd, clip_far, far, clip_near, near)
+               bint clip_near, double near, double cap):
+    cdef fn_depth_params p = _params(key, frame, mean, sd, clip_far, far, clip_near, near,
+                                     cap)
     if d.shape[0] == 0:
         return
     with nogil:
@@ -84,7 +101,8 @@ def _noise_f64(uint64_t key, uint64_t frame, uint64_t first, const double[::1] d
 
 
 cdef class DepthNoise(_FrameCounter):
-    """DepthNoise(mean=0.0, stddev=0.0, *, near=None, far=None, seed=None)
+    """DepthNoise(mean=0.0, stddev=0.0, *, near=None, far=None, uniform_floor=None,
+               seed=None)
 --
 
 Gaussian noise on depth images, in metres (Gazebo's depth camera).
@@ -108,6 +126,16 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
         min/max default to -inf/+inf). Gazebo tests the point's distance against
         ``far``; a depth image has only the depth along the optical axis, which is
         tested here (the same on the axis, fewer clipped off it). ``None``: no clip.
+    uniform_floor : float or None (keyword only)
+        ``None`` (default): ``Z`` is a plain standard normal. A number ``u`` in (0, 1):
+        ``Z`` is drawn as by Box-Muller from uniforms floored at ``u``, as
+        gz-rendering's depth-noise shader (``gaussian_noise_depth_fs.glsl``,
+        ``clamp(r, 0.001, 1.0)``) does with ``u = 0.001``: the radius never exceeds
+        ``sqrt(-2 ln u)`` (3.7169 at 0.001), so ``|Z| <= 3.7169`` and ``|d' - d - mean|
+        <= 3.7169 stddev``. The distribution is the shader's exactly: where the pair
+        ``(Z, Z2)`` (``Z2`` normal ``2**63 + j`` of the same stream) lies outside that
+        radius, ``Z`` is scaled onto it; 0.1 % of the pixels. ``load_sensors`` sets
+        0.001 (:data:`GAZEBO_UNIFORM_FLOOR`) for Gazebo's depth and RGB-D cameras.
 
     Notes
     -----
@@ -142,16 +170,22 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
     cdef readonly double stddev
     cdef readonly object near
     cdef readonly object far
+    cdef readonly object uniform_floor
+    cdef double _cap
 
-    def __init__(self, mean=0.0, stddev=0.0, *args, near=None, far=None, seed=None):
+    def __init__(self, mean=0.0, stddev=0.0, *args, near=None, far=None, seed=None,
+                 uniform_floor=None):
         if args:  # 0.2 callers passed these by position
             seed, = positional_options(
                 "DepthNoise()", args, ('seed',),
                 (seed,), (None,))
         # everything is checked into locals first: a refused call changes nothing
         v = _declarations.DEPTH.check_params(
-            {"mean": mean, "stddev": stddev, "near": near, "far": far})
+            {"mean": mean, "stddev": stddev, "near": near, "far": far,
+             "uniform_floor": uniform_floor})
         mean, stddev, near, far = v["mean"], v["stddev"], v["near"], v["far"]
+        uniform_floor = v["uniform_floor"]
+        cap = radius_cap(uniform_floor)
         if near is not None and far is not None and not near < far:
             raise ValueError(f"far={far!r} is not allowed: it must be > near={near!r} (m)")
         ss = as_seed_sequence(seed)
@@ -162,6 +196,8 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
         self.stddev = stddev
         self.near = near
         self.far = far
+        self.uniform_floor = uniform_floor
+        self._cap = cap
         self._frame = 0
         unlock_model(self)
         self._seed_seq = ss
@@ -220,11 +256,11 @@ Gaussian noise on depth images, in metres (Gazebo's depth camera).
         cdef double near = self.near + CLIP_TOLERANCE if clip_near else 0.0
         noise = _noise_f32 if dt == np.float32 else _noise_f64
         flat = res.reshape(-1)
-        key, mean, sd = self._key, self.mean, self.stddev
+        key, mean, sd, cap = self._key, self.mean, self.stddev, self._cap
 
         def part(start, count):  # pixels [start, start + count): their own normals
             noise(key, f, start, src[start:start + count], flat[start:start + count],
-                  mean, sd, clip_far, far, clip_near, near)
+                  mean, sd, clip_far, far, clip_near, near, cap)
 
         _threads.run_split(part, src.shape[0], _threads.parts(src.shape[0], nthreads, 65536))
         if out is None:

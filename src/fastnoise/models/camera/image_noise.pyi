@@ -28,7 +28,7 @@ class ImageNoise(_FrameCounter):
     @property
     def per_channel(self) -> bool: ...
     @property
-    def variant(self) -> Literal["gazebo", "ogre2"]: ...
+    def variant(self) -> Literal["gazebo", "ogre2", "ogre2_rgbd"]: ...
     @property
     def linear_light(self) -> bool: ...
     def __init__(
@@ -37,7 +37,7 @@ class ImageNoise(_FrameCounter):
         stddev: float = 0.007,
         *,
         per_channel: bool = False,
-        variant: Literal["gazebo", "ogre2"] = "gazebo",
+        variant: Literal["gazebo", "ogre2", "ogre2_rgbd"] = "gazebo",
         seed: int | np.random.SeedSequence | None = None,
         linear_light: bool | None = None,
     ) -> None: ...

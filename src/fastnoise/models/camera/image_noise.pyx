@@ -29,6 +29,8 @@ from fastnoise.models.camera import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.core.deprecation import positional_options
 from fastnoise.models.camera import checks as _checks
+from fastnoise.core.generator import fill_normals
+from fastnoise.models.camera.depth import GAZEBO_UNIFORM_FLOOR, radius_cap
 
 cnp.import_array()
 
@@ -72,7 +74,9 @@ _DTYPE_CODES = {
     np.dtype(np.float32): FN_CAM_F32,
     np.dtype(np.float64): FN_CAM_F64,
 }
-_VARIANTS = {"gazebo": FN_CAM_GAZEBO, "ogre2": FN_CAM_OGRE2}
+_VARIANTS = {"gazebo": FN_CAM_GAZEBO, "ogre2": FN_CAM_OGRE2, "ogre2_rgbd": FN_CAM_OGRE2}
+# ogre2_rgbd: the partner of pixel j's normal is normal _PAIR + j (csrc/depth.c's rule)
+_PAIR = 2**63
 # Fewest pixels a thread gets: below this a thread costs more than it saves.
 _MIN_PIXELS_PER_THREAD = 1 << 16
 
@@ -115,6 +119,50 @@ cdef object _image_input(image):
     return _checks.image_input(image, _DTYPE_CODES)
 
 
+def _rgbd(img, dst, key, frame, offset, col, pitch, mean, stddev):
+    """variant "ogre2_rgbd" (gz-rendering gaussian_noise_depth_fs.glsl), with numpy: the
+    capped normal of each pixel, z = mean + stddev Z, n = sign(z) |z|**2.1, c =
+    clamp(x + n, 0, 1) on the stored value, int(c S) for integer images."""
+    h, w = img.shape[0], img.shape[1]
+    z1 = np.empty((h, w), np.float32)
+    z2 = np.empty((h, w), np.float32)
+    if not pitch:
+        fill_normals(key, frame, offset * w, z1.reshape(-1))
+        fill_normals(key, frame, _PAIR + offset * w, z2.reshape(-1))
+    else:
+        for y in range(h):
+            first = (offset + y) * pitch + col
+            fill_normals(key, frame, first, z1[y])
+            fill_normals(key, frame, _PAIR + first, z2[y])
+    cap = radius_cap(GAZEBO_UNIFORM_FLOOR)
+    a = z1.astype(np.float64)
+    r = np.sqrt(a * a + z2.astype(np.float64) ** 2)
+    z = (a * (cap / np.maximum(r, cap))).astype(np.float32)  # csrc/depth.h fn_depth_cap
+    ct = np.float64 if img.dtype == np.float64 else np.float32
+    zs = ct(mean) + ct(stddev) * z.astype(ct)
+    n = np.copysign(np.power(np.abs(zs), ct(2.1)), zs)
+    chans = img.shape[2] if img.ndim == 3 else 1
+    colour = (slice(None), slice(None), slice(0, 3 if chans == 4 else chans))
+    if img.ndim == 2:
+        colour = (slice(None), slice(None))
+    else:
+        n = n[:, :, None]
+    x = img[colour]
+    if img.dtype.kind == "u":
+        scale = np.float32(np.iinfo(img.dtype).max)
+        c = np.clip(x.astype(np.float32) / scale + n, np.float32(0), np.float32(1))
+        res = (c * scale).astype(img.dtype)  # the shader's int(c * 255): truncation
+    else:
+        c = np.clip(x + n, ct(0), ct(1))
+        res = np.where(np.isnan(x), x, c)  # a NaN pixel stays itself
+    if chans == 4:
+        alpha = img[:, :, 3].copy()
+        dst[colour] = res
+        dst[:, :, 3] = alpha
+    else:
+        dst[colour] = res
+
+
 cdef int _check_image_shape(object image) except -1:
     cdef int ndim = cnp.PyArray_NDIM(<cnp.ndarray>image)
     cdef cnp.npy_intp c = cnp.PyArray_DIMS(<cnp.ndarray>image)[2] if ndim == 3 else 0
@@ -149,12 +197,21 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
     per_channel : bool
         An independent normal per colour channel (the Gazebo sensor noise tutorial's
         prose), not one per pixel shared by all channels (Gazebo's shader).
-    variant : {"gazebo", "ogre2"}
+    variant : {"gazebo", "ogre2", "ogre2_rgbd"}
         ``"gazebo"``: the noise is ``n = mean + stddev * Z`` (gz-rendering's Ogre 1
         shader). ``"ogre2"``: the scaled sample ``z = mean + stddev * Z`` is shaped,
         ``n = sign(z) * |z|**2.1``, as gz-rendering's Ogre 2 shader does (so a small
         stddev gives far smaller noise: at stddev 0.2 the sd of ``n`` is about 0.063;
         at Gazebo's 0.007 it is about 3e-5, below half a level of an 8-bit image).
+        ``"ogre2_rgbd"``: the colour of gz-sensors' RGB-D camera, from gz-rendering's
+        depth-noise shader (``gaussian_noise_depth_fs.glsl``): ``Z`` is the pixel's
+        normal capped as ``DepthNoise(uniform_floor=0.001)`` caps it (the same ``Z``
+        as that DepthNoise with the same seed), shaped as ``"ogre2"``, added to the
+        stored (sRGB-encoded) value, which the shader reads from the packed colour, and
+        clamped to [0, 1]; an integer image then takes ``int(c * S)``, truncation (the
+        shader's ``pack``), not rounding. Computed with numpy in float32 (float64 for
+        float64 images); one normal per pixel (``per_channel`` is refused), no
+        ``linear_light``.
     seed : int, numpy.random.SeedSequence or None
         ``None`` draws fresh entropy, kept in ``seed`` so the run can be reproduced.
     linear_light : bool or None (keyword only)
@@ -209,6 +266,15 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
             "linear_light": linear_light})
         mean, stddev, per_channel, variant = v["mean"], v["stddev"], v["per_channel"], v["variant"]
         linear_light = v["linear_light"]
+        if variant == "ogre2_rgbd":
+            if per_channel:
+                raise ValueError("per_channel=True is not allowed with variant='ogre2_rgbd': "
+                                 "Gazebo's RGB-D shader draws one normal per pixel")
+            if linear_light:
+                raise ValueError("linear_light=True is not allowed with variant="
+                                 "'ogre2_rgbd': Gazebo's RGB-D shader noises the stored "
+                                 "(sRGB-encoded) value; give None or False")
+            linear_light = False
         if linear_light is None:
             linear_light = variant == "ogre2"  # Gazebo's Ogre 2 renders to sRGB targets
         ss = as_seed_sequence(seed)
@@ -300,8 +366,17 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
             dst = _checks.check_out(out, img)
             _arrays.no_partial_overlap({"out": dst}, {"image": img})
         src = img
+        if self.variant == "ogre2_rgbd":
+            last = (offset + cnp.PyArray_DIMS(img)[0]) * (pitch if pitch else
+                                                          cnp.PyArray_DIMS(img)[1])
+            if last > _PAIR:
+                raise OverflowError(f"row_offset={row_offset!r}: with variant='ogre2_rgbd' "
+                                    "the pixel indices must stay below 2**63")
         if frame is None:  # the counter's frame, reserved under the model's lock (model.pxd)
             take_frames(self, 1, type(self)._frame_end, &f)
+        if self.variant == "ogre2_rgbd":
+            _rgbd(img, dst, self._key, f, offset, col, pitch, self.mean, self.stddev)
+            return dst
 
         cdef int ndim = cnp.PyArray_NDIM(src)
         cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(src)

@@ -65,7 +65,13 @@ GAZEBO_NOISE_PARAMS = (
         "moves on samples with dt > 0",
         "u/sqrt(s)",
     ),
-    _gz("dynamic_bias_correlation_time", "correlation time tau of the dynamic bias", "s"),
+    _gz(
+        "dynamic_bias_correlation_time",
+        "correlation time tau of the dynamic bias; tau <= 0 (zero or negative): no dynamic "
+        "bias, as gz-sensors' GaussianNoiseModel",
+        "s",
+        signed=True,
+    ),
     _gz(
         "precision",
         "when > 1e-6: results are rounded to a multiple of it (halves away from zero)",

@@ -297,7 +297,9 @@ cdef class GazeboNoise(Model):
         ``bias = e^(-dt/tau) bias + N(0, sqrt(-sigma_d^2 tau/2 expm1(-2 dt/tau)))``
         (stationary std sigma_d sqrt(tau/2)).
     dynamic_bias_correlation_time : float
-        tau, s.
+        tau, s. Any finite value: tau <= 0 (zero or negative) gives no dynamic bias, as
+        gz-sensors' ``GaussianNoiseModel::ApplyImpl`` (it moves the bias only when
+        sigma_d > 0, tau > 0 and dt > 0; sdformat's ``noise.sdf`` has no minimum).
     precision : float
         When > 1e-6, results are rounded to a multiple of it (``round(out /
         precision) * precision``, halves away from zero), u.

@@ -468,15 +468,21 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
           probability 1/2; per beam ``Apply(range)`` with dt = 0, so the dynamic bias
           never moves; rounding to ``precision`` when it exceeds 1e-6; then the clamp
           (NaN -> max, finite -> [min, max], +-inf kept);
-        - ``cpu_lidar=True``: true ranges outside [min_range, max_range] become -inf /
-          +inf before the noise, as ``CpuLidarSensor::SetRaycastResults`` does.
+        - true ranges outside [min_range, max_range] become -inf / +inf before the
+          noise (``inf_outside_limits=True``), as both Gazebo lidars do: the GPU lidar
+          (``GpuLidarSensor.cc``) through gz-rendering's rays with ``SetClamp(false)``
+          (``BaseGpuRays.hh``: outside the clip planes min/max is -inf/+inf), the CPU
+          lidar in ``CpuLidarSensor::SetRaycastResults``. ``cpu_lidar`` is accepted for
+          compatibility and changes nothing since 0.4 (before, False clamped those
+          ranges into [min_range, max_range]); a NaN true range becomes max_range (the
+          GPU rule; the CPU lidar, whose raycasts give none, would keep it).
         """
         enabled = gazebo_noise_enabled(noise_type, _validate.finite("mean", mean),
                                        _validate.finite("stddev", stddev),
                                        _validate.finite("bias_mean", bias_mean),
                                        dynamic_bias_stddev, dynamic_bias_correlation_time)
         return cls(mean, stddev, min_range, max_range, bias_mean, bias_stddev, precision,
-                   flip_bias_sign=True, inf_outside_limits=cpu_lidar, enabled=enabled,
+                   flip_bias_sign=True, inf_outside_limits=True, enabled=enabled,
                    seed=seed)
 
     # ---- noise -----------------------------------------------------------------------
