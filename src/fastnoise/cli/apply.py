@@ -84,7 +84,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fastnoise.io.apply.apply import ApplyError, apply
+    from fastnoise.io.apply.apply import apply
 
     try:
         report = apply(
@@ -97,9 +97,6 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             threads=args.threads,
         )
-    except (ApplyError, ImportError) as exc:
-        print(f"fastnoise apply: error: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print("fastnoise apply: interrupted; no output written", file=sys.stderr)
         return 130

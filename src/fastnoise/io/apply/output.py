@@ -3,6 +3,7 @@ the staged output folder that is renamed to ``OUT`` only when complete."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sys
@@ -68,12 +69,34 @@ class Progress:
             self.bar.close()
 
 
+def os_error_text(exc: OSError) -> str:
+    """``exc`` as one line: its reason (``disk full`` for ENOSPC) and its path."""
+    if exc.errno == errno.ENOSPC:
+        reason = "no space left on the device (disk full)"
+    elif exc.errno is None and "written" in str(exc):  # numpy's short write
+        reason = f"{exc}: the device is full or the file may not grow"
+    else:
+        reason = exc.strerror or str(exc)
+    return f"{reason}: {exc.filename}" if exc.filename is not None else reason
+
+
 @contextmanager
 def staged(dst: Path, overwrite: bool) -> Iterator[Path]:
     """A fresh temporary folder beside ``dst``; the body leaves its result at
-    ``<tmp>/result`` (renamed in place by the caller's ``finish``)."""
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dst.name}.", suffix=".fastnoise-tmp", dir=dst.parent))
+    ``<tmp>/result`` (renamed in place by the caller's ``finish``). :class:`ApplyError`
+    naming OUT when its folder cannot be created or written."""
+    base = dst.absolute().parent
+    while not base.exists() and base != base.parent:
+        base = base.parent
+    if not base.is_dir():
+        raise ApplyError(f"OUT {dst}: cannot be created: {base} is not a folder")
+    try:
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(
+            tempfile.mkdtemp(prefix=f".{dst.name}.", suffix=".fastnoise-tmp", dir=dst.parent)
+        )
+    except OSError as exc:
+        raise ApplyError(f"OUT {dst}: cannot be created: {os_error_text(exc)}") from None
     try:
         yield tmp
     finally:
@@ -82,7 +105,10 @@ def staged(dst: Path, overwrite: bool) -> Iterator[Path]:
 
 def publish(result: Path, dst: Path, tmp: Path) -> None:
     """Move the finished ``result`` to ``dst``, replacing an old ``dst`` only now."""
-    if dst.exists() or dst.is_symlink():
-        old = tmp / ".replaced"
-        os.replace(dst, old)
-    os.replace(result, dst)
+    try:
+        if dst.exists() or dst.is_symlink():
+            old = tmp / ".replaced"
+            os.replace(dst, old)
+        os.replace(result, dst)
+    except OSError as exc:
+        raise ApplyError(f"OUT {dst}: cannot be put in place: {os_error_text(exc)}") from None
