@@ -59,3 +59,20 @@ def test_large_but_representable_inputs_still_work():
     big = oadev(y * 1e140, 100.0)
     np.testing.assert_allclose(big.adev, small.adev * 1e140, rtol=1e-12)
     np.testing.assert_array_equal(big.alpha, small.alpha)
+
+
+def test_carla_drops_float32_points_whose_squared_distance_overflows():
+    """The documented rule: |p|^2 in the cloud's dtype; float32 drops beyond
+    sqrt(FLT_MAX) ~ 1.8e19 m, float64 keeps them up to ~1.3e154 m."""
+    from fastnoise import CarlaLidarNoise
+
+    quiet = CarlaLidarNoise(
+        dropoff_general_rate=0.0, dropoff_zero_intensity=0.0, atmosphere_attenuation_rate=0.0
+    )
+    edge = float(np.sqrt(np.finfo(np.float32).max))
+    for d, f4_kept in ((edge * 0.99, 1), (edge * 1.01, 0)):
+        for dtype, kept in ((np.float32, f4_kept), (np.float64, 1)):
+            cloud = np.array([[0.0, d, 0.0, 1.0]], dtype=dtype)
+            assert quiet.apply(cloud, frame=0).points.shape[0] == kept, (d, dtype)
+    far = np.array([[1.2e154, 0, 0, 1], [1.4e154, 0, 0, 1]], dtype=np.float64)
+    assert quiet.apply(far, frame=0).points.shape[0] == 1
