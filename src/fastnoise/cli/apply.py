@@ -114,8 +114,9 @@ COMMAND = Command(
         "Noise a recording with the models of a sensor-suite file (TOML, JSON, or SDF): "
         "ROS 1 bags, ROS 2 bags (sqlite3, mcap), bare .mcap files, folders of "
         "PNG/JPEG/TIFF images, KITTI .bin, .pcd, .ply, .npy and .npz files. The input is "
-        "never modified; the output is written under a temporary name and renamed at "
-        "the end. --models lists the models a suite file may name."
+        "never modified; the output is written in a temporary folder beside OUT "
+        "(.OUT.*.fastnoise-tmp, removed by the next run if this one is killed) and "
+        "renamed at the end. --models lists the models a suite file may name."
     ),
     add_arguments=add_arguments,
     run=run,
