@@ -42,60 +42,92 @@ sizes = st.sampled_from(["1", "2", "4", "8", "16", "0", "-4", "a"])
 
 @st.composite
 def pcd_files(draw):
-    n_fields = draw(st.integers(1, 5))
-    names = draw(
-        st.lists(st.sampled_from(["x", "y", "z", "intensity", "rgb", "_"]), min_size=n_fields,
-                 max_size=n_fields)
-    )  # fmt: skip
-    if draw(st.booleans()):  # often a plausible x y z cloud
-        names = ["x", "y", "z", *names[3:]]
+    """A consistent PCD (x y z and extra fields, ascii or binary, organized or not),
+    then, most of the time, one header word or the data changed."""
+    extra = draw(st.lists(st.sampled_from(["intensity", "rgb", "_", "ring"]), max_size=2))
+    names = ["x", "y", "z", *extra]
     n = len(names)
-    row = lambda s: " ".join(draw(st.lists(s, min_size=n, max_size=n)))  # noqa: E731
+    size = [draw(st.sampled_from(["4", "8"])) for _ in names]
+    typ = ["F"] * n
+    width, height = draw(st.integers(0, 6)), draw(st.integers(1, 2))
+    pts = width * height
+    kind = draw(st.sampled_from(["ascii", "binary"]))
     header = {
         "FIELDS": " ".join(names),
-        "SIZE": row(sizes) if draw(st.booleans()) else " ".join(["4"] * n),
-        "TYPE": row(types) if draw(st.booleans()) else " ".join(["F"] * n),
-        "COUNT": row(st.sampled_from(["1", "1", "2", "0"])) if draw(st.booleans()) else None,
-        "WIDTH": draw(counts),
-        "HEIGHT": draw(st.sampled_from(["1", "1", "2", "0", "-1"])),
-        "POINTS": draw(st.one_of(st.none(), counts)),
+        "SIZE": " ".join(size),
+        "TYPE": " ".join(typ),
+        "COUNT": " ".join(["1"] * n),
+        "WIDTH": str(width),
+        "HEIGHT": str(height),
+        "POINTS": str(pts),
+        "DATA": kind,
     }
-    order = draw(st.permutations(list(header)))
-    kind = draw(st.sampled_from(["ascii", "binary", "binary", "binary_compressed", "x"]))
-    text = "VERSION 0.7\n" + "".join(f"{k} {header[k]}\n" for k in order if header[k] is not None)
-    text += f"DATA {kind}\n"
-    rows = draw(st.integers(0, 14))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    vals = rng.normal(0, 10, (pts, n))
     if kind == "ascii":
-        vals = st.sampled_from(["1", "-2.5", "nan", "inf", "1e30", "x", ""])
-        body = "".join(
-            " ".join(draw(st.lists(vals, min_size=0, max_size=n + 1))) + "\n" for _ in range(rows)
-        ).encode()
+        body = "".join(" ".join(f"{v:.6g}" for v in r) + "\n" for r in vals).encode()
     else:
-        body = draw(st.binary(min_size=0, max_size=rows * 4 * n + 3))
+        dt = np.dtype([(f"f{i}", "<f" + size[i]) for i in range(n)])
+        arr = np.zeros(pts, dt)
+        for i in range(n):
+            arr[f"f{i}"] = vals[:, i]
+        body = arr.tobytes()
+    mutation = draw(st.sampled_from(["none", "header", "header", "drop", "body", "body"]))
+    if mutation == "header":
+        key = draw(st.sampled_from(sorted(header)))
+        header[key] = draw(st.one_of(counts, types, sizes, st.just("ascii binary")))
+    elif mutation == "drop":
+        del header[draw(st.sampled_from(sorted(header)))]
+    elif mutation == "body":
+        cut = draw(st.integers(-9, 9))
+        body = body[:cut] if cut < 0 else body + draw(st.binary(min_size=cut, max_size=cut))
+    order = [*draw(st.permutations([k for k in header if k != "DATA"]))]
+    text = "VERSION 0.7\n" + "".join(f"{k} {header[k]}\n" for k in order)
+    if "DATA" in header:
+        text += f"DATA {header['DATA']}\n"
     return text.encode() + body
 
 
 @st.composite
 def ply_files(draw):
-    fmt = draw(st.sampled_from(["ascii", "binary_little_endian", "binary_big_endian", "x"]))
-    pre = draw(st.one_of(st.none(), st.integers(-2, 3)))
-    nv = draw(st.integers(-2, 10))
-    xtype = draw(st.sampled_from(["float", "double", "float32", "int", "float128", "list"]))
-    faces = draw(st.integers(-1, 3))
-    head = f"ply\nformat {fmt} 1.0\n"
-    if pre is not None:
-        head += f"element cam {pre}\nproperty double f\n"
-    head += f"element vertex {nv}\nproperty {xtype} x\nproperty float y\nproperty float z\n"
-    head += f"element face {faces}\nproperty list uchar int vertex_indices\nend_header\n"
+    """A consistent PLY (an element before the vertices, x y z, faces after them) in
+    any format, then, most of the time, one count, type or the data changed."""
+    fmt = draw(st.sampled_from(["ascii", "binary_little_endian", "binary_big_endian"]))
+    pre, nv, nf = draw(st.integers(0, 2)), draw(st.integers(0, 6)), draw(st.integers(0, 2))
+    xtype = draw(st.sampled_from(["float", "double", "float32"]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    cams, verts = rng.normal(0, 1, pre), rng.normal(0, 10, (nv, 3))
+    o = "<" if fmt == "binary_little_endian" else ">"
     if fmt == "ascii":
-        vals = st.sampled_from(["0", "1.5", "-3", "3", "x", "nan", "2"])
-        lines = draw(st.integers(0, 16))
-        body = "".join(
-            " ".join(draw(st.lists(vals, min_size=1, max_size=5))) + "\n" for _ in range(lines)
-        ).encode()
+        body = "".join(f"{c:.6g}\n" for c in cams) + "".join(
+            " ".join(f"{v:.6g}" for v in r) + "\n" for r in verts
+        )
+        body += "".join("3 0 1 2\n" for _ in range(nf))
+        data = body.encode()
     else:
-        body = draw(st.binary(max_size=200))
-    return head.encode() + body
+        xt = "f8" if xtype == "double" else "f4"
+        dt = np.dtype([("x", o + xt), ("y", o + "f4"), ("z", o + "f4")])
+        arr = np.zeros(nv, dt)
+        arr["x"], arr["y"], arr["z"] = verts[:, 0], verts[:, 1], verts[:, 2]
+        face = np.array([3], "u1").tobytes() + np.array([0, 1, 2], o + "i4").tobytes()
+        data = cams.astype(o + "f8").tobytes() + arr.tobytes() + face * nf
+    words = {"fmt": fmt, "pre": str(pre), "nv": str(nv), "xtype": xtype, "nf": str(nf)}
+    mutation = draw(st.sampled_from(["none", "word", "word", "body", "body"]))
+    if mutation == "word":
+        key = draw(st.sampled_from(sorted(words)))
+        words[key] = draw(
+            st.one_of(counts, st.sampled_from(["int", "float128", "list", "x", "ascii"]))
+        )
+    elif mutation == "body":
+        cut = draw(st.integers(-9, 9))
+        data = data[:cut] if cut < 0 else data + draw(st.binary(min_size=cut, max_size=cut))
+    head = (
+        f"ply\nformat {words['fmt']} 1.0\nelement cam {words['pre']}\nproperty double f\n"
+        f"element vertex {words['nv']}\nproperty {words['xtype']} x\nproperty float y\n"
+        f"property float z\nelement face {words['nf']}\n"
+        "property list uchar int vertex_indices\nend_header\n"
+    )
+    return head.encode() + data
 
 
 def _roundtrip(data: bytes, suffix: str, reader, writer) -> None:
