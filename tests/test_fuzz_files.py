@@ -161,12 +161,16 @@ def test_random_bytes_are_refused_with_a_value_error(data):
         _roundtrip(data, suffix, read_pcd if suffix == ".pcd" else read_ply, writer)
 
 
-json_values = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(), st.text(max_size=5)),
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)
-    ),
-    max_leaves=20,
+_leaf = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(), st.text(max_size=5))
+_level = st.one_of(
+    _leaf,
+    st.lists(_leaf, max_size=3),
+    st.dictionaries(st.text(max_size=6), _leaf, max_size=3),
+)
+json_values = st.one_of(
+    _level,
+    st.lists(_level, max_size=3),
+    st.dictionaries(st.text(max_size=6), _level, max_size=3),
 )
 suite_dicts = st.fixed_dictionaries(
     {},
