@@ -153,6 +153,18 @@ def _first_bad(name: str, col: FloatArray, c: int, two_d: bool) -> ValueError:
     )
 
 
+def _too_large(name: str, c: int, m: int) -> ValueError:
+    """The Allan sums of column ``c`` overflowed float64 at an averaging length of ``m``
+    samples: the squared second differences of the phase, ~ (m |y - mean|)^2, must stay
+    below 1.8e308."""
+    return ValueError(
+        f"{name} column {c} is not allowed: its samples are too large for the Allan "
+        f"variance in float64 (it overflowed at an averaging length of {m} samples): "
+        "the deviations of the samples from their mean times the averaging length must "
+        "stay below about 1e150; give the log in smaller units (e.g. mrad/s -> rad/s)"
+    )
+
+
 def _ci(ci: object) -> float:
     v = _validate.finite("ci", ci)
     if not 0.0 < v < 1.0:
@@ -473,6 +485,8 @@ def _column_sums(
             if not math.isfinite(buf[0, -1]):
                 raise _first_bad(name, y[:, c], c, two_d)
             out[:, c] = _allan.sums(buf[0], m)
+            if not np.all(np.isfinite(out[:, c])):
+                raise _too_large(name, c, int(m[np.flatnonzero(~np.isfinite(out[:, c]))[0]]))
             done[0] += 1
             if progress is not None:
                 progress(done[0], k)

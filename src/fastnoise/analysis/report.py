@@ -164,7 +164,15 @@ def load_model_config(
         data: Any = dict(config)
     else:
         with open(config, encoding="utf-8") as f:
-            data = json.load(f)
+            try:
+                data = json.load(f)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{config}: not a valid JSON file: {exc}") from None
+            except RecursionError:
+                raise ValueError(
+                    f"{config}: nested too deeply to be read (a report configuration is "
+                    "a JSON object of a few levels)"
+                ) from None
     if not isinstance(data, dict):
         raise TypeError(f"config must be a JSON object, got {type(data).__name__}")
     settings = data.pop("report", {}) if isinstance(data.get("report", {}), dict) else None

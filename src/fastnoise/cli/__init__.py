@@ -6,7 +6,12 @@ a :class:`Command` holding the subcommand's name, its one-line help, an
 sub-parser, and a ``run(args) -> int`` function that does the work and returns the
 exit status. :func:`commands` finds the modules with :mod:`pkgutil`, so adding a
 subcommand is writing its module; nothing else lists it. Modules whose names start
-with ``_`` are helpers (``_args`` holds the shared ``type=`` converters).
+with ``_`` are helpers (``_args`` holds the shared ``type=`` converters, ``_errors``
+the one error path).
+
+Errors: whatever a subcommand's ``run`` raises becomes one line on stderr, ``fastnoise
+<cmd>: error: ...``, and exit status 1 (:func:`fastnoise.cli._errors.run_command`);
+the global option ``--debug`` shows the traceback instead.
 
 A subcommand module imports only the standard library and ``fastnoise.cli`` at module
 level; numpy and the models are imported inside ``run``.
@@ -74,6 +79,9 @@ def build_parser(registry: dict[str, Command] | None = None) -> argparse.Argumen
         prog="fastnoise", description="fastnoise: reproducible sensor-noise models."
     )
     parser.add_argument("--version", action="version", version=f"fastnoise {version()}")
+    parser.add_argument(
+        "--debug", action="store_true", help="on an error, show the Python traceback"
+    )
     subparsers = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND")
     for command in registry.values():
         sub = subparsers.add_parser(
@@ -83,6 +91,12 @@ def build_parser(registry: dict[str, Command] | None = None) -> argparse.Argumen
             formatter_class=argparse.ArgumentDefaultsHelpFormatter,
         )
         command.add_arguments(sub)
+        sub.add_argument(
+            "--debug",
+            action="store_true",
+            default=argparse.SUPPRESS,
+            help="on an error, show the Python traceback",
+        )
         sub.set_defaults(_command=command)
     return parser
 
@@ -91,7 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fastnoise`` console script; returns the exit status.
 
     No command prints the help to stderr and returns 2; an unknown command or a bad
-    option exits with status 2 (argparse's usage error).
+    option exits with status 2 (argparse's usage error); an error while a command runs
+    is one line on stderr and status 1 (the traceback with ``--debug``).
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -99,12 +114,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command is None:
         parser.print_help(sys.stderr)
         return 2
-    try:
-        return command.run(args)
-    except BrokenPipeError:
-        # the reader went away (``fastnoise demo | head``): stop quietly, as Unix tools do
-        import os
+    from fastnoise.cli._errors import run_command
 
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
+    return run_command(command.name, command.run, args, bool(getattr(args, "debug", False)))

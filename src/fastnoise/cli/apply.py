@@ -84,7 +84,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fastnoise.io.apply.apply import ApplyError, apply
+    from fastnoise.io.apply.apply import apply
 
     try:
         report = apply(
@@ -97,9 +97,6 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             threads=args.threads,
         )
-    except (ApplyError, ImportError) as exc:
-        print(f"fastnoise apply: error: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print("fastnoise apply: interrupted; no output written", file=sys.stderr)
         return 130
@@ -117,8 +114,9 @@ COMMAND = Command(
         "Noise a recording with the models of a sensor-suite file (TOML, JSON, or SDF): "
         "ROS 1 bags, ROS 2 bags (sqlite3, mcap), bare .mcap files, folders of "
         "PNG/JPEG/TIFF images, KITTI .bin, .pcd, .ply, .npy and .npz files. The input is "
-        "never modified; the output is written under a temporary name and renamed at "
-        "the end. --models lists the models a suite file may name."
+        "never modified; the output is written in a temporary folder beside OUT "
+        "(.OUT.*.fastnoise-tmp, removed by the next run if this one is killed) and "
+        "renamed at the end. --models lists the models a suite file may name."
     ),
     add_arguments=add_arguments,
     run=run,

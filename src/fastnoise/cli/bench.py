@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fastnoise.cli import Command, _args
+from fastnoise.cli import Command, _args, _errors
 
 BASELINE = Path(__file__).resolve().parent.parent / "data" / "bench_baseline.json"
 
@@ -250,6 +250,24 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     )  # runs fastnoise's side k times: tests the gate
 
 
+def load_baseline(path: Path) -> dict[str, float]:
+    """The ``ratios`` of a baseline file: :class:`~fastnoise.cli._errors.CommandError`
+    naming ``--baseline`` and the path when it cannot be read or is not a baseline."""
+    _errors.readable_file(path, "--baseline")
+    try:
+        ratios = json.loads(path.read_text(encoding="utf-8"))["ratios"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise _errors.CommandError(
+            f'--baseline {path}: not a baseline file (JSON with "ratios": '
+            f"{{workload: ratio}}): {_errors.describe(exc)}"
+        ) from None
+    if not isinstance(ratios, dict) or not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in ratios.values()
+    ):
+        raise _errors.CommandError(f'--baseline {path}: "ratios" must map names to numbers')
+    return {str(k): float(v) for k, v in ratios.items()}
+
+
 def _run(args: argparse.Namespace) -> int:
     import platform
 
@@ -260,6 +278,12 @@ def _run(args: argparse.Namespace) -> int:
         if value <= 1.0:
             print(f"{opt}={value} is not allowed: it must be > 1", file=sys.stderr)
             return 2
+    # the paths first: a missing baseline or an unwritable output is refused before the run
+    baseline = None
+    if args.check or args.baseline != BASELINE:
+        baseline = load_baseline(args.baseline)
+    if args.save_baseline:
+        _errors.writable_file(args.save_baseline, "--save-baseline")
     scale = 0.05 if args.quick else 1.0
     print(
         f"fastnoise bench on {platform.machine()} ({platform.processor() or 'cpu'}), "
@@ -287,7 +311,7 @@ def _run(args: argparse.Namespace) -> int:
         args.save_baseline.write_text(json.dumps(doc, indent=1) + "\n")
         print(f"wrote {args.save_baseline}", file=sys.stderr)
     if args.check:
-        baseline = json.loads(args.baseline.read_text())["ratios"]
+        assert baseline is not None
         problems = compare(rows, baseline, args.tolerance, args.overall_tolerance)
         if problems:
             print("regressions:", *problems, sep="\n  ", file=sys.stderr)

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from pathlib import Path
 
-from fastnoise.cli import Command, _args
+from fastnoise.cli import Command, _args, _errors
 
 #: One-sigma probability, erf(1/sqrt(2)) (``fastnoise.analysis.ONE_SIGMA_CI``).
 ONE_SIGMA = math.erf(1.0 / math.sqrt(2.0))
@@ -73,27 +72,23 @@ def run(args: argparse.Namespace) -> int:
     from fastnoise.analysis.report import fit_report
 
     say = _args.progress(args.quiet)
-
     log = Path(args.log)
-    try:
-        if not 0.0 < args.ci < 1.0:
-            raise ValueError(f"--ci {args.ci!r} is not allowed: it must lie in (0, 1)")
-        say(f"reading {log}")
-        fit = fit_noise(
-            str(log),
-            args.rate,
-            taus=args.taus,
-            ci=args.ci,
-            columns=args.columns,
-            time_column=args.time_column,
-            threads=args.threads,
-            progress=say,
-        )
-    except (ValueError, TypeError, NotImplementedError, OSError) as exc:
-        print(f"fastnoise fit: error: {exc}", file=sys.stderr)
-        return 1
-    print(fit.table())
+    if not 0.0 < args.ci < 1.0:
+        raise _errors.CommandError(f"--ci {args.ci!r} is not allowed: it must lie in (0, 1)")
     out = Path(f"{log.stem}_fit") if args.out == DEFAULT_OUT else Path(args.out)
+    _errors.writable_dir(out, "--out")  # before the fit, not after it
+    say(f"reading {log}")
+    fit = fit_noise(
+        str(log),
+        args.rate,
+        taus=args.taus,
+        ci=args.ci,
+        columns=args.columns,
+        time_column=args.time_column,
+        threads=args.threads,
+        progress=say,
+    )
+    print(fit.table())
     files = fit_report(fit, out, source=log.name, plots=not args.no_plots, say=say)
     say(f"wrote {', '.join(str(p) for p in files.values())}")
     return 0

@@ -17,10 +17,9 @@ for a usage error.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from fastnoise.cli import Command, _args
+from fastnoise.cli import Command, _args, _errors
 
 MODELS = ("imu", "lidar", "range", "camera", "dvl")
 DEFAULT_OUT = "<MODEL>_report"
@@ -40,22 +39,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
     from fastnoise.analysis.report import model_report
 
     say = _args.progress(args.quiet)
-
     out = Path(f"{args.model}_report") if args.out == DEFAULT_OUT else Path(args.out)
-    try:
-        say(f"reading {args.config}")
-        files = model_report(args.model, args.config, out, seed=args.seed, say=say)
-    except ImportError as exc:
-        print(f"fastnoise report: error: {exc}", file=sys.stderr)
-        return 1
-    except (ValueError, TypeError, OSError, json.JSONDecodeError) as exc:
-        print(f"fastnoise report: error: {exc}", file=sys.stderr)
-        return 1
+    _errors.writable_dir(out, "--out")  # before the simulation, not after it
+    say(f"reading {args.config}")
+    files = model_report(args.model, args.config, out, seed=args.seed, say=say)
     print("\n".join(str(p) for p in files.values()))
     return 0
 

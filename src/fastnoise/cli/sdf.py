@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 
 import numpy as np
 
@@ -51,13 +50,7 @@ def _plain(value: object) -> object:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        found = load_sensors(
-            args.file, search_path=args.search_path, seed=0, use_environment=args.env
-        )
-    except (OSError, ValueError) as exc:
-        print(f"fastnoise sdf: error: {exc}", file=sys.stderr)
-        return 1
+    found = load_sensors(args.file, search_path=args.search_path, seed=0, use_environment=args.env)
     rows = []
     for s in found.values():
         row: dict[str, object] = {

@@ -11,12 +11,13 @@ is not used: the output bag keeps every topic's name."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
-from fastnoise.io.apply.output import Progress, publish, staged
+from fastnoise.io.apply.output import Progress, os_error_text, publish, staged
 from fastnoise.io.apply.report import ApplyError, Report, TopicReport
 from fastnoise.io.ros.bags import Codec, data_span, open_bag
 from fastnoise.io.ros.noise import TopicNoise, check_topic, message_type
@@ -82,6 +83,33 @@ def _noise_in_record(noise: Any, msg: Any, ts: int, raw: Any) -> np.ndarray | No
     return buf
 
 
+def _records(messages: Iterator[Any], src: Path, report: Report) -> Iterator[Any]:
+    """The bag's records; one that cannot be read (a corrupt record, a truncated file)
+    is an :class:`ApplyError` naming ``src`` and the record's index."""
+    it = iter(messages)
+    while True:
+        try:
+            item = next(it)
+        except StopIteration:
+            return
+        except Exception as exc:  # rosbags' ReaderError, struct and assertion errors
+            text = str(exc).strip().rstrip(".") or type(exc).__name__
+            raise ApplyError(
+                f"{src}: record {report.messages} (counting messages from 0) cannot be "
+                f"read: {text}: the bag is corrupt or truncated there"
+            ) from exc
+        yield item
+
+
+def _write(writer: Any, conn: Any, ts: int, data: Any, dst: Path, report: Report) -> None:
+    try:
+        writer.write(conn, ts, data)
+    except OSError as exc:  # a full disk, a vanished folder
+        raise ApplyError(
+            f"OUT {dst}: cannot write message {report.messages - 1}: {os_error_text(exc)}"
+        ) from exc
+
+
 def apply_bag(
     suite: Suite,
     src: Path,
@@ -122,14 +150,14 @@ def apply_bag(
                 raise ApplyError(f"{dst}: cannot write the bag: {exc}") from exc
             bar = Progress(bag.message_count, "msg", progress, stream)
             try:
-                for conn, ts, raw in bag.messages():
+                for conn, ts, raw in _records(bag.messages(), src, report):
                     out = conns[conn.id]
                     nbytes = len(raw)
                     noise = noisers.get(topic_of[conn.id])
                     report.messages += 1
                     report.bytes_in += nbytes
                     if noise is None:
-                        writer.write(out, ts, raw)
+                        _write(writer, out, ts, raw, dst, report)
                     else:
                         index = noise.frame
                         try:
@@ -146,10 +174,15 @@ def apply_bag(
                                 f"{src}: topic {noise.topic} message {index} (log time {ts} "
                                 f"ns): {exc}"
                             ) from exc
-                        writer.write(out, ts, data)
+                        _write(writer, out, ts, data, dst, report)
                         report.noised += 1
                     bar.update(nbytes)
-                result = close()
+                try:
+                    result = close()
+                except OSError as exc:
+                    raise ApplyError(
+                        f"OUT {dst}: cannot finish the bag: {os_error_text(exc)}"
+                    ) from exc
             except BaseException:
                 from contextlib import suppress
 

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from fastnoise.io.apply.output import Progress, publish, staged
+from fastnoise.io.apply.output import Progress, os_error_text, publish, staged
 from fastnoise.io.apply.report import ApplyError, Report, TopicReport
 from fastnoise.io.files.files import file_handler, file_kind, noise_file, walk
 from fastnoise.io.suite import Suite, name_tag
@@ -49,24 +49,29 @@ def apply_files(
         planned.append((rel, path, entry))
     if report.dry_run:
         return
-    bar = Progress(len(planned), "file", progress, stream)
     t0 = time.perf_counter()
     with staged(dst, overwrite) as tmp:
+        bar = Progress(len(planned), "file", progress, stream)
         target = tmp / dst.name
         try:
             for rel, path, entry in planned:
                 out = target if kind == "file" else target / rel
-                out.parent.mkdir(parents=True, exist_ok=True)
                 size = path.stat().st_size
                 report.messages += 1
                 report.bytes_in += size
-                if entry is None or entry.decl is None:  # copy
-                    shutil.copy2(path, out)
-                else:
-                    try:
+                try:
+                    out.parent.mkdir(parents=True, exist_ok=True)
+                    if entry is None or entry.decl is None:  # copy
+                        shutil.copy2(path, out)
+                    else:
                         noise_file(entry, rel, path, out, threads)
-                    except Exception as exc:
-                        raise ApplyError(f"file {rel}: {exc}") from exc
+                except OSError as exc:  # a full disk, an unreadable input file
+                    writing = exc.filename is None or str(tmp) in str(exc.filename)
+                    what = f"writing OUT {dst}" if writing else "reading it"
+                    raise ApplyError(f"file {rel}: {what}: {os_error_text(exc)}") from exc
+                except Exception as exc:
+                    raise ApplyError(f"file {rel}: {exc}") from exc
+                if entry is not None and entry.decl is not None:
                     report.noised += 1
                 bar.update(size)
         finally:

@@ -10,15 +10,24 @@ from typing import Any
 import numpy as np
 
 from fastnoise.io.files.cloud_formats import (
+    ascii_data_lines,
     pcd_ascii_rows,
     pcd_binary_body,
     ply_ascii_rows,
     ply_binary_body,
+    put_values,
     read_pcd,
     read_ply,
 )
 
-__all__ = ["CLOUD_SUFFIXES", "lidar_noise_columns", "noise_kitti", "noise_pcd", "noise_ply"]
+__all__ = [
+    "CLOUD_SUFFIXES",
+    "lidar_noise_columns",
+    "noise_kitti",
+    "noise_pcd",
+    "noise_ply",
+    "read_kitti",
+]
 
 CLOUD_SUFFIXES = (".bin", ".pcd", ".ply")
 
@@ -54,12 +63,21 @@ def lidar_noise_columns(
     return res
 
 
+def read_kitti(src: Path) -> np.ndarray:
+    """A KITTI ``.bin`` as float32 (N, 4) (x, y, z in m, intensity): ValueError when its
+    size is not a whole number of 16-byte points."""
+    data = src.read_bytes()
+    if len(data) % 16:
+        have = f"{len(data) // 4} float32 values" if len(data) % 4 == 0 else f"{len(data)} bytes"
+        raise ValueError(
+            f"{have}: a KITTI .bin holds N x 4 float32 (x, y, z, i), a multiple of 16 bytes"
+        )
+    return np.frombuffer(data, dtype="<f4").reshape(-1, 4).copy()
+
+
 def noise_kitti(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
     """A KITTI ``.bin`` (float32 N x 4: x, y, z, intensity); the intensity is kept."""
-    raw = np.fromfile(src, dtype="<f4")
-    if raw.size % 4:
-        raise ValueError(f"{raw.size} float32 values: a KITTI .bin holds N x 4 (x, y, z, i)")
-    cloud = raw.reshape(-1, 4)
+    cloud = read_kitti(src)
     res = lidar_noise_columns(model, cloud, 0, options.get("pose"), threads)
     res.astype("<f4").tofile(dst)
 
@@ -82,13 +100,11 @@ def noise_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
         xyz = np.array([[float(t[first[i]]) for i in pcd.xi] for t in tok], dtype=np.float64)
         xyz = xyz.astype(pcd.ftype)
         lidar.apply(xyz, lidar_pose=options.get("pose"), frame=0, out=xyz, threads=threads)
-        fmt = "{:.9g}" if pcd.ftype == np.float32 else "{:.17g}"
-        out_lines = []
-        for p, t in enumerate(tok):
-            for k, i in enumerate(pcd.xi):
-                t[first[i]] = fmt.format(float(xyz[p, k]))
-            out_lines.append(" ".join(t) + "\n")
-        dst.write_bytes(raw[: pcd.start] + "".join(out_lines).encode("ascii"))
+        lines, rows = ascii_data_lines(raw, pcd.start)
+        for p, (t, j) in enumerate(zip(tok, rows, strict=True)):
+            cells = [(int(first[i]), xyz[p, k], pcd.ftype) for k, i in enumerate(pcd.xi)]
+            lines[j] = put_values(lines[j], t, cells)
+        dst.write_bytes(raw[: pcd.start] + "".join(lines).encode("ascii"))
 
 
 def noise_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
@@ -110,11 +126,9 @@ def noise_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
         lines, skip, tok = ply_ascii_rows(raw, ply)
         xyz = np.array([[float(t[i]) for i in xi] for t in tok], dtype=np.float64).astype(ftype)
         lidar.apply(xyz, lidar_pose=options.get("pose"), frame=0, out=xyz, threads=threads)
-        f = "{:.9g}" if ftype == np.float32 else "{:.17g}"
         for p, t in enumerate(tok):
-            for k, i in enumerate(xi):
-                t[i] = f.format(float(xyz[p, k]))
-            lines[skip + p] = " ".join(t) + "\n"
+            cells = [(i, xyz[p, k], ftype) for k, i in enumerate(xi)]
+            lines[skip + p] = put_values(lines[skip + p], t, cells)
         dst.write_bytes(raw[: ply.start] + "".join(lines).encode("ascii"))
     else:
         raise ValueError(f"PLY format {ply.fmt!r} is not handled")

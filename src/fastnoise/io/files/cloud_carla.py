@@ -14,10 +14,12 @@ import numpy as np
 from fastnoise.io.files.cloud_formats import (
     PCD_TYPES,
     PLY_TYPES,
+    ascii_data_lines,
     pcd_ascii_rows,
     pcd_binary_body,
     ply_ascii_rows,
     ply_binary_body,
+    put_values,
     read_pcd,
     read_ply,
 )
@@ -54,10 +56,9 @@ def carla_noise_rows(
 
 
 def carla_kitti(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
-    raw = np.fromfile(src, dtype="<f4")
-    if raw.size % 4:
-        raise ValueError(f"{raw.size} float32 values: a KITTI .bin holds N x 4 (x, y, z, i)")
-    cloud = raw.reshape(-1, 4).astype(np.float32)
+    from fastnoise.io.files.cloud import read_kitti
+
+    cloud = read_kitti(src)
     res = carla_noise_rows(model, cloud, 0, bool(options.get("keep_layout")), threads)
     res.astype("<f4").tofile(dst)
 
@@ -119,7 +120,7 @@ def carla_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
         if ii is not None:  # a dropped point keeps its intensity
             body[uniq[ii]] = np.where(mask, pts[:, 3], body[uniq[ii]])
         tail = raw[pcd.start + pcd.n_pts * dt.itemsize :]
-        if not keep_layout:
+        if not keep_layout and not mask.all():
             body = body[mask]
             m = str(body.shape[0])
             head = _set_header_counts(head, {"WIDTH": m, "HEIGHT": "1", "POINTS": m})
@@ -128,21 +129,22 @@ def carla_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
         tok, first = pcd_ascii_rows(raw, pcd)
         cols = [np.array([float(t[first[i]]) for t in tok], dtype=ftype) for i in xi]
         pts, mask = _carla_fields(model, cols, ftype, threads)
-        fmt = "{:.9g}" if ftype == np.float32 else "{:.17g}"
-        ifmt = "{:.9g}" if ii is None or pcd.sizes[ii] == 4 else "{:.17g}"
-        out_lines = []
-        for p, t in enumerate(tok):
+        itype = np.float32 if ii is None or pcd.sizes[ii] == 4 else np.float64
+        lines, rows = ascii_data_lines(raw, pcd.start)
+        kept = 0
+        for p, (t, j) in enumerate(zip(tok, rows, strict=True)):
             if not keep_layout and not mask[p]:
+                lines[j] = ""
                 continue
-            for k, i in enumerate(xi):
-                t[first[i]] = fmt.format(float(pts[p, k]))
+            kept += 1
+            cells = [(int(first[i]), pts[p, k], ftype) for k, i in enumerate(xi)]
             if ii is not None and mask[p]:
-                t[first[ii]] = ifmt.format(float(pts[p, 3]))
-            out_lines.append(" ".join(t) + "\n")
-        if not keep_layout:
-            m = str(len(out_lines))
+                cells.append((int(first[ii]), pts[p, 3], itype))
+            lines[j] = put_values(lines[j], t, cells)
+        if not keep_layout and kept != len(tok):
+            m = str(kept)
             head = _set_header_counts(head, {"WIDTH": m, "HEIGHT": "1", "POINTS": m})
-        dst.write_bytes(head.encode("ascii") + "".join(out_lines).encode("ascii"))
+        dst.write_bytes(head.encode("ascii") + "".join(lines).encode("ascii"))
 
 
 def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> None:
@@ -159,7 +161,7 @@ def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
     keep_layout = bool(options.get("keep_layout"))
     if not keep_layout:
         for e in elements[vi + 1 :]:
-            if e[1] and (e[0] in ("face", "edge") or any(t == "list" for t, _ in e[2])):
+            if e[1] and (e[0] in ("face", "edge") or any(t.startswith("list") for t, _ in e[2])):
                 raise ValueError(
                     f"PLY element {e[0]!r} may index the vertices: removing dropped points "
                     "would break it; use keep_layout = true"
@@ -179,7 +181,7 @@ def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
             body[dt.names[ii]] = np.where(mask, pts[:, 3], body[dt.names[ii]])
         tail = raw[offset + n * dt.itemsize :]
         head = raw[:offset]
-        if not keep_layout:
+        if not keep_layout and not mask.all():
             body = body[mask]
             head = _ply_vertex_count(raw[:start], body.shape[0]) + raw[start:offset]
         dst.write_bytes(head + body.tobytes() + tail)
@@ -187,18 +189,17 @@ def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
         lines, skip, tok = ply_ascii_rows(raw, ply)
         cols = [np.array([float(t[i]) for t in tok], dtype=ftype) for i in xi]
         pts, mask = _carla_fields(model, cols, ftype, threads)
-        f = "{:.9g}" if ftype == np.float32 else "{:.17g}"
-        fi = "{:.9g}" if ii is None or PLY_TYPES[props[ii][0]] == "f4" else "{:.17g}"
+        itype = np.float32 if ii is None or PLY_TYPES[props[ii][0]] == "f4" else np.float64
         vert = []
         for p, t in enumerate(tok):
             if not keep_layout and not mask[p]:
                 continue
-            for k, i in enumerate(xi):
-                t[i] = f.format(float(pts[p, k]))
+            cells = [(i, pts[p, k], ftype) for k, i in enumerate(xi)]
             if ii is not None and mask[p]:
-                t[ii] = fi.format(float(pts[p, 3]))
-            vert.append(" ".join(t) + "\n")
-        head = raw[:start] if keep_layout else _ply_vertex_count(raw[:start], len(vert))
+                cells.append((ii, pts[p, 3], itype))
+            vert.append(put_values(lines[skip + p], t, cells))
+        drop = not keep_layout and len(vert) != n
+        head = _ply_vertex_count(raw[:start], len(vert)) if drop else raw[:start]
         body = "".join(lines[:skip] + vert + lines[skip + n :])
         dst.write_bytes(head + body.encode("ascii"))
     else:

@@ -46,8 +46,14 @@ def decode_compressed_image(msg: Any) -> np.ndarray:
     them: (H, W) grey or (H, W, 3|4) in B, G, R[, A] order, uint8 or uint16."""
     cv2 = _cv2()
     data = message_bytes(msg.data)
+    if data.size == 0:
+        raise ValueError(f"CompressedImage ({msg.format!r}) has empty data: no image to decode")
     compressed_codec(msg.format, data)
-    img = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+    try:
+        img = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+    except cv2.error as exc:  # a header OpenCV refuses outright
+        msg_ = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"CompressedImage ({msg.format!r}) could not be decoded: {msg_}") from None
     if img is None:
         raise ValueError(f"CompressedImage ({msg.format!r}) could not be decoded")
     return img

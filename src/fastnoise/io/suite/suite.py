@@ -328,4 +328,35 @@ def load_suite(path: str | os.PathLike[str], *, seed: object = None) -> Suite:
             raise ValueError(f"{p}: a suite is a .toml, .json or .sdf file")
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{p}: not a valid {suffix[1:].upper()} file: {exc}") from None
+    except RecursionError:
+        raise ValueError(
+            f"{p}: nested too deeply to be read: a suite file allows at most "
+            f"{MAX_SUITE_DEPTH} levels of tables and arrays"
+        ) from None
+    check_depth(data, str(p))
     return Suite.from_dict(data, base=p.parent, source=str(p), seed=seed)
+
+
+#: the most levels of tables and arrays a suite file may nest (a suite needs about 6)
+MAX_SUITE_DEPTH = 32
+
+
+def check_depth(data: object, source: str, limit: int = MAX_SUITE_DEPTH) -> None:
+    """ValueError naming ``source`` and the key path when ``data`` (parsed TOML or
+    JSON) nests tables and arrays more than ``limit`` levels deep; iterative, so any
+    depth is checked without recursion."""
+    stack: list[tuple[object, int, str]] = [(data, 0, "")]
+    while stack:
+        node, depth, where = stack.pop()
+        if not isinstance(node, dict | list):
+            continue
+        if depth >= limit:
+            at = where if len(where) <= 60 else where[:60] + "..."
+            raise ValueError(
+                f"{source}: {at} nests deeper than {limit} levels of tables and arrays: a "
+                f"suite file allows at most {limit}"
+            )
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for k, v in items:
+            key = f"{where}.{k}" if isinstance(node, dict) else f"{where}[{k}]"
+            stack.append((v, depth + 1, key.lstrip(".")))

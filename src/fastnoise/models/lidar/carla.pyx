@@ -147,8 +147,10 @@ CARLA's ray-cast lidar noise (``sensor.lidar.ray_cast``), with CARLA's blueprint
     (kept if I > limit, else if u2 < 1 - p0 + (p0 / limit) I). CARLA drops rays
     before it traces them; for a traced cloud that is a per-point drop. A point with a
     non-finite coordinate (or whose |p| overflows the dtype) is dropped and copied
-    unchanged. The intensity is e^(-a d) to a few ulp (fastnoise's own exp, floored at
-    e^-708 like ``fn_exp_f64``).
+    unchanged: |p|^2 is computed in the cloud's dtype, so a float32 cloud drops every
+    point farther than sqrt(FLT_MAX) ~ 1.8e19 m from the origin, while float64 keeps
+    points up to ~1.3e154 m (pass float64 for such clouds). The intensity is e^(-a d)
+    to a few ulp (fastnoise's own exp, floored at e^-708 like ``fn_exp_f64``).
 
     Frames lie in [0, 2**62 - 2]; a call's point indices ``first_index .. first_index
     + N - 1`` lie below 2**64. ``apply(points)`` without ``frame`` noises the model's
