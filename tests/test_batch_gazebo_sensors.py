@@ -76,11 +76,11 @@ def test_keys():
 
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("dt_kind", ["scalar", "per_env", "per_reading"])
-def test_batch_equals_single_models_bit_for_bit(case, dt_kind):
+@pytest.mark.parametrize("t", [5, 23])  # below and above the sample-by-sample limit (16)
+def test_batch_equals_single_models_bit_for_bit(case, dt_kind, t):
     batch, singles, scale = _batch_and_singles(case)
     cls = type(batch)
     rng = np.random.default_rng(4)
-    t = 23
     for r in range(3):
         x = _data(cls, t, scale, r)
         dt = {

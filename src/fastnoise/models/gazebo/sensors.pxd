@@ -39,6 +39,9 @@ cdef class _GazeboSensor(Model):
     # C-contiguous), dt[e * es + k * ts]; -1 (nothing done, *env set) on count overflow
     cdef int _env_run(self, double *out, const double *dt, size_t es, size_t ts, size_t t,
                       size_t *env) noexcept nogil
+    # _env_run's path for fewer than 16 readings per environment (sample by sample)
+    cdef void _env_rows(self, double *out, const double *dt, size_t es, size_t ts,
+                        size_t t) noexcept nogil
 
     # apply_one's body: check dt and the reading (n_columns values a0, a1, ...), noise
     # it, return it (a float for one column, else a tuple)

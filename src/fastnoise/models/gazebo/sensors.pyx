@@ -42,6 +42,7 @@ from fastnoise.models.gazebo.capi cimport (
     fn_gz_channel_init,
     fn_gz_navsat_horizontal,
     fn_gz_params,
+    fn_gz_wrap180,
 )
 from fastnoise.models.gazebo.noise cimport dt_one, real_one
 
@@ -60,6 +61,11 @@ from fastnoise.core.deprecation import positional_options
 from fastnoise.models.gazebo.noise import dt_array, env_dt
 
 cnp.import_array()
+
+
+# Readings per environment from which a batch runs each channel over all of them at
+# once (fn_gz_channel_apply); fewer go sample by sample (_env_rows).
+cdef size_t _BULK_ROWS = 16
 
 
 def batch_values(declaration, values, num_envs):
@@ -343,6 +349,9 @@ cdef class _GazeboSensor(Model):
                         and t > (UINT64_MAX - ch[i].count) / self._per_row[i]):
                     env[0] = e
                     return -1
+        if t < _BULK_ROWS:
+            self._env_rows(out, dt, es, ts, t)
+            return 0
         for e in range(<size_t>self._nenv):
             ch = self._bch + e * self._nch
             o = out + e * t * ncol
@@ -367,6 +376,44 @@ cdef class _GazeboSensor(Model):
                                         <ptrdiff_t>ncol, 1, d, <ptrdiff_t>ts, t, o + c,
                                         <ptrdiff_t>ncol)
         return 0
+
+    cdef void _env_rows(self, double *out, const double *dt, size_t es, size_t ts,
+                        size_t t) noexcept nogil:
+        # _env_run for a few readings (a control loop's step): sample by sample through
+        # each channel's normal cache, as _row does (a run's set-up costs more than the
+        # samples). The same bits: a channel's samples are the same whichever way.
+        cdef size_t e, k, ncol = <size_t>self._ncol
+        cdef int i, r, c, j
+        cdef fn_gz_channel *ch
+        cdef double *v
+        cdef double dk
+        cdef float h
+        for e in range(<size_t>self._nenv):
+            ch = self._bch + e * self._nch
+            for k in range(t):
+                v = out + (e * t + k) * ncol
+                dk = dt[e * es + k * ts]
+                if self._horizontal:
+                    if self._alt or not self._bon[0]:
+                        fn_gz_navsat_horizontal(&ch[0] if self._bon[0] else NULL, self._alt,
+                                                v, 0, &dk, 0, 1, v, 0)
+                    else:  # degrees: latitude then longitude, one channel, then wrapped
+                        v[0] = fn_gz_wrap180(fn_gz_channel_apply_one(&ch[0], v[0], dk))
+                        v[1] = fn_gz_wrap180(fn_gz_channel_apply_one(&ch[0], v[1], 0.0))
+                if self._hpa:
+                    if self._bon[0]:
+                        h = <float>(v[0] / 100.0)
+                        h = <float>fn_gz_channel_apply_one(&ch[0], <double>h, dk)
+                        h = h * <float>100.0
+                        v[0] = <double>h
+                    continue
+                for r in range(self._nrun):
+                    i = self._run[r][0]
+                    if self._bon[i]:
+                        c = self._run[r][1]
+                        v[c] = fn_gz_channel_apply_one(&ch[i], v[c], dk)
+                        for j in range(c + 1, c + self._run[r][2]):
+                            v[j] = fn_gz_channel_apply_one(&ch[i], v[j], 0.0)
 
     def _env_apply(self, data, dt, out, bint one):
         """A batch's apply_one (``data`` (N, n_columns)) or apply (``data`` (N, T,
