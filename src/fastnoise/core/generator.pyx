@@ -170,7 +170,7 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         are independent.
     num_envs : int or None
         A batch of ``num_envs`` environments (:doc:`/batching`): each draw gains a
-        leading axis, ``standard_normal(size)`` gives (num_envs, *size), row i what a
+        leading axis, ``standard_normal(size)`` gives ``(num_envs, *size)``, row i what a
         generator built with ``env=i`` draws; ``loc``/``scale`` are scalars;
         ``reset(env_ids)``; ``position`` is (num_envs,).
     env : int or None
