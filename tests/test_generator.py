@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -555,6 +556,78 @@ def test_non_integer_stream_is_rejected(stream):
 def test_non_integer_thread_count_is_rejected():
     with pytest.raises(TypeError, match="threads"):
         GaussianNoiseGenerator(0).normal(size=10, threads=1.5)
+
+
+@pytest.mark.parametrize(
+    ("threads", "error"), [("2", TypeError), (0, ValueError), (-1, ValueError)]
+)
+def test_thread_count_is_checked_without_a_size_too(threads, error):
+    """Issue 27: with size=None (one value drawn) threads was not looked at."""
+    g = GaussianNoiseGenerator(0)
+    with pytest.raises(error) as sized:
+        g.normal(size=10, threads=threads)
+    for call in (
+        lambda: g.normal(threads=threads),
+        lambda: g.normal(1.0, 2.0, threads=threads),
+        lambda: g.standard_normal(threads=threads),
+        lambda: g.normal(threads=threads, dtype=np.float32),
+    ):
+        with pytest.raises(error) as one:
+            call()
+        assert str(one.value) == str(sized.value)
+    assert g.position == 0  # nothing drawn
+
+
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"loc": 1e39}, "loc"),
+        ({"loc": -1e39}, "loc"),
+        ({"scale": 1e39}, "scale"),
+        ({"loc": 1e39, "size": 5}, "loc"),
+        ({"scale": 1e300, "size": (2, 2)}, "scale"),
+        ({"loc": [0.0, 1e39], "size": 2}, "loc"),
+        ({"scale": np.array([1.0, 2e38, 4e38])}, "scale"),
+    ],
+)
+def test_float32_refuses_what_float32_cannot_hold(kwargs, name):
+    """Issue 27: these returned inf. The refusal names the parameter, the value and the
+    float32 limit, and draws nothing."""
+    g = GaussianNoiseGenerator(0)
+    bad = float(np.max(np.abs(np.atleast_1d(kwargs[name]))))
+    with pytest.raises(
+        ValueError,
+        match=rf"{name}.*{re.escape(repr(bad))}.*dtype=float32.*{re.escape(repr(_F32_MAX))}",
+    ) as e:
+        g.normal(**kwargs, dtype=np.float32)
+    assert "not allowed" in str(e.value)
+    with pytest.raises(ValueError, match=name):
+        g.normal(**kwargs, out=np.empty(kwargs.get("size", 3), np.float32))
+    assert g.position == 0
+    g.normal(**kwargs)  # float64 holds them: drawn as before
+    batch = GaussianNoiseGenerator(0, num_envs=2)
+    if np.ndim(kwargs[name]) == 0:
+        with pytest.raises(
+            ValueError, match=rf"{name}=-?{re.escape(repr(bad))} is not allowed with dtype"
+        ):
+            batch.normal(**kwargs, dtype=np.float32)
+
+
+def test_float32_takes_every_value_it_can_hold():
+    """The float32 limit itself, and a float64 just above it that rounds to it, draw as
+    before (fma(0, z, loc) = loc exactly); a large scale float32 holds is taken."""
+    g = GaussianNoiseGenerator(0)
+    above = np.nextafter(_F32_MAX, np.inf)  # float32 rounds it down to the limit
+    assert np.float32(above) == np.float32(_F32_MAX)
+    for loc in (_F32_MAX, -_F32_MAX, above):
+        got = g.normal(loc, 0.0, size=3, dtype=np.float32)
+        assert np.array_equal(got, np.full(3, np.float32(loc)))
+    ref = GaussianNoiseGenerator(0).normal(0.0, 1.0, size=4, dtype=np.float32)
+    got = GaussianNoiseGenerator(0).normal(0.0, 1e30, size=4, dtype=np.float32)
+    assert np.array_equal(got, ref * np.float32(1e30))  # fma(s, z, 0) = s * z
 
 
 @pytest.mark.parametrize(

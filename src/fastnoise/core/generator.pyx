@@ -132,6 +132,28 @@ def _fma_f32(float[::1] z, const float[::1] scale, const float[::1] loc):
             z[i] = fmaf(scale[i], z[i], loc[i])
 
 
+#: Largest finite float32 (numpy.finfo(numpy.float32).max).
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+def _fits_f32(name, value):
+    """Refuse a finite ``loc``/``scale`` (scalar or array) that float32 cannot hold: it
+    would become inf and every value drawn with it inf. What float32 rounds to a finite
+    value passes unchanged, so no valid input changes its bits."""
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        return  # not a real number: the usual checks name it
+    with np.errstate(over="ignore"):
+        bad = np.isfinite(arr) & np.isinf(arr.astype(np.float32))
+    if bad.any():
+        v = float(arr[bad].flat[0])
+        where = "" if arr.ndim == 0 else " holds"
+        shown = f"{name}={v!r}" if arr.ndim == 0 else f"{name}{where} {v!r}, which"
+        raise ValueError(f"{shown} is not allowed with dtype=float32: it overflows float32, "
+                         f"whose largest value is {_F32_MAX!r}; use dtype=float64")
+
+
 cdef class GaussianNoiseGenerator(Model):
     """GaussianNoiseGenerator(seed=None, stream=0, *, num_envs=None, env=None)
 --
@@ -148,7 +170,7 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         are independent.
     num_envs : int or None
         A batch of ``num_envs`` environments (:doc:`/batching`): each draw gains a
-        leading axis, ``standard_normal(size)`` gives (num_envs, *size), row i what a
+        leading axis, ``standard_normal(size)`` gives ``(num_envs, *size)``, row i what a
         generator built with ``env=i`` draws; ``loc``/``scale`` are scalars;
         ``reset(env_ids)``; ``position`` is (num_envs,).
     env : int or None
@@ -304,6 +326,10 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
             dt = _validate.float_dtype("dtype", _F64 if dtype is None else dtype)
         if size is not None:
             size = _validate.shape("size", size)
+        _threads.count(threads)  # checked with or without a size (issue 27)
+        if dt != _F64:
+            _fits_f32("loc", loc)
+            _fits_f32("scale", scale)
         if self.n_envs:
             if np.ndim(loc) != 0 or np.ndim(scale) != 0:
                 raise TypeError("loc and scale are scalars with num_envs (each "

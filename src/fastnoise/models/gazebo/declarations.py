@@ -132,7 +132,7 @@ MAGNETOMETER = Declaration(
     tags=("magnetometer",),
     sdf_types=("magnetometer",),
     messages={"sensor_msgs/MagneticField": "magnetic_field"},
-    params=tuple(component(a, f"noise of the field's {a} axis", "T") for a in "xyz"),
+    params=tuple(component(a, f"noise of the field's {a} axis", "T") for a in "xyz") + ENV_PARAMS,
     example=lambda cls: cls(x=_GZ, z={"stddev": 1e-6}, seed=12),
     exercise=_magnetometer_exercise,
 )
@@ -150,6 +150,7 @@ ALTIMETER = Declaration(
     params=(
         component("vertical_position", "noise of the vertical position", "m"),
         component("vertical_velocity", "noise of the vertical velocity", "m/s"),
+        *ENV_PARAMS,
     ),
     example=lambda cls: cls(vertical_position=_GZ, vertical_velocity=_GZ, seed=13),
     exercise=_altimeter_exercise,
@@ -166,7 +167,7 @@ AIR_PRESSURE = Declaration(
     tags=("air_pressure",),
     sdf_types=("air_pressure",),
     messages={"sensor_msgs/FluidPressure": "fluid_pressure"},
-    params=(component("pressure", "noise of the static pressure", "Pa"),),
+    params=(component("pressure", "noise of the static pressure", "Pa"), *ENV_PARAMS),
     example=lambda cls: cls(pressure=_GZ, seed=14),
     exercise=_pressure_exercise,
 )
@@ -195,6 +196,7 @@ AIR_SPEED = Declaration(
             default="hectopascals",
             choices=("hectopascals", "pascals"),
         ),
+        *ENV_PARAMS,
     ),
     example=lambda cls: cls(pressure=_GZ, seed=15),
     exercise=_speed_exercise,
@@ -232,6 +234,7 @@ NAVSAT = Declaration(
             default="degrees",
             choices=("degrees", "metres"),
         ),
+        *ENV_PARAMS,
     ),
     example=lambda cls: cls(_GZ, _GZ, _GZ, _GZ, horizontal_units="metres", seed=16),
     exercise=_navsat_exercise,
@@ -251,6 +254,7 @@ FORCE_TORQUE = Declaration(
     params=(
         *(component(f"force_{a}", f"noise of the force's {a} component", "N") for a in "xyz"),
         *(component(f"torque_{a}", f"noise of the torque's {a} component", "N m") for a in "xyz"),
+        *ENV_PARAMS,
     ),
     example=lambda cls: cls(force_x=_GZ, torque_z=_GZ, seed=17),
     exercise=_force_torque_exercise,

@@ -2,6 +2,8 @@
 
 from typing import ClassVar
 
+import numpy.typing as npt
+
 from fastnoise.models.gazebo.noise import _Noise, _Seed
 from fastnoise.models.gazebo.sensors import _GazeboSensor
 
@@ -18,14 +20,16 @@ class NavSatNoise(_GazeboSensor):
         *,
         horizontal_units: str = "degrees",
         seed: _Seed = None,
+        num_envs: int | None = None,
+        env: int | None = None,
     ) -> None: ...
     def apply_one(
         self,
-        latitude: float,
-        longitude: float,
-        altitude: float,
-        velocity_east: float = 0.0,
-        velocity_north: float = 0.0,
-        velocity_up: float = 0.0,
-        dt: float = 0.0,
+        latitude: npt.ArrayLike,
+        longitude: npt.ArrayLike,
+        altitude: npt.ArrayLike,
+        velocity_east: npt.ArrayLike = 0.0,
+        velocity_north: npt.ArrayLike = 0.0,
+        velocity_up: npt.ArrayLike = 0.0,
+        dt: npt.ArrayLike = 0.0,
     ) -> tuple[float, float, float, float, float, float]: ...  # deg, deg, m, m/s x3

@@ -15,7 +15,7 @@ cnp.import_array()
 cdef class NavSatNoise(_GazeboSensor):
     """NavSatNoise(horizontal_position=None, vertical_position=None,
     horizontal_velocity=None, vertical_velocity=None, *, horizontal_units="degrees",
-    seed=None)
+    seed=None, num_envs=None, env=None)
 --
 
     gz-sensors' ``NavSatSensor`` noise. A reading is latitude and longitude (degrees),
@@ -45,6 +45,11 @@ cdef class NavSatNoise(_GazeboSensor):
         dlat = n / M, dlon = n / (N cos lat) (M, N the meridian and prime-vertical
         radii; at |cos lat| < 1e-12 the longitude gets no noise).
     seed : int, numpy.random.SeedSequence or None
+    num_envs : int or None
+        A batch of ``num_envs`` environments (module docstring, :doc:`/batching`).
+    env : int or None
+        This model is environment ``env`` of a batch (bit for bit); not with
+        ``num_envs``.
 
     dt (s), when given, moves the dynamic biases once per reading: it is the interval
     of the latitude (east) sample, the longitude (north) sample gets 0.
@@ -60,12 +65,13 @@ cdef class NavSatNoise(_GazeboSensor):
     # the horizontal position (channel 0, columns 0-1) runs in _row and _extra
     _runs = ((1, 2, 1), (2, 3, 2), (3, 5, 1))
     _units = ("horizontal_units", ("degrees", "metres"))
+    _horizontal_model = True
 
     def __init__(self, horizontal_position=None, vertical_position=None,
                  horizontal_velocity=None, vertical_velocity=None, *,
-                 horizontal_units="degrees", seed=None):
+                 horizontal_units="degrees", seed=None, num_envs=None, env=None):
         self._build((horizontal_position, vertical_position, horizontal_velocity,
-                     vertical_velocity), seed, horizontal_units)
+                     vertical_velocity), seed, horizontal_units, num_envs, env)
 
     @property
     def horizontal_units(self):

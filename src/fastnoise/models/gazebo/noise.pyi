@@ -10,13 +10,14 @@ from typing_extensions import disjoint_base
 from fastnoise.core.model import Model
 
 _Seed = int | np.random.SeedSequence | None
-_Noise = Mapping[str, float] | None
+_Noise = Mapping[str, npt.ArrayLike] | None  # a batch: each value a scalar or (N,)
 
 PARAM_KEYS: tuple[str, ...]
 MAX_PARAM: float
 
 def noise_params(name: str, value: _Noise) -> dict[str, float] | None: ...
 def dt_array(dt: npt.ArrayLike, n: int) -> tuple[np.ndarray, int]: ...
+def env_dt(dt: npt.ArrayLike, n: int, t: int, one: bool) -> tuple[np.ndarray, int, int]: ...
 
 @disjoint_base
 class GazeboNoise(Model):

@@ -71,6 +71,29 @@ def dt_array(dt, n):
     return arr, 1
 
 
+def env_dt(dt, n, t, one):
+    """``dt`` (s) of a batch of ``n`` environments and ``t`` samples each: (float64
+    array, env stride, time stride), environment e's sample k at [e * es + k * ts]. A
+    scalar, (n,) or (only when not ``one``, a single sample per environment) (n, t);
+    every value finite, in [0, 1e30]."""
+    if np.ndim(dt) == 0:
+        return np.array([_validate.in_range("dt", dt, 0.0, MAX_PARAM)]), 0, 0
+    dts = _arrays.intake("dt", dt, np.float64)
+    if dts.shape == (n,):
+        es, ts = 1, 0
+    elif not one and dts.shape == (n, t):
+        es, ts = t, 1
+    else:
+        shapes = f"() or ({n},)" + ("" if one else f" or ({n}, {t})")
+        raise ValueError(f"dt has shape {dts.shape}: with num_envs={n} it must be "
+                         f"{shapes} (s)")
+    bad = ~(np.isfinite(dts) & (dts >= 0) & (dts <= MAX_PARAM))
+    if bad.any():
+        raise ValueError(f"dt contains {float(dts[bad][0])!r}: every dt must be finite "
+                         "and >= 0 s")
+    return dts, es, ts
+
+
 cdef double dt_one(object dt) except? -1.0:
     if type(dt) is float and 0.0 <= <double>dt <= MAX_PARAM:
         return <double>dt
@@ -459,22 +482,7 @@ cdef class GazeboNoise(Model):
         if arr.shape != want:
             shown = f"({n},)" if one else f"({n}, T)"
             raise ValueError(f"x has shape {arr.shape}: with num_envs={n} it must be {shown}")
-        if np.ndim(dt) == 0:
-            dts, es, ts = np.array([_validate.in_range("dt", dt, 0.0, MAX_PARAM)]), 0, 0
-        else:
-            dts = _arrays.intake("dt", dt, np.float64)
-            if dts.shape == (n,):
-                es, ts = 1, 0
-            elif not one and dts.shape == (n, t):
-                es, ts = t, 1
-            else:
-                shapes = f"() or ({n},)" + ("" if one else f" or ({n}, {t})")
-                raise ValueError(f"dt has shape {dts.shape}: with num_envs={n} it must be "
-                                 f"{shapes} (s)")
-            bad = ~(np.isfinite(dts) & (dts >= 0) & (dts <= MAX_PARAM))
-            if bad.any():
-                raise ValueError(f"dt contains {float(dts[bad][0])!r}: every dt must be finite "
-                                 "and >= 0 s")
+        dts, es, ts = env_dt(dt, n, t, one)
         if out is None:
             res = np.empty(want)
         else:

@@ -3,13 +3,22 @@ noise)."""
 
 from typing import ClassVar
 
+import numpy.typing as npt
+
 from fastnoise.models.gazebo.noise import _Noise, _Seed
 from fastnoise.models.gazebo.sensors import _GazeboSensor
 
 class AirPressureNoise(_GazeboSensor):
     model_name: ClassVar[str]
-    def __init__(self, pressure: _Noise = None, *, seed: _Seed = None) -> None: ...
-    def apply_one(self, pressure: float, dt: float = 0.0) -> float: ...  # Pa
+    def __init__(
+        self,
+        pressure: _Noise = None,
+        *,
+        seed: _Seed = None,
+        num_envs: int | None = None,
+        env: int | None = None,
+    ) -> None: ...
+    def apply_one(self, pressure: npt.ArrayLike, dt: npt.ArrayLike = 0.0) -> float: ...  # Pa
     @property
     def reported_variance(self) -> float: ...
 
@@ -18,6 +27,12 @@ class AirSpeedNoise(_GazeboSensor):
     @property
     def pressure_units(self) -> str: ...
     def __init__(
-        self, pressure: _Noise = None, *, pressure_units: str = "hectopascals", seed: _Seed = None
+        self,
+        pressure: _Noise = None,
+        *,
+        pressure_units: str = "hectopascals",
+        seed: _Seed = None,
+        num_envs: int | None = None,
+        env: int | None = None,
     ) -> None: ...
-    def apply_one(self, pressure: float, dt: float = 0.0) -> float: ...  # Pa
+    def apply_one(self, pressure: npt.ArrayLike, dt: npt.ArrayLike = 0.0) -> float: ...  # Pa

@@ -18,7 +18,7 @@ cnp.import_array()
 
 
 cdef class AirPressureNoise(_GazeboSensor):
-    """AirPressureNoise(pressure=None, *, seed=None)
+    """AirPressureNoise(pressure=None, *, seed=None, num_envs=None, env=None)
 --
 
     gz-sensors' ``AirPressureSensor`` noise on the static pressure, Pa
@@ -31,6 +31,11 @@ cdef class AirPressureNoise(_GazeboSensor):
     pressure : mapping or None
         Noise of the pressure, Pa.
     seed : int, numpy.random.SeedSequence or None
+    num_envs : int or None
+        A batch of ``num_envs`` environments (module docstring, :doc:`/batching`).
+    env : int or None
+        This model is environment ``env`` of a batch (bit for bit); not with
+        ``num_envs``.
     """
 
     model_name = "air_pressure"
@@ -39,8 +44,8 @@ cdef class AirPressureNoise(_GazeboSensor):
     n_columns = 1
     _runs = ((0, 0, 1),)
 
-    def __init__(self, pressure=None, *, seed=None):
-        self._build((pressure,), seed)
+    def __init__(self, pressure=None, *, seed=None, num_envs=None, env=None):
+        self._build((pressure,), seed, None, num_envs, env)
 
     def apply_one(self, pressure, dt=0.0):
         """The noised pressure (Pa) of one reading of ``pressure`` (Pa); ``dt`` (s) as
@@ -51,17 +56,22 @@ cdef class AirPressureNoise(_GazeboSensor):
     def reported_variance(self):
         """What gz-sensors publishes as the FluidPressure message's variance:
         ``sqrt(stddev)`` (Pa) of the pressure noise, 0.0 without noise (a gz-sensors
-        quirk, kept so a message can be rebuilt as Gazebo sends it)."""
+        quirk, kept so a message can be rebuilt as Gazebo sends it); a batch with a
+        per-environment stddev: (num_envs,)."""
         check_built(self)
-        p = self._ch.params[0]
-        return 0.0 if p is None else float(np.sqrt(p["stddev"]))
+        p = self._bvalues[0]
+        if p is None:
+            return 0.0
+        s = p["stddev"]
+        return np.sqrt(s) if isinstance(s, np.ndarray) else float(np.sqrt(s))
 
 
 register_model(AirPressureNoise)
 
 
 cdef class AirSpeedNoise(_GazeboSensor):
-    """AirSpeedNoise(pressure=None, *, pressure_units="hectopascals", seed=None)
+    """AirSpeedNoise(pressure=None, *, pressure_units="hectopascals", seed=None,
+    num_envs=None, env=None)
 --
 
     gz-sensors' ``AirSpeedSensor`` noise on the differential pressure. Input and output
@@ -80,6 +90,11 @@ cdef class AirSpeedNoise(_GazeboSensor):
         Pa. "pascals": the parameters are in Pa, as the SDF element's name says:
         ``out = Apply(p)`` in float64.
     seed : int, numpy.random.SeedSequence or None
+    num_envs : int or None
+        A batch of ``num_envs`` environments (module docstring, :doc:`/batching`).
+    env : int or None
+        This model is environment ``env`` of a batch (bit for bit); not with
+        ``num_envs``.
     """
 
     model_name = "air_speed"
@@ -88,9 +103,11 @@ cdef class AirSpeedNoise(_GazeboSensor):
     n_columns = 1
     _runs = ((0, 0, 1),)
     _units = ("pressure_units", ("hectopascals", "pascals"))
+    _hpa_model = True
 
-    def __init__(self, pressure=None, *, pressure_units="hectopascals", seed=None):
-        self._build((pressure,), seed, pressure_units)
+    def __init__(self, pressure=None, *, pressure_units="hectopascals", seed=None,
+                 num_envs=None, env=None):
+        self._build((pressure,), seed, pressure_units, num_envs, env)
 
     @property
     def pressure_units(self):
@@ -103,7 +120,7 @@ cdef class AirSpeedNoise(_GazeboSensor):
         ``dt`` (s) as in the module docstring (gz-sensors: 0)."""
         cdef double v, d
         cdef float h
-        if self._alt or not self._built or not self._ch.on[0]:
+        if self._nenv or self._alt or not self._built or not self._ch.on[0]:
             return self._one(dt, pressure)
         v = real_one("pressure", pressure)
         d = dt_one(dt)
@@ -125,6 +142,8 @@ cdef class AirSpeedNoise(_GazeboSensor):
                 "AirSpeedNoise.apply", args, ('out',),
                 (out,), (None,))
         check_built(self)
+        if self._nenv:
+            return self._env_apply(data, dt, out, False)
         if self._alt or not self._ch.on[0]:
             return self._batch(data, dt, out)
         arr = _arrays.intake("data", data, np.float64, ndim=1)

@@ -1,7 +1,7 @@
 """Type stubs for fastnoise.models.gazebo.sensors (gz-sensors magnetometer, altimeter and
 force-torque noise)."""
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -12,11 +12,19 @@ from fastnoise.models.gazebo.noise import _Noise, _Seed
 
 _F6 = tuple[float, float, float, float, float, float]
 
+def batch_values(declaration: Any, values: dict[str, Any], num_envs: int) -> dict[str, Any]: ...
+
+# Typed as one model's: a batch (num_envs=N) takes each reading argument of apply_one
+# as (N,) and returns (N,) arrays, and bias() is (N,) (docs/batching.rst).
 @disjoint_base
 class _GazeboSensor(Model):
     n_columns: ClassVar[int]
+    @property
+    def num_envs(self) -> int | None: ...
+    @property
+    def env(self) -> int | None: ...
     def bias(self, component: str) -> float: ...
-    def reset(self) -> None: ...
+    def reset(self, env_ids: npt.ArrayLike | None = None) -> None: ...
     def apply(
         self, data: npt.ArrayLike, dt: npt.ArrayLike = 0.0, *, out: np.ndarray | None = None
     ) -> np.ndarray: ...
@@ -24,10 +32,17 @@ class _GazeboSensor(Model):
 class MagnetometerNoise(_GazeboSensor):
     model_name: ClassVar[str]
     def __init__(
-        self, x: _Noise = None, y: _Noise = None, z: _Noise = None, *, seed: _Seed = None
+        self,
+        x: _Noise = None,
+        y: _Noise = None,
+        z: _Noise = None,
+        *,
+        seed: _Seed = None,
+        num_envs: int | None = None,
+        env: int | None = None,
     ) -> None: ...
     def apply_one(
-        self, x: float, y: float, z: float, dt: float = 0.0
+        self, x: npt.ArrayLike, y: npt.ArrayLike, z: npt.ArrayLike, dt: npt.ArrayLike = 0.0
     ) -> tuple[float, float, float]: ...  # T
 
 class AltimeterNoise(_GazeboSensor):
@@ -38,9 +53,14 @@ class AltimeterNoise(_GazeboSensor):
         vertical_velocity: _Noise = None,
         *,
         seed: _Seed = None,
+        num_envs: int | None = None,
+        env: int | None = None,
     ) -> None: ...
     def apply_one(
-        self, vertical_position: float, vertical_velocity: float, dt: float = 0.0
+        self,
+        vertical_position: npt.ArrayLike,
+        vertical_velocity: npt.ArrayLike,
+        dt: npt.ArrayLike = 0.0,
     ) -> tuple[float, float]: ...  # m, m/s
 
 class ForceTorqueNoise(_GazeboSensor):
@@ -55,14 +75,16 @@ class ForceTorqueNoise(_GazeboSensor):
         torque_z: _Noise = None,
         *,
         seed: _Seed = None,
+        num_envs: int | None = None,
+        env: int | None = None,
     ) -> None: ...
     def apply_one(
         self,
-        force_x: float,
-        force_y: float,
-        force_z: float,
-        torque_x: float,
-        torque_y: float,
-        torque_z: float,
-        dt: float = 0.0,
+        force_x: npt.ArrayLike,
+        force_y: npt.ArrayLike,
+        force_z: npt.ArrayLike,
+        torque_x: npt.ArrayLike,
+        torque_y: npt.ArrayLike,
+        torque_z: npt.ArrayLike,
+        dt: npt.ArrayLike = 0.0,
     ) -> _F6: ...  # N, N m

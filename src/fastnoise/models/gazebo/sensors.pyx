@@ -16,15 +16,38 @@ interval since the previous reading (a scalar, or one per row): gz-sensors passe
 only for the force-torque sensor (0 on its first update); the others call ``Apply(x)``
 (dt = 0), so their dynamic bias never moves in Gazebo: leave dt at 0 to reproduce
 Gazebo, give it to have the dynamic bias move.
+
+Every model takes ``num_envs=N`` (a batch of N environments, :doc:`/batching`) or
+``env=i`` (environment i alone, keyed ``env_model_key(seed, model_name, i)``, bit for
+bit environment i of a batch). A batch's ``apply`` takes (N, T, ``n_columns``) (one
+column: (N, T)) and noises every environment in one nogil call; ``apply_one`` takes
+each reading argument as (N,) (or a scalar for all) and returns (N,) arrays. A
+component's values may be per environment, each key a scalar or (N,).
 """
 
 cimport numpy as cnp
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 
+from libc.stdint cimport UINT64_MAX, uint64_t
+
 from fastnoise.core.model cimport check_built, lock_model, unlock_model
+from fastnoise.models.gazebo.capi cimport (
+    FN_STREAM_GZ_TAG,
+    fn_gz_channel,
+    fn_gz_channel_apply,
+    fn_gz_channel_apply_one,
+    fn_gz_channel_init,
+    fn_gz_navsat_horizontal,
+    fn_gz_params,
+    fn_gz_wrap180,
+)
 from fastnoise.models.gazebo.noise cimport dt_one, real_one
+
+import dataclasses
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -32,11 +55,60 @@ from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
 from fastnoise.models.gazebo import declarations as _declarations
-from fastnoise.core.seeding import as_seed_sequence, model_key
+from fastnoise.core import spec as _spec
+from fastnoise.core.seeding import as_seed_sequence, env_model_key
 from fastnoise.core.deprecation import positional_options
-from fastnoise.models.gazebo.noise import dt_array
+from fastnoise.models.gazebo.noise import dt_array, env_dt
 
 cnp.import_array()
+
+
+# Readings per environment from which a batch runs each channel over all of them at
+# once (fn_gz_channel_apply); fewer go sample by sample (_env_rows).
+cdef size_t _BULK_ROWS = 16
+
+
+def batch_values(declaration, values, num_envs):
+    """A sensor's constructor ``values`` checked for a batch of ``num_envs``
+    environments: a component's keys may each be a scalar or per environment, shape
+    (num_envs,), by the spec batch rule (:meth:`fastnoise.core.spec.Param.check_batch`;
+    an error names ``component['key'][i]``); other parameters as one model's."""
+    out = {}
+    for p in declaration.params:
+        if p.name not in values:
+            continue
+        v = values[p.name]
+        if p.kind != "component" or not isinstance(v, Mapping):
+            out[p.name] = p.check(v)
+            continue
+        known = {f.name: f for f in p.fields}
+        if any(k not in known for k in v):
+            p.check(v)  # refuses the unknown keys by name
+        out[p.name] = {
+            k: dataclasses.replace(f, name=f"{p.name}[{k!r}]").check_batch(v[k], num_envs)
+            if k in v else f.default
+            for k, f in known.items()}
+    return out
+
+
+def _env_dict(d, Py_ssize_t e):
+    """Environment e's component dict of a checked batch dict (None stays None)."""
+    if d is None:
+        return None
+    return {k: (float(v[e]) if isinstance(v, np.ndarray) else v) for k, v in d.items()}
+
+
+cdef int _init_channel(fn_gz_channel *c, object d, uint64_t key, int i) except -1:
+    # as _Channels does for component i (csrc/gznoise.h streams GZ_TAG | i << 8)
+    cdef fn_gz_params p
+    p.mean = d["mean"]
+    p.stddev = d["stddev"]
+    p.dyn_stddev = d["dynamic_bias_stddev"]
+    p.dyn_tau = d["dynamic_bias_correlation_time"]
+    p.precision = d["precision"]
+    fn_gz_channel_init(c, &p, key, FN_STREAM_GZ_TAG | (<uint64_t>i << 8), d["bias_mean"],
+                       d["bias_stddev"])
+    return 0
 
 
 cdef class _GazeboSensor(Model):
@@ -54,26 +126,80 @@ cdef class _GazeboSensor(Model):
     _runs = ()
     _units = None
 
-    def _build(self, comps, seed, units=None):
+    #: NavSat's horizontal position model (channel 0 on columns 0-1, in _row/_extra).
+    _horizontal_model = False
+    #: AirSpeedNoise: in hectopascals the channel runs on float32 hPa.
+    _hpa_model = False
+
+    def _build(self, comps, seed, units=None, num_envs=None, env=None):
+        cdef fn_gz_channel *bch = NULL
+        cdef fn_gz_channel *old
+        cdef Py_ssize_t e, nch
+        cdef int i
         cls = type(self)
+        num_envs, env = _spec.check_envs(num_envs, env)
         values = dict(zip(cls._components, comps))
         if cls._units is not None:
             values[cls._units[0]] = units
-        v = cls.declaration.check_params(values)  # everything, before self changes
+        # everything checked before self changes
+        if num_envs is None:
+            v = cls.declaration.check_params(values)
+        else:
+            v = batch_values(cls.declaration, values, num_envs)
         params = [v[name] for name in cls._components]
         ss = as_seed_sequence(seed)
+        alt = False
         if cls._units is not None:
             name, allowed = cls._units
-            self._unit = v[name]
-            self._alt = self._unit == allowed[1]
-        ch = _Channels(model_key(ss, cls.model_name), cls._components, params)
+            alt = v[name] == allowed[1]
+        nch = len(cls._components)
+        ch = None
+        benv = None
+        if num_envs is None:
+            ch = _Channels(env_model_key(ss, cls.model_name, env), cls._components, params)
+            key = ch.key
+        else:
+            key = env_model_key(ss, cls.model_name, None)
+            benv = [(env_model_key(ss, cls.model_name, e), [_env_dict(d, e) for d in params])
+                    for e in range(num_envs)]
+            bch = <fn_gz_channel *>PyMem_Malloc(num_envs * nch * sizeof(fn_gz_channel))
+            if bch == NULL:
+                raise MemoryError(f"num_envs={num_envs}: no memory for the environments")
+            try:
+                for e in range(num_envs):
+                    for i in range(nch):
+                        if params[i] is not None:
+                            _init_channel(&bch[e * nch + i], benv[e][1][i], benv[e][0], i)
+            except BaseException:
+                PyMem_Free(bch)
+                raise
         lock_model(self)  # a rebuild (the state setter) must not pull it from a running apply
+        old = self._bch
+        if cls._units is not None:
+            self._unit = v[cls._units[0]]
+            self._alt = alt
         self._ch = ch
+        self._bch = bch
+        self._nenv = 0 if num_envs is None else num_envs
+        self._nch = nch
+        for i in range(nch):
+            self._bon[i] = params[i] is not None
+        self._horizontal = cls._horizontal_model
+        self._hpa = cls._hpa_model and not alt
+        self._bvalues = params
+        self._benv = benv
+        self.num_envs = num_envs
+        self.env = env
         unlock_model(self)
+        PyMem_Free(old)
         self._seed_seq = ss
-        self._key = self._ch.key
+        self._key = key
         self._layout()
         self._built = True
+
+    def __dealloc__(self):
+        PyMem_Free(self._bch)
+        self._bch = NULL
 
     def _layout(self):
         cls = type(self)
@@ -82,42 +208,271 @@ cdef class _GazeboSensor(Model):
         self._ncol = cls.n_columns
         self._args = cls._components if cls._arguments is None else cls._arguments
         self._nrun = len(cls._runs)
+        for i in range(6):
+            self._per_row[i] = 0
         for r, (i, c, m) in enumerate(cls._runs):
             self._run[r][0] = i
             self._run[r][1] = c
             self._run[r][2] = m
+            self._per_row[i] += m
+        if cls._horizontal_model:
+            self._per_row[0] += 2
 
     def bias(self, component):
         """The current bias of ``component`` (one of the constructor's component
-        arguments; in its unit; 0.0 for a component without noise)."""
+        arguments; in its unit; 0.0 for a component without noise); a batch:
+        (num_envs,), one per environment."""
+        cdef Py_ssize_t e
+        cdef int k
         check_built(self)
-        i = _validate.choice("component", component, self._components)
-        return self._ch.bias(self._components.index(i))
+        c = _validate.choice("component", component, self._components)
+        k = self._components.index(c)
+        if self._nenv:
+            lock_model(self)
+            try:
+                return np.array([self._bch[e * self._nch + k].bias if self._bon[k] else 0.0
+                                 for e in range(self._nenv)])
+            finally:
+                unlock_model(self)
+        return self._ch.bias(k)
 
     def _params(self):
         check_built(self)
-        d = {n: None if v is None else dict(v)
-             for n, v in zip(self._components, self._ch.params)}
+        d = {n: None if v is None else
+             {k: (x.tolist() if isinstance(x, np.ndarray) else x) for k, x in v.items()}
+             for n, v in zip(self._components, self._bvalues)}
         if self._units is not None:
             d[self._units[0]] = self._unit
+        if self.num_envs is not None:
+            d["num_envs"] = self.num_envs
+        if self.env is not None:
+            d["env"] = self.env
         return d
 
     def _position(self):
+        cdef Py_ssize_t e
+        cdef fn_gz_channel *c
         check_built(self)
+        if self._nenv:
+            envs = []
+            lock_model(self)
+            try:
+                for e in range(self._nenv):
+                    p = {}
+                    for i, name in enumerate(self._components):
+                        if self._bon[i]:
+                            c = &self._bch[e * self._nch + i]
+                            p[name] = {"count": int(c.count), "bias": float(c.bias)}
+                    envs.append(p)
+            finally:
+                unlock_model(self)
+            return {"envs": envs}
         return self._ch.position()
 
     def _set_position(self, position):
+        cdef Py_ssize_t e
+        cdef fn_gz_channel *c
         check_built(self)
-        self._ch.set_position("state['position']", position)
+        if not self._nenv:
+            self._ch.set_position("state['position']", position)
+            return
+        name = "state['position']"
+        envs = _validate.fields(name, position, ("envs",))["envs"]
+        if not isinstance(envs, list) or len(envs) != self._nenv:
+            raise ValueError(f"{name}['envs'] is not allowed: it must be a list of "
+                             f"{self._nenv} positions (num_envs)")
+        on = tuple(n for i, n in enumerate(self._components) if self._bon[i])
+        vals = []
+        for e in range(self._nenv):
+            where = f"{name}['envs'][{e}]"
+            pe = _validate.fields(where, envs[e], on)
+            for i, comp in enumerate(self._components):
+                if self._bon[i]:
+                    q = _validate.fields(f"{where}['{comp}']", pe[comp], ("count", "bias"))
+                    vals.append((e, i,
+                                 _validate.counter(f"{where}['{comp}']['count']", q["count"]),
+                                 _validate.in_range(f"{where}['{comp}']['bias']", q["bias"],
+                                                    -1e300, 1e300)))
+        lock_model(self)
+        try:  # all checked first: a refused position changes nothing
+            for e, i, cnt, b in vals:
+                c = &self._bch[e * self._nch + i]
+                c.count = cnt
+                c.bias = b
+                c.wok = 0
+                c.dok = 0
+        finally:
+            unlock_model(self)
 
-    def reset(self):
+    def reset(self, env_ids=None):
         """Back to sample 0 of every component and the turn-on biases (the same biases
-        as after construction)."""
+        as after construction).
+
+        A batch: ``env_ids`` (None: all; an int, int indices or a boolean mask of shape
+        (num_envs,)) names the environments reset; the others continue unchanged."""
+        cdef Py_ssize_t e
+        cdef int i
         check_built(self)
+        if self._nenv:
+            ids = _spec.env_ids(env_ids, self._nenv)
+            lock_model(self)
+            try:
+                for e in ids:
+                    key, params = self._benv[e]
+                    for i in range(self._nch):
+                        if params[i] is not None:
+                            _init_channel(&self._bch[e * self._nch + i], params[i], key, i)
+            finally:
+                unlock_model(self)
+            return
+        if env_ids is not None:
+            raise TypeError(f"env_ids={env_ids!r:.60} is not allowed: this "
+                            f"{type(self).__name__} is one model (build it with num_envs=N "
+                            "for a batch)")
         ch = _Channels(self._ch.key, self._ch.names, self._ch.params)
         lock_model(self)
         self._ch = ch
         unlock_model(self)
+
+    cdef int _env_run(self, double *out, const double *dt, size_t es, size_t ts, size_t t,
+                      size_t *env) noexcept nogil:
+        cdef size_t e, k, ncol = <size_t>self._ncol
+        cdef int i, r, c
+        cdef fn_gz_channel *ch
+        cdef double *o
+        cdef const double *d
+        cdef float h
+        for e in range(<size_t>self._nenv):  # room in every channel first
+            ch = self._bch + e * self._nch
+            for i in range(self._nch):
+                if (self._bon[i] and self._per_row[i] > 0
+                        and t > (UINT64_MAX - ch[i].count) / self._per_row[i]):
+                    env[0] = e
+                    return -1
+        if t < _BULK_ROWS:
+            self._env_rows(out, dt, es, ts, t)
+            return 0
+        for e in range(<size_t>self._nenv):
+            ch = self._bch + e * self._nch
+            o = out + e * t * ncol
+            d = dt + e * es
+            if self._horizontal:
+                fn_gz_navsat_horizontal(&ch[0] if self._bon[0] else NULL, self._alt, o,
+                                        <ptrdiff_t>ncol, d, <ptrdiff_t>ts, t, o,
+                                        <ptrdiff_t>ncol)
+            if self._hpa:  # AirSpeedNoise.apply_one's float32 hPa arithmetic, per sample
+                if self._bon[0]:
+                    for k in range(t):
+                        h = <float>(o[k] / 100.0)
+                        h = <float>fn_gz_channel_apply_one(&ch[0], <double>h, d[k * ts])
+                        h = h * <float>100.0
+                        o[k] = <double>h
+                continue
+            for r in range(self._nrun):
+                i = self._run[r][0]
+                if self._bon[i]:
+                    c = self._run[r][1]
+                    fn_gz_channel_apply(&ch[i], <size_t>self._run[r][2], o + c,
+                                        <ptrdiff_t>ncol, 1, d, <ptrdiff_t>ts, t, o + c,
+                                        <ptrdiff_t>ncol)
+        return 0
+
+    cdef void _env_rows(self, double *out, const double *dt, size_t es, size_t ts,
+                        size_t t) noexcept nogil:
+        # _env_run for a few readings (a control loop's step): sample by sample through
+        # each channel's normal cache, as _row does (a run's set-up costs more than the
+        # samples). The same bits: a channel's samples are the same whichever way.
+        cdef size_t e, k, ncol = <size_t>self._ncol
+        cdef int i, r, c, j
+        cdef fn_gz_channel *ch
+        cdef double *v
+        cdef double dk
+        cdef float h
+        for e in range(<size_t>self._nenv):
+            ch = self._bch + e * self._nch
+            for k in range(t):
+                v = out + (e * t + k) * ncol
+                dk = dt[e * es + k * ts]
+                if self._horizontal:
+                    if self._alt or not self._bon[0]:
+                        fn_gz_navsat_horizontal(&ch[0] if self._bon[0] else NULL, self._alt,
+                                                v, 0, &dk, 0, 1, v, 0)
+                    else:  # degrees: latitude then longitude, one channel, then wrapped
+                        v[0] = fn_gz_wrap180(fn_gz_channel_apply_one(&ch[0], v[0], dk))
+                        v[1] = fn_gz_wrap180(fn_gz_channel_apply_one(&ch[0], v[1], 0.0))
+                if self._hpa:
+                    if self._bon[0]:
+                        h = <float>(v[0] / 100.0)
+                        h = <float>fn_gz_channel_apply_one(&ch[0], <double>h, dk)
+                        h = h * <float>100.0
+                        v[0] = <double>h
+                    continue
+                for r in range(self._nrun):
+                    i = self._run[r][0]
+                    if self._bon[i]:
+                        c = self._run[r][1]
+                        v[c] = fn_gz_channel_apply_one(&ch[i], v[c], dk)
+                        for j in range(c + 1, c + self._run[r][2]):
+                            v[j] = fn_gz_channel_apply_one(&ch[i], v[j], 0.0)
+
+    def _env_apply(self, data, dt, out, bint one):
+        """A batch's apply_one (``data`` (N, n_columns)) or apply (``data`` (N, T,
+        n_columns)); one column: no last axis. One nogil call for all environments."""
+        cdef size_t env = 0
+        cdef size_t es, ts, tt
+        cdef cnp.ndarray r, d
+        cdef int rc
+        n = self._nenv
+        ncol = self._ncol
+        arr = _arrays.intake("data", data, np.float64)
+        t = 1 if one else (arr.shape[1] if arr.ndim >= 2 else -1)
+        tail = () if ncol == 1 else (ncol,)
+        want = (n, *tail) if one else (n, t, *tail)
+        if arr.shape != want:
+            shown = ", ".join([str(n)] + ["T"] * (not one) + [str(ncol)] * (ncol > 1))
+            raise ValueError(f"data has shape {arr.shape}: with num_envs={n} it must be "
+                             f"({shown})")
+        dts, es, ts = env_dt(dt, n, t, one)
+        if out is None:
+            res = arr.copy()
+        else:
+            res = _arrays.output("out", out, want, np.float64)
+            _arrays.no_partial_overlap({"out": res}, {"data": arr})
+            if res is not arr:
+                np.copyto(res, arr)
+        r = res
+        d = dts
+        tt = <size_t>t
+        lock_model(self)
+        try:
+            with nogil:
+                rc = self._env_run(<double *>cnp.PyArray_DATA(r),
+                                   <const double *>cnp.PyArray_DATA(d), es, ts, tt, &env)
+        finally:
+            unlock_model(self)
+        if rc != 0:
+            raise OverflowError(f"environment {env}: {t} more readings would pass the end "
+                                "of its streams (2**64 - 1 samples)")
+        return res
+
+    def _env_one(self, dt, cols):
+        """A batch's apply_one: ``cols`` the reading arguments, each (N,) or a scalar."""
+        n = self._nenv
+        ncol = self._ncol
+        data = np.empty((n, ncol))
+        for k in range(ncol):
+            name = self._args[k]
+            col = _arrays.intake(name, cols[k], np.float64)
+            if col.ndim != 0 and col.shape != (n,):
+                raise ValueError(f"{name} has shape {col.shape}: with num_envs={n} it must "
+                                 f"be ({n},) or a scalar")
+            data[:, k] = col
+        if ncol == 1:
+            data = data.reshape(n)
+        res = self._env_apply(data, dt, data, True)
+        if ncol == 1:
+            return res
+        return tuple(res[:, k].copy() for k in range(ncol))
 
     cdef int _rooms(self, size_t rows) except -1:
         cdef int r
@@ -147,6 +502,8 @@ cdef class _GazeboSensor(Model):
         cdef PyObject *a[6]
         if not self._built:
             check_built(self)
+        if self._nenv:
+            return self._env_one(dt, (a0, a1, a2, a3, a4, a5))
         a[0] = <PyObject *>a0
         a[1] = <PyObject *>a1
         a[2] = <PyObject *>a2
@@ -175,12 +532,18 @@ cdef class _GazeboSensor(Model):
         order and units; row k is reading k, bit for bit what ``apply_one`` gives for
         it after the readings before it. ``dt`` (s): a scalar or one per row (shape
         (n,)), finite and >= 0. float64 result of ``data``'s shape; ``out`` (float64,
-        C-contiguous, writeable; may be ``data`` itself) receives it."""
+        C-contiguous, writeable; may be ``data`` itself) receives it.
+
+        A batch: ``data`` (num_envs, T, ``n_columns``) (one column: (num_envs, T)),
+        row i environment i's readings; ``dt`` a scalar, (num_envs,) or (num_envs, T);
+        ``out`` of ``data``'s shape."""
         if args:  # 0.2 callers passed these by position
             out, = positional_options(
                 "apply", args, ('out',),
                 (out,), (None,))
         check_built(self)
+        if self._nenv:
+            return self._env_apply(data, dt, out, False)
         return self._batch(data, dt, out)
 
     def _batch(self, data, dt, out):
@@ -215,7 +578,8 @@ cdef class _GazeboSensor(Model):
 
 
 cdef class MagnetometerNoise(_GazeboSensor):
-    """MagnetometerNoise(x=None, y=None, z=None, *, seed=None)
+    """MagnetometerNoise(x=None, y=None, z=None, *, seed=None, num_envs=None,
+    env=None)
 --
 
     gz-sensors' ``MagnetometerSensor`` noise: one Gaussian noise model per body-frame
@@ -227,6 +591,11 @@ cdef class MagnetometerNoise(_GazeboSensor):
     x, y, z : mapping or None
         Noise of each axis of the field, T (keys as in the module docstring).
     seed : int, numpy.random.SeedSequence or None
+    num_envs : int or None
+        A batch of ``num_envs`` environments (module docstring, :doc:`/batching`).
+    env : int or None
+        This model is environment ``env`` of a batch (bit for bit); not with
+        ``num_envs``.
     """
 
     model_name = "magnetometer"
@@ -235,8 +604,8 @@ cdef class MagnetometerNoise(_GazeboSensor):
     n_columns = 3
     _runs = ((0, 0, 1), (1, 1, 1), (2, 2, 1))
 
-    def __init__(self, x=None, y=None, z=None, *, seed=None):
-        self._build((x, y, z), seed)
+    def __init__(self, x=None, y=None, z=None, *, seed=None, num_envs=None, env=None):
+        self._build((x, y, z), seed, None, num_envs, env)
 
     def apply_one(self, x, y, z, dt=0.0):
         """The noised field (T) of one reading: (x, y, z) in the body frame, T;
@@ -249,7 +618,8 @@ register_model(MagnetometerNoise)
 
 
 cdef class AltimeterNoise(_GazeboSensor):
-    """AltimeterNoise(vertical_position=None, vertical_velocity=None, *, seed=None)
+    """AltimeterNoise(vertical_position=None, vertical_velocity=None, *, seed=None,
+    num_envs=None, env=None)
 --
 
     gz-sensors' ``AltimeterSensor`` noise: vertical position (m) and vertical velocity
@@ -265,6 +635,11 @@ cdef class AltimeterNoise(_GazeboSensor):
     vertical_velocity : mapping or None
         Noise of the vertical velocity, m/s.
     seed : int, numpy.random.SeedSequence or None
+    num_envs : int or None
+        A batch of ``num_envs`` environments (module docstring, :doc:`/batching`).
+    env : int or None
+        This model is environment ``env`` of a batch (bit for bit); not with
+        ``num_envs``.
     """
 
     model_name = "altimeter"
@@ -273,8 +648,9 @@ cdef class AltimeterNoise(_GazeboSensor):
     n_columns = 2
     _runs = ((0, 0, 1), (1, 1, 1))
 
-    def __init__(self, vertical_position=None, vertical_velocity=None, *, seed=None):
-        self._build((vertical_position, vertical_velocity), seed)
+    def __init__(self, vertical_position=None, vertical_velocity=None, *, seed=None,
+                 num_envs=None, env=None):
+        self._build((vertical_position, vertical_velocity), seed, None, num_envs, env)
 
     def apply_one(self, vertical_position, vertical_velocity, dt=0.0):
         """The noised (vertical position m, vertical velocity m/s) of one reading;
@@ -288,7 +664,7 @@ register_model(AltimeterNoise)
 
 cdef class ForceTorqueNoise(_GazeboSensor):
     """ForceTorqueNoise(force_x=None, force_y=None, force_z=None, torque_x=None,
-    torque_y=None, torque_z=None, *, seed=None)
+    torque_y=None, torque_z=None, *, seed=None, num_envs=None, env=None)
 --
 
     gz-sensors' ``ForceTorqueSensor`` noise: one Gaussian noise model per component of
@@ -305,6 +681,11 @@ cdef class ForceTorqueNoise(_GazeboSensor):
     torque_x, torque_y, torque_z : mapping or None
         Noise of each torque component, N·m.
     seed : int, numpy.random.SeedSequence or None
+    num_envs : int or None
+        A batch of ``num_envs`` environments (module docstring, :doc:`/batching`).
+    env : int or None
+        This model is environment ``env`` of a batch (bit for bit); not with
+        ``num_envs``.
     """
 
     model_name = "force_torque"
@@ -314,8 +695,9 @@ cdef class ForceTorqueNoise(_GazeboSensor):
     _runs = ((0, 0, 1), (1, 1, 1), (2, 2, 1), (3, 3, 1), (4, 4, 1), (5, 5, 1))
 
     def __init__(self, force_x=None, force_y=None, force_z=None, torque_x=None, torque_y=None,
-                 torque_z=None, *, seed=None):
-        self._build((force_x, force_y, force_z, torque_x, torque_y, torque_z), seed)
+                 torque_z=None, *, seed=None, num_envs=None, env=None):
+        self._build((force_x, force_y, force_z, torque_x, torque_y, torque_z), seed, None,
+                    num_envs, env)
 
     def apply_one(self, force_x, force_y, force_z, torque_x, torque_y, torque_z,
                   dt=0.0):
