@@ -270,8 +270,9 @@ cdef class _TermNoise(Model):
             if bias.shape != (n, self._mb):
                 raise ValueError(f"state['position']['bias'] has shape {bias.shape}: it "
                                  f"must be ({n}, {self._mb})")
-            bias = np.array([[_validate.finite("state['position']['bias']", v)
-                              for v in row] for row in bias], dtype=np.float64)
+            bias = np.array([[_validate.finite(f"state['position']['bias'][{i}][{j}]", v)
+                              for j, v in enumerate(row)] for i, row in enumerate(bias)],
+                            dtype=np.float64)
         lock_model(self)
         self._steps[:] = steps
         if self._has_bias:
