@@ -21,7 +21,10 @@ PROMISES = {
     "dvl_from_config.py": ["one message:", "3000 messages:", "same messages: ok"],
     "sensor_simulator_loop.py": ["true w", "final (pitch, yaw, roll):", "simulation complete"],
     "threads.py": ["normals on 1 thread(s):", "does not depend on threads=: ok"],
+    "noisy_ant.py": ["gyro noise sd:", "plot written to noisy_ant.png"],
 }
+# script -> the optional modules it needs (it is skipped, saying so, without them)
+NEEDS = {"noisy_ant.py": ("gymnasium", "mujoco", "matplotlib")}
 
 
 def test_every_example_is_checked() -> None:
@@ -31,6 +34,8 @@ def test_every_example_is_checked() -> None:
 
 @pytest.mark.parametrize("script", sorted(PROMISES))
 def test_example_runs(script: str, tmp_path: Path) -> None:
+    for module in NEEDS.get(script, ()):
+        pytest.importorskip(module, reason=f"{script} needs {module} (fastnoise[sim])")
     # from an empty directory, so a script relies only on its own folder and fastnoise
     proc = subprocess.run(
         [sys.executable, str(EXAMPLES / script)],
