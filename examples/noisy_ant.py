@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 import matplotlib
@@ -51,11 +52,12 @@ def main(out: Path) -> None:
         env = ObservationNoise(
             base, noise=[(slice(0, 13), {"model": "gaussian_noise", "stddev": 0.01})], seed=0
         )
-        model, data = base.unwrapped.model, base.unwrapped.data
+        ant: Any = base.unwrapped  # Gymnasium's MujocoEnv: its model, data, frame_skip
+        model, data = ant.model, ant.data
         imu = SensorNoise(
             model,
             seed=0,
-            steps=base.unwrapped.frame_skip,
+            steps=ant.frame_skip,
             sensors={
                 "gyro": {
                     "noise_stddev": GYRO_SD,

@@ -2,7 +2,8 @@
 Gymnasium seeds: ``reset(seed=s)`` reseeds the noise from ``s``, so one seed gives one
 noisy episode; sub-environment i of a vector environment uses ``s`` with ``env=i``.
 
-``gymnasium`` is imported when a wrapper is built, never by ``import fastnoise``.
+This module imports ``gymnasium`` (the ``sim`` extra); ``import fastnoise`` does not
+import this module.
 """
 
 from __future__ import annotations
@@ -10,7 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorWrapper
+from gymnasium.vector.utils import batch_space
 
 from fastnoise.core import registry
 from fastnoise.core.seeding import as_seed_sequence, child_seed_sequence
@@ -79,8 +84,6 @@ class _Slices:
 
 def _box_space(space: Any, parts: list[Any], clip: bool) -> tuple[Any, Any]:
     """(the wrapper's observation space, the bounds to clip to or None)."""
-    from gymnasium import spaces
-
     if not isinstance(space, spaces.Box):
         raise TypeError(f"observation space {space!r} is not allowed: it must be a Box")
     bounded = np.isfinite(space.low).any() or np.isfinite(space.high).any()
@@ -93,190 +96,154 @@ def _box_space(space: Any, parts: list[Any], clip: bool) -> tuple[Any, Any]:
     return spaces.Box(low, high, dtype=space.dtype), None
 
 
-class ObservationNoise:
-    """Factory of the observation wrapper (see :func:`_observation_noise_class`)."""
+class ObservationNoise(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorArgs):
+    """ObservationNoise(env, *, noise, seed=None, env_index=0, clip=True,
+    sensordata=None)
 
-    def __new__(cls, env: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
-        return _observation_noise_class()(env, **kwargs)
+    Noise slices of ``env``'s Box observations with fastnoise models.
 
+    ``noise``: pairs ``[(slice or indices, {"model": registry name,
+    ...parameters})]``, e.g. ``[(slice(0, 13), {"model": "gaussian_noise",
+    "stddev": 0.01})]``, or a dict whose keys are index tuples (any model of
+    the registry that takes ``env`` and an ``apply(x)`` of the slice: the Isaac Lab
+    vocabulary, :doc:`isaac-lab`). Slice k's model is seeded with child k of the
+    seed and built with ``env=env_index``. ``reset(seed=s)`` rebuilds every model
+    from ``s``; ``reset()`` without a seed starts a new episode of the same stream
+    (the models' ``reset(env_ids=[0])``: a new bias, new steps). ``clip``: a bounded
+    space's bounds hold the noisy observation (clipped); ``clip=False`` widens the
+    noised slices of the space to (-inf, inf) instead. ``sensordata``: a dict of
+    :class:`fastnoise.mujoco.SensorNoise` keywords (``sensors=``, ``dt=``...) to
+    also noise a MuJoCo env's ``data.sensordata`` after each step.
+    """
 
-def _observation_noise_class() -> Any:
-    global _ObsNoise
-    if _ObsNoise is not None:
-        return _ObsNoise
-    import gymnasium as gym
-
-    class ObservationNoise(gym.Wrapper, gym.utils.RecordConstructorArgs):  # type: ignore[misc]
-        """ObservationNoise(env, *, noise, seed=None, env_index=0, clip=True,
-        sensordata=None)
-
-        Noise slices of ``env``'s Box observations with fastnoise models.
-
-        ``noise``: pairs ``[(slice or indices, {"model": registry name,
-        ...parameters})]``, e.g. ``[(slice(0, 13), {"model": "gaussian_noise",
-        "stddev": 0.01})]``, or a dict whose keys are index tuples (any model of
-        the registry that takes ``env`` and an ``apply(x)`` of the slice: the Isaac Lab
-        vocabulary, :doc:`isaac-lab`). Slice k's model is seeded with child k of the
-        seed and built with ``env=env_index``. ``reset(seed=s)`` rebuilds every model
-        from ``s``; ``reset()`` without a seed starts a new episode of the same stream
-        (the models' ``reset(env_ids=[0])``: a new bias, new steps). ``clip``: a bounded
-        space's bounds hold the noisy observation (clipped); ``clip=False`` widens the
-        noised slices of the space to (-inf, inf) instead. ``sensordata``: a dict of
-        :class:`fastnoise.mujoco.SensorNoise` keywords (``sensors=``, ``dt=``...) to
-        also noise a MuJoCo env's ``data.sensordata`` after each step.
-        """
-
-        def __init__(
+    def __init__(
+        self,
+        env: Any,
+        *,
+        noise: Any,
+        seed: object = None,
+        env_index: int = 0,
+        clip: bool = True,
+        sensordata: Mapping[str, Any] | None = None,
+    ) -> None:
+        gym.utils.RecordConstructorArgs.__init__(
             self,
-            env: Any,
-            *,
-            noise: Any,
-            seed: object = None,
-            env_index: int = 0,
-            clip: bool = True,
-            sensordata: Mapping[str, Any] | None = None,
-        ) -> None:
-            gym.utils.RecordConstructorArgs.__init__(
-                self,
-                noise=noise,
-                seed=seed,
-                env_index=env_index,
-                clip=clip,
-                sensordata=sensordata,
+            noise=noise,
+            seed=seed,
+            env_index=env_index,
+            clip=clip,
+            sensordata=sensordata,
+        )
+        super().__init__(env)
+        size = int(np.prod(env.observation_space.shape))
+        self._slices = _Slices(noise, size)
+        self.observation_space, self._bounds = _box_space(
+            env.observation_space, self._slices.parts, clip
+        )
+        self._env_index = env_index
+        self._sensor_kw = dict(sensordata) if sensordata is not None else None
+        self._sensor: Any = None
+        self._seed(seed)
+
+    def _seed(self, seed: object) -> None:
+        ss = as_seed_sequence(seed)
+        self._slices.build(child_seed_sequence(ss, 0), env=self._env_index)
+        if self._sensor_kw is not None:
+            from fastnoise.mujoco import SensorNoise
+
+            sim: Any = self.env.unwrapped  # a MuJoCo env: its model and data
+            self._sensor = SensorNoise(
+                sim.model,
+                seed=child_seed_sequence(ss, 1),
+                env=self._env_index,
+                **self._sensor_kw,
             )
-            super().__init__(env)
-            size = int(np.prod(env.observation_space.shape))
-            self._slices = _Slices(noise, size)
-            self.observation_space, self._bounds = _box_space(
-                env.observation_space, self._slices.parts, clip
-            )
-            self._env_index = env_index
-            self._sensor_kw = dict(sensordata) if sensordata is not None else None
-            self._sensor: Any = None
+
+    def _noise(self, obs: np.ndarray) -> np.ndarray:
+        out = self._slices.apply(obs)
+        if self._bounds is not None:
+            out = np.clip(out, *self._bounds).astype(obs.dtype, copy=False)
+        return out
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        obs, info = self.env.reset(seed=seed, options=options)
+        if seed is not None:
             self._seed(seed)
-
-        def _seed(self, seed: object) -> None:
-            ss = as_seed_sequence(seed)
-            self._slices.build(child_seed_sequence(ss, 0), env=self._env_index)
-            if self._sensor_kw is not None:
-                from fastnoise.mujoco import SensorNoise
-
-                self._sensor = SensorNoise(
-                    self.env.unwrapped.model,
-                    seed=child_seed_sequence(ss, 1),
-                    env=self._env_index,
-                    **self._sensor_kw,
-                )
-
-        def _noise(self, obs: np.ndarray) -> np.ndarray:
-            out = self._slices.apply(obs)
-            if self._bounds is not None:
-                out = np.clip(out, *self._bounds).astype(obs.dtype, copy=False)
-            return out
-
-        def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-            obs, info = self.env.reset(seed=seed, options=options)
-            if seed is not None:
-                self._seed(seed)
-            else:
-                self._slices.reset([0])
-                if self._sensor is not None:
-                    self._sensor.reset(env_ids=[0])
-            return self._noise(obs), info
-
-        def step(self, action: Any):
-            obs, reward, terminated, truncated, info = self.env.step(action)
+        else:
+            self._slices.reset([0])
             if self._sensor is not None:
-                self._sensor.apply(self.env.unwrapped.data)
-            return self._noise(obs), reward, terminated, truncated, info
+                self._sensor.reset(env_ids=[0])
+        return self._noise(obs), info
 
-    _ObsNoise = ObservationNoise
-    return _ObsNoise
-
-
-_ObsNoise: Any = None
-_VecNoise: Any = None
-
-
-class VectorObservationNoise:
-    """Factory of the vector wrapper (see :func:`_vector_noise_class`)."""
-
-    def __new__(cls, vec_env: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
-        return _vector_noise_class()(vec_env, **kwargs)
+    def step(self, action: Any):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if self._sensor is not None:
+            sim: Any = self.env.unwrapped
+            self._sensor.apply(sim.data)
+        return self._noise(obs), reward, terminated, truncated, info
 
 
-def _vector_noise_class() -> Any:
-    global _VecNoise
-    if _VecNoise is not None:
-        return _VecNoise
-    from gymnasium.vector import AutoresetMode, VectorWrapper
+class VectorObservationNoise(VectorWrapper):
+    """VectorObservationNoise(vec_env, *, noise, seed=None, clip=True)
 
-    class VectorObservationNoise(VectorWrapper):  # type: ignore[misc]
-        """VectorObservationNoise(vec_env, *, noise, seed=None, clip=True)
+    :class:`ObservationNoise` for a vector environment: one batched model per
+    slice (``num_envs``), so sub-environment i gets bit for bit what
+    ``ObservationNoise(..., env_index=i)`` with the same seed gets.
+    ``reset(seed=s)`` seeds the noise with ``s`` for every sub-environment (with
+    ``env=i``, not ``s + i``); an autoreset of sub-environment i (next-step or
+    same-step mode) resets only its noise (``reset(env_ids=[i])``).
+    """
 
-        :class:`ObservationNoise` for a vector environment: one batched model per
-        slice (``num_envs``), so sub-environment i gets bit for bit what
-        ``ObservationNoise(..., env_index=i)`` with the same seed gets.
-        ``reset(seed=s)`` seeds the noise with ``s`` for every sub-environment (with
-        ``env=i``, not ``s + i``); an autoreset of sub-environment i (next-step or
-        same-step mode) resets only its noise (``reset(env_ids=[i])``).
-        """
+    def __init__(
+        self,
+        vec_env: Any,
+        *,
+        noise: Any,
+        seed: object = None,
+        clip: bool = True,
+    ) -> None:
+        super().__init__(vec_env)
+        single = vec_env.single_observation_space
+        size = int(np.prod(single.shape))
+        self._slices = _Slices(noise, size)
+        self.single_observation_space, bounds = _box_space(single, self._slices.parts, clip)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self._bounds = bounds
+        self._mode = vec_env.metadata.get("autoreset_mode", AutoresetMode.NEXT_STEP)
+        self._done = np.zeros(self.num_envs, dtype=bool)
+        self._seed(seed)
 
-        def __init__(
-            self,
-            vec_env: Any,
-            *,
-            noise: Any,
-            seed: object = None,
-            clip: bool = True,
-        ) -> None:
-            super().__init__(vec_env)
-            single = vec_env.single_observation_space
-            size = int(np.prod(single.shape))
-            self._slices = _Slices(noise, size)
-            self.single_observation_space, bounds = _box_space(single, self._slices.parts, clip)
-            from gymnasium.vector.utils import batch_space
+    def _seed(self, seed: object) -> None:
+        ss = as_seed_sequence(seed)
+        self._slices.build(child_seed_sequence(ss, 0), num_envs=self.num_envs)
 
-            self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-            self._bounds = bounds
-            self._mode = vec_env.metadata.get("autoreset_mode", AutoresetMode.NEXT_STEP)
-            self._done = np.zeros(self.num_envs, dtype=bool)
+    def _noise(self, obs: np.ndarray) -> np.ndarray:
+        out = self._slices.apply(obs)
+        if self._bounds is not None:
+            out = np.clip(out, *self._bounds).astype(obs.dtype, copy=False)
+        return out
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        obs, info = self.env.reset(seed=seed, options=options)
+        if seed is not None:
+            if not isinstance(seed, int):
+                raise TypeError(
+                    f"seed={seed!r} is not allowed: VectorObservationNoise takes one "
+                    "int seed (sub-environment i noises with env=i)"
+                )
             self._seed(seed)
+        else:
+            self._slices.reset(np.arange(self.num_envs))
+        self._done[:] = False
+        return self._noise(obs), info
 
-        def _seed(self, seed: object) -> None:
-            ss = as_seed_sequence(seed)
-            self._slices.build(child_seed_sequence(ss, 0), num_envs=self.num_envs)
-
-        def _noise(self, obs: np.ndarray) -> np.ndarray:
-            out = self._slices.apply(obs)
-            if self._bounds is not None:
-                out = np.clip(out, *self._bounds).astype(obs.dtype, copy=False)
-            return out
-
-        def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-            obs, info = self.env.reset(seed=seed, options=options)
-            if seed is not None:
-                if not isinstance(seed, int):
-                    raise TypeError(
-                        f"seed={seed!r} is not allowed: VectorObservationNoise takes one "
-                        "int seed (sub-environment i noises with env=i)"
-                    )
-                self._seed(seed)
-            else:
-                self._slices.reset(np.arange(self.num_envs))
-            self._done[:] = False
-            return self._noise(obs), info
-
-        def step(self, actions: Any):
-            obs, reward, terminated, truncated, info = self.env.step(actions)
-            done = np.logical_or(terminated, truncated)
-            if self._mode == AutoresetMode.SAME_STEP:
-                if done.any():
-                    self._slices.reset(env_indices(done, self.num_envs))
-            elif self._done.any():  # next-step: this step returned their first observation
-                self._slices.reset(env_indices(self._done, self.num_envs))
-            self._done = done
-            return self._noise(obs), reward, terminated, truncated, info
-
-    _VecNoise = VectorObservationNoise
-    return _VecNoise
+    def step(self, actions: Any):
+        obs, reward, terminated, truncated, info = self.env.step(actions)
+        done = np.logical_or(terminated, truncated)
+        if self._mode == AutoresetMode.SAME_STEP:
+            if done.any():
+                self._slices.reset(env_indices(done, self.num_envs))
+        elif self._done.any():  # next-step: this step returned their first observation
+            self._slices.reset(env_indices(self._done, self.num_envs))
+        self._done = done
+        return self._noise(obs), reward, terminated, truncated, info

@@ -2,10 +2,12 @@
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 KINDS: dict[str, int]
 ROW: np.dtype
 
+@disjoint_base
 class Plan:
     steps: np.ndarray
     state: np.ndarray

@@ -198,7 +198,12 @@ class SensorNoise:
                 f"(its sensors: {names})"
             )
         types = _type_names()
-        rows, sd, nd, cb, rw, tob = [], [], [], [], [], []
+        rows: list[tuple[int, ...]] = []
+        sd: list[float] = []
+        nd: list[float] = []
+        cb: list[float] = []
+        rw: list[float] = []
+        tob: list[float] = []
         nz = nstate = 0
         self.kinds: dict[str, str] = {}
         for i, name in enumerate(names):

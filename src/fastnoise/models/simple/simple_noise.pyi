@@ -29,6 +29,7 @@ class _TermNoise(Model):
     def apply(self, x: npt.ArrayLike, *, out: np.ndarray | None = None) -> np.ndarray: ...
     def reset(self, env_ids: _EnvIds = None) -> None: ...
 
+@disjoint_base
 class GaussianNoise(_TermNoise):
     model_name: ClassVar[str]
     mean: float
@@ -45,6 +46,7 @@ class GaussianNoise(_TermNoise):
         seed: _Seed = None,
     ) -> None: ...
 
+@disjoint_base
 class UniformNoise(_TermNoise):
     model_name: ClassVar[str]
     n_min: float
@@ -61,6 +63,7 @@ class UniformNoise(_TermNoise):
         seed: _Seed = None,
     ) -> None: ...
 
+@disjoint_base
 class ConstantNoise(_TermNoise):
     model_name: ClassVar[str]
     bias: float
@@ -75,6 +78,7 @@ class ConstantNoise(_TermNoise):
         seed: _Seed = None,
     ) -> None: ...
 
+@disjoint_base
 class AdditiveBiasNoise(_TermNoise):
     model_name: ClassVar[str]
     noise: dict[str, Any]
