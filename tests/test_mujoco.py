@@ -209,3 +209,19 @@ def test_noise_on_a_discrete_sensor_warns():
     )
     with pytest.warns(UserWarning, match="'t' .clock. has noise=0.1"):
         SensorNoise(model)
+
+
+def test_pickle_and_deepcopy_continue_the_streams(scene):
+    import copy
+    import pickle
+
+    model, data = scene
+    cfg = {"gyro": {"turn_on_bias_stddev": 0.1, "random_walk_density": 0.05}}
+    noise = SensorNoise(model, seed=4, sensors=cfg, num_envs=2)
+    noise.apply(np.tile(data.sensordata, (2, 1)))
+    noise.reset(env_ids=[1])
+    for other in (pickle.loads(pickle.dumps(noise)), copy.deepcopy(noise)):
+        a, b = np.tile(data.sensordata, (2, 1)), np.tile(data.sensordata, (2, 1))
+        other.apply(a)
+        copy.deepcopy(noise).apply(b)
+        assert a.tobytes() == b.tobytes()
