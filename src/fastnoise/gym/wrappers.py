@@ -106,7 +106,7 @@ class ObservationNoise(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstruc
     ...parameters})]``, e.g. ``[(slice(0, 13), {"model": "gaussian_noise",
     "stddev": 0.01})]``, or a dict whose keys are index tuples (any model of
     the registry that takes ``env`` and an ``apply(x)`` of the slice: the Isaac Lab
-    vocabulary, :doc:`isaac-lab`). Slice k's model is seeded with child k of the
+    vocabulary of docs/isaac-lab.rst). Slice k's model is seeded with child k of the
     seed and built with ``env=env_index``. ``reset(seed=s)`` rebuilds every model
     from ``s``; ``reset()`` without a seed starts a new episode of the same stream
     (the models' ``reset(env_ids=[0])``: a new bias, new steps). ``clip``: a bounded
