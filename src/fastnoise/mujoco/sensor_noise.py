@@ -173,7 +173,7 @@ class SensorNoise:
         steps: int = 1,
     ) -> None:
         if num_envs is not None:
-            num_envs = validate.integer("num_envs", num_envs, 1, 2**31)
+            num_envs = validate.integer("num_envs", num_envs, 1, 65537)
             if env != 0:
                 raise ValueError(
                     f"env={env!r} is not allowed with num_envs={num_envs!r}: a batch holds "

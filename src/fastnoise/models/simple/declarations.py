@@ -6,6 +6,7 @@ applied with ``operation="scale"`` is a dimensionless factor."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,11 +48,11 @@ NUM_ENVS = Param(
     "int",
     "environments of a batch: data gets a leading axis of this length, one C call "
     "noises them all, and environment i gives the bits of a model built with env=i; "
-    "None: one environment, no leading axis",
+    "None: one environment, no leading axis (at most 65536: each environment's key is "
+    "derived once, in Python, when the model is built)",
     default=None,
     low=1,
-    high=2**31,
-    high_open=True,
+    high=65536,
 )
 ENV = Param(
     "env",
@@ -70,8 +71,11 @@ GAUSSIAN_PARAMS = (
     _real("stddev", "standard deviation of v (Isaac Lab's std)", 1.0, signed=False),
 )
 UNIFORM_PARAMS = (
-    _real("n_min", "lower end of the drawn value v, uniform in [n_min, n_max)", -1.0),
-    _real("n_max", "upper end of v; n_max >= n_min", 1.0),
+    dataclasses.replace(
+        _real("n_min", "lower end of the drawn value v, uniform in [n_min, n_max)", -1.0),
+        rule="<= n_max",
+    ),
+    dataclasses.replace(_real("n_max", "upper end of v", 1.0), rule=">= n_min"),
 )
 CONSTANT_PARAMS = (_real("bias", "the value v, every step", 0.0),)
 #: The terms ``additive_bias_noise`` takes for ``noise=None`` and ``bias_noise=None``.
@@ -205,11 +209,10 @@ ADDITIVE_BIAS_NOISE = Declaration(
             "size",
             "int",
             "components per environment (the data's size after the env axis), which "
-            "the per-component bias needs at construction",
+            "the per-component bias needs at construction (at most 2**20)",
             default=1,
             low=1,
-            high=2**31,
-            high_open=True,
+            high=2**20,
         ),
         NUM_ENVS,
         ENV,
