@@ -57,4 +57,11 @@
  * image's pixel draws the camera's own normal of that pixel, on purpose (one Gaussian
  * per pixel for RGB-D depth and colour, as gz-rendering's depth noise shader). */
 
+/* Isaac Lab's vocabulary (key tags "gaussian_noise", "uniform_noise",
+ * "constant_noise", "additive_bias_noise"; environment e keys with child e of the
+ * model's seed sequence): stream step << 1 | NOISE draws a step's values, stream
+ * reset << 1 | BIAS the bias drawn at an environment's reset (csrc/simple.h). */
+#define FN_STREAM_SIMPLE_NOISE 0u
+#define FN_STREAM_SIMPLE_BIAS 1u
+
 #endif

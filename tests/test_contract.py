@@ -80,7 +80,11 @@ def test_every_subclass_of_model_is_registered():
     bases = {c for c in subclasses if c.__name__.startswith("_")}
     assert all(c.model_name is None for c in bases)
     assert subclasses - bases <= set(_builtins().values())
-    assert bases == {fn.models.gazebo.sensors._GazeboSensor, fn.core.model._FrameCounter}
+    assert bases == {
+        fn.models.gazebo.sensors._GazeboSensor,
+        fn.core.model._FrameCounter,
+        fn.models.simple.simple_noise._TermNoise,
+    }
 
 
 @python_only

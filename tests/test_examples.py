@@ -22,7 +22,10 @@ PROMISES = {
     "sensor_simulator_loop.py": ["true w", "final (pitch, yaw, roll):", "simulation complete"],
     "threads.py": ["normals on 1 thread(s):", "does not depend on threads=: ok"],
     "ros2_live_demo.py": ["/imu: 40 messages", "/scan: 2 messages", "headers and stamps kept: ok"],
+    "noisy_ant.py": ["gyro noise sd:", "plot written to noisy_ant.png"],
 }
+# script -> the optional modules it needs (it is skipped, saying so, without them)
+NEEDS = {"noisy_ant.py": ("gymnasium", "mujoco", "matplotlib")}
 
 
 def test_every_example_is_checked() -> None:
@@ -34,6 +37,8 @@ def test_every_example_is_checked() -> None:
 def test_example_runs(script: str, tmp_path: Path) -> None:
     if script.startswith("ros2_"):  # the live ROS 2 examples run where rclpy is installed
         pytest.importorskip("rclpy", reason="rclpy is not installed: pip install 'fastnoise[ros2]'")
+    for module in NEEDS.get(script, ()):
+        pytest.importorskip(module, reason=f"{script} needs {module} (fastnoise[sim])")
     # from an empty directory, so a script relies only on its own folder and fastnoise
     proc = subprocess.run(
         [sys.executable, str(EXAMPLES / script)],

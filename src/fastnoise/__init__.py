@@ -35,6 +35,12 @@ from fastnoise.models.gazebo import (
 from fastnoise.models.imu import ImuNoise, TriadNoise, wt901c
 from fastnoise.models.lidar import CarlaLidarNoise, LidarNoise, RangeNoise
 from fastnoise.models.motion import RigidBodySimulator, SensorSimulator
+from fastnoise.models.simple import (
+    AdditiveBiasNoise,
+    ConstantNoise,
+    GaussianNoise,
+    UniformNoise,
+)
 
 _moved.install()  # 0.2 module paths (old pickles) keep importing, with a warning
 
@@ -64,6 +70,10 @@ __all__ = [
     "AirSpeedNoise",
     "NavSatNoise",
     "ForceTorqueNoise",
+    "GaussianNoise",
+    "UniformNoise",
+    "ConstantNoise",
+    "AdditiveBiasNoise",
 ]
 
 #: Names 0.3 moved from the top level to the module of their concern: old name ->

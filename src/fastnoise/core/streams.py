@@ -281,6 +281,44 @@ STREAMS: tuple[Stream, ...] = (
         "frame < 2**64; pixel index < 2**64 (uniform_floor: < 2**63)",
     ),
     Stream(
+        "gaussian_noise",
+        "gaussian_noise",
+        "step << 1 | SIMPLE_NOISE",
+        "normal j: component j of the step (environment e keys with child e of the "
+        "model's seed sequence, as every batched model)",
+        "step < 2**63",
+        (("SIMPLE_NOISE", 0),),
+    ),
+    Stream(
+        "uniform_noise",
+        "uniform_noise",
+        "step << 1 | SIMPLE_NOISE",
+        "block j // 2, words 2 (j % 2) and 2 (j % 2) + 1 as a 64-bit integer, top 53 bits "
+        "times 2**-53: the uniform of component j",
+        "step < 2**63",
+    ),
+    Stream(
+        "constant_noise",
+        "constant_noise",
+        "(none)",
+        "nothing: a constant term draws no random numbers (keyed for the shared contract)",
+    ),
+    Stream(
+        "additive_bias_noise",
+        "additive_bias_noise",
+        "step << 1 | SIMPLE_NOISE",
+        "the noise term's values of the step, as gaussian_noise or uniform_noise",
+        "step < 2**63",
+    ),
+    Stream(
+        "additive_bias_noise",
+        "additive_bias_noise",
+        "reset << 1 | SIMPLE_BIAS",
+        "the bias term's values drawn at the environment's reset r (r = 0: construction)",
+        "reset < 2**63",
+        (("SIMPLE_BIAS", 1),),
+    ),
+    Stream(
         "suite",
         "suite",
         "as the topic's (or file's) model",

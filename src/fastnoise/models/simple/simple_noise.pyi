@@ -1,0 +1,100 @@
+"""Type stubs for fastnoise.models.simple.simple_noise (Isaac Lab's noise vocabulary)."""
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import disjoint_base
+
+from fastnoise.core.model import Model
+
+_Seed = int | np.random.SeedSequence | None
+_Op = Literal["add", "scale", "abs"]
+_EnvIds = npt.ArrayLike | None
+
+def env_keys(
+    ss: np.random.SeedSequence, tag: str, num_envs: int | None, env: int | None
+) -> np.ndarray: ...
+def env_indices(env_ids: npt.ArrayLike, n: int) -> np.ndarray: ...
+
+@disjoint_base
+class _TermNoise(Model):
+    @property
+    def num_envs(self) -> int | None: ...
+    @property
+    def env(self) -> int | None: ...
+    @property
+    def step(self) -> np.ndarray: ...
+    def apply(self, x: npt.ArrayLike, *, out: np.ndarray | None = None) -> np.ndarray: ...
+    def reset(self, env_ids: _EnvIds = None) -> None: ...
+
+@disjoint_base
+class GaussianNoise(_TermNoise):
+    model_name: ClassVar[str]
+    mean: float
+    stddev: float
+    operation: str
+    def __init__(
+        self,
+        *,
+        mean: float = 0.0,
+        stddev: float = 1.0,
+        operation: _Op = "add",
+        num_envs: int | None = None,
+        env: int | None = None,
+        seed: _Seed = None,
+    ) -> None: ...
+
+@disjoint_base
+class UniformNoise(_TermNoise):
+    model_name: ClassVar[str]
+    n_min: float
+    n_max: float
+    operation: str
+    def __init__(
+        self,
+        *,
+        n_min: float = -1.0,
+        n_max: float = 1.0,
+        operation: _Op = "add",
+        num_envs: int | None = None,
+        env: int | None = None,
+        seed: _Seed = None,
+    ) -> None: ...
+
+@disjoint_base
+class ConstantNoise(_TermNoise):
+    model_name: ClassVar[str]
+    bias: float
+    operation: str
+    def __init__(
+        self,
+        *,
+        bias: float = 0.0,
+        operation: _Op = "add",
+        num_envs: int | None = None,
+        env: int | None = None,
+        seed: _Seed = None,
+    ) -> None: ...
+
+@disjoint_base
+class AdditiveBiasNoise(_TermNoise):
+    model_name: ClassVar[str]
+    noise: dict[str, Any]
+    bias_noise: dict[str, Any]
+    per_component: bool
+    size: int
+    def __init__(
+        self,
+        *,
+        noise: Mapping[str, Any] | None = None,
+        bias_noise: Mapping[str, Any] | None = None,
+        per_component: bool = True,
+        size: int = 1,
+        num_envs: int | None = None,
+        env: int | None = None,
+        seed: _Seed = None,
+    ) -> None: ...
+    @property
+    def bias(self) -> np.ndarray: ...
