@@ -19,15 +19,18 @@ import numpy.typing as npt
 
 import fastnoise as fn
 from fastnoise import (
+    AdditiveBiasNoise,
     AirPressureNoise,
     AirSpeedNoise,
     AltimeterNoise,
     AugmentedWhiteNoise,
     CarlaLidarNoise,
+    ConstantNoise,
     DepthNoise,
     DvlSensorNoise,
     DvlSimulator,
     ForceTorqueNoise,
+    GaussianNoise,
     GaussianNoiseGenerator,
     GazeboNoise,
     ImageNoise,
@@ -39,6 +42,7 @@ from fastnoise import (
     RigidBodySimulator,
     SensorSimulator,
     TriadNoise,
+    UniformNoise,
 )
 from fastnoise.core.buffers import release_spare_memory, spare_memory
 from fastnoise.core.simd import set_simd_path, simd_path, simd_paths_available
@@ -225,6 +229,18 @@ def gazebo() -> float:
     return total + float(rows[0, 0]) + w[2] + g.bias + mag.bias("x") + g.count
 
 
+def isaac_lab() -> float:
+    """Isaac Lab's noise terms, a batch of 4 environments of 3 components."""
+    obs = np.zeros((4, 3))
+    g = GaussianNoise(stddev=0.1, num_envs=4, seed=18)
+    u = UniformNoise(n_min=0.9, n_max=1.1, operation="scale", env=2, seed=19)
+    c = ConstantNoise(bias=0.5, operation="abs", seed=20)
+    b = AdditiveBiasNoise(noise={"type": "gaussian", "stddev": 0.01}, size=3, num_envs=4, seed=21)
+    y: np.ndarray = g.apply(obs) + b.apply(obs)
+    b.reset(env_ids=[1, 3])
+    return float(y[0, 0] + u.apply(np.ones(3))[0] + c.apply(np.ones(3))[0] + b.bias[0, 0])
+
+
 def memory() -> int:
     n: int = spare_memory()
     release_spare_memory()
@@ -244,6 +260,7 @@ def main() -> None:
         carla(),
         camera(),
         depth() != 0.0,
+        isaac_lab() != 0.0,
         memory() >= 0,
     )
     print("api tour: ok")
