@@ -19,7 +19,8 @@ ros_venv=$PWD/.ci-ros2-venv
 rpy=$ros_venv/bin/python
 "$rpy" -m pip install -q --upgrade pip
 # the ros2 extra (rclpy, message packages, Fast DDS) and what the tests use beside it
-"$rpy" -m pip install -q "${wheels[0]}[ros2]" "rosbags>=0.10" "pytest>=7" "pytest-benchmark>=4"
+# (rosbags for the offline half of the bits test, OpenCV for its CompressedImage topic)
+"$rpy" -m pip install -q "${wheels[0]}[ros2]" "rosbags>=0.10" "opencv-python-headless>=4.8" "pytest>=7" "pytest-benchmark>=4"
 
 # one DDS domain per run (1..101), loopback only, so parallel runs do not cross;
 # ROS_LOCALHOST_ONLY for an older rmw that reads only that

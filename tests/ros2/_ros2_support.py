@@ -50,6 +50,13 @@ z = { stddev = 4e-6 }
 [topics."/baro"]
 model = "air_pressure"
 pressure = { stddev = 12.0, precision = 0.5 }
+
+[topics."/camera/image_raw/compressed"]
+model = "camera"
+stddev = 0.05
+
+[topics."/odom"]
+model = "odometry"
 """
 
 
@@ -134,3 +141,26 @@ def pressure(k: int, t_ns: int) -> Any:
     from sensor_msgs.msg import FluidPressure
 
     return stamp(FluidPressure(fluid_pressure=101325.0 - k), t_ns)
+
+
+def compressed(k: int, t_ns: int, h: int = 24, w: int = 32) -> Any:
+    """A PNG CompressedImage (lossless, so its decoded pixels are what was sent)."""
+    import cv2
+    from sensor_msgs.msg import CompressedImage
+
+    rng = np.random.default_rng(100 + k)
+    ok, png = cv2.imencode(".png", rng.integers(0, 256, (h, w, 3), dtype=np.uint8))
+    assert ok
+    msg = stamp(CompressedImage(format="png"), t_ns)
+    msg.data = png.tobytes()
+    return msg
+
+
+def odometry(k: int, t_ns: int) -> Any:
+    from nav_msgs.msg import Odometry
+
+    msg = stamp(Odometry(child_frame_id="base_link"), t_ns)
+    msg.pose.pose.position.x = 0.1 * k
+    msg.pose.pose.orientation.w = 1.0
+    msg.twist.twist.linear.x = 1.0
+    return msg

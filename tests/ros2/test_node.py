@@ -17,10 +17,12 @@ import pytest
 from _ros2_support import (
     SUITE,
     cloud,
+    compressed,
     image,
     imu,
     magnetic,
     navsat,
+    odometry,
     pressure,
     scan,
     sonar,
@@ -158,6 +160,8 @@ def _messages() -> dict[str, list]:
         "/gps/fix": navsat,
         "/mag": magnetic,
         "/baro": pressure,
+        "/camera/image_raw/compressed": compressed,
+        "/odom": odometry,
     }
     return {t: [make(k, T0 + k * 10**7) for k in range(6)] for t, make in makers.items()}
 
@@ -213,8 +217,9 @@ def test_live_bits_equal_offline(context, tmp_path: Path) -> None:
     """A recorded bag noised by ``fastnoise apply`` and the same messages played live
     through the node give identical messages, field for field and bit for bit, on
     every topic and type (Image, LaserScan, PointCloud2, Imu, Range, NavSatFix,
-    MagneticField, FluidPressure). The Range topic's type is known only once its
-    publisher appears (the range model noises LaserScan and Range)."""
+    MagneticField, FluidPressure, CompressedImage (PNG), Odometry). The Range topic's
+    type is known only once its publisher appears (the range model noises LaserScan
+    and Range)."""
     from rclpy.serialization import deserialize_message
 
     suite_path = write_suite(tmp_path)
