@@ -160,10 +160,7 @@ class ObservationNoise(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstruc
             )
 
     def _noise(self, obs: np.ndarray) -> np.ndarray:
-        out = self._slices.apply(obs)
-        if self._bounds is not None:
-            out = np.clip(out, *self._bounds).astype(obs.dtype, copy=False)
-        return out
+        return _noised(self._slices, self._bounds, obs)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         obs, info = self.env.reset(seed=seed, options=options)
@@ -181,6 +178,15 @@ class ObservationNoise(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstruc
             sim: Any = self.env.unwrapped
             self._sensor.apply(sim.data)
         return self._noise(obs), reward, terminated, truncated, info
+
+
+def _noised(slices: Any, bounds: Any, obs: np.ndarray) -> np.ndarray:
+    """``obs`` noised by its slices' models, clipped to the space's bounds when the
+    wrapper clips (``bounds`` None: the space was widened instead)."""
+    out = slices.apply(obs)
+    if bounds is not None:
+        out = np.clip(out, *bounds).astype(obs.dtype, copy=False)
+    return out
 
 
 class VectorObservationNoise(VectorWrapper):
@@ -218,10 +224,7 @@ class VectorObservationNoise(VectorWrapper):
         self._slices.build(child_seed_sequence(ss, 0), num_envs=self.num_envs)
 
     def _noise(self, obs: np.ndarray) -> np.ndarray:
-        out = self._slices.apply(obs)
-        if self._bounds is not None:
-            out = np.clip(out, *self._bounds).astype(obs.dtype, copy=False)
-        return out
+        return _noised(self._slices, self._bounds, obs)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         obs, info = self.env.reset(seed=seed, options=options)
