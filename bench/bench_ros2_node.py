@@ -12,7 +12,8 @@ subscriber, Reliable QoS, on the executor ``fastnoise node`` picks.
 Seconds per run: ``FASTNOISE_ROS2_BENCH_SECONDS`` (default 60; CI runs 5). QoS depth:
 ``FASTNOISE_ROS2_BENCH_DEPTH`` (default 1000, every process: 1 s at 1 kHz; the
 node's own default, 10, is 10 ms, less than one scheduler stall of a loaded machine).
-"None lost" is asserted; the latency and CPU targets only with
+"None lost" is asserted while the node's latency stays under what the queue holds
+(DEPTH messages); the latency and CPU targets only with
 ``FASTNOISE_ROS2_BENCH_STRICT=1`` (a shared CI machine's scheduling noise decides them
 otherwise). The figures are printed and kept
 in the benchmark's ``extra_info``. Runs in the ROS 2 venv (.ci/steps/45-ros2.sh)::
@@ -50,6 +51,8 @@ for _key, _value in (
 ):
     if not os.environ.get(_key):
         os.environ[_key] = _value
+
+RATES = {"imu": [1000.0], "heavy": [20.0, 30.0]}  # Hz, as bench/ros2/stream.py sends
 
 SUITE = """seed = 3
 [topics."/imu_raw"]
@@ -125,6 +128,7 @@ def run(scenario: str, middle: str, tmp: Path) -> dict:
             while not ready.exists() and mid.poll() is None and time.monotonic() < end:
                 time.sleep(0.05)
             assert ready.exists(), mid.stderr.read() if mid.poll() is not None else "no ready"
+        _wait_line(sub, "matched")  # the middle's outputs reach the subscriber
         cpu0 = _cpu_seconds(mid.pid)
         pub = subprocess.run(
             [py, "stream.py", "publish", scenario, str(SECONDS), str(DEPTH)],
@@ -139,7 +143,8 @@ def run(scenario: str, middle: str, tmp: Path) -> dict:
         mid_err = _stop(mid, timeout=150.0)  # the node drains its backlog first (<= 60 s)
         time.sleep(0.5)
         _stop(sub)
-        lat = json.loads(result.read_text())
+        recorded = json.loads(result.read_text())
+        lat = recorded["latency_ns"]
     finally:
         for p in procs:
             if p.poll() is None:
@@ -157,6 +162,7 @@ def run(scenario: str, middle: str, tmp: Path) -> dict:
         "received": got,
         "lost": n_sent - sum(got.values()),
         "acked": sent["acked"],
+        "taken_after_stop": recorded["taken_after_stop"],
         "p50_ms": q(0.50) if all_lat else float("nan"),
         "p99_ms": q(0.99) if all_lat else float("nan"),
         "max_ms": q(1.0) if all_lat else float("nan"),
@@ -172,7 +178,7 @@ def _report(scenario: str, figures: dict[str, dict]) -> None:
         print(
             f"  {middle:<6} sent {sum(f['sent'].values()):>6} lost {f['lost']:>4}  "
             f"latency p50 {f['p50_ms']:.3f} ms p99 {f['p99_ms']:.3f} ms max {f['max_ms']:.3f} ms  "
-            f"cpu {f['cpu_us_per_msg']:.0f} us/msg"
+            f"cpu {f['cpu_us_per_msg']:.0f} us/msg  taken after stop {f['taken_after_stop']}"
         )
 
 
@@ -188,7 +194,14 @@ def test_fastnoise_node_beside_relay(scenario: str, tmp_path: Path, benchmark) -
     benchmark.extra_info.update({f"{m}_{k}": v for m, f in figures.items() for k, v in f.items()})
     _report(scenario, figures)
     node, relay = figures["node"], figures["relay"]
-    assert node["lost"] == 0, f"the node lost {node['lost']} messages: {node}"
+    # KEEP_LAST drops the oldest message once a reader holds DEPTH of them: when a
+    # loaded machine delays the node that long, losses are the QoS working, and a
+    # timing outcome (asserted only with STRICT); below that, none may be lost
+    window_ms = 1e3 * DEPTH / max(RATES[scenario])
+    if STRICT or node["max_ms"] < window_ms:
+        assert node["lost"] == 0, f"the node lost {node['lost']} messages: {node}"
+    else:
+        print(f"  (latency over the {window_ms:.0f} ms of a depth-{DEPTH} queue: loss reported)")
     assert node["acked"], f"the node did not acknowledge every input: {node}"
     # the relay is the floor: what it loses or leaves unacknowledged is reported only
     if STRICT and scenario == "imu":
