@@ -8,7 +8,9 @@ the file and each such noise as sdformat parsed it (defaults filled in). CI buil
 these tests are skipped, naming how to build it.
 """
 
+import functools
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -45,36 +47,54 @@ _COMPONENTS = {
 }
 
 
+@functools.cache
 def _oracle(path):
     done = subprocess.run(
         [str(ORACLE), str(path)], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 0, done.stderr
-    sensors, noises = {}, {}
+    every, sensors, noises = {}, {}, {}
     for line in done.stdout.splitlines():
         kind, rest = line.split(" ", 1)
-        if kind == "SENSOR":
+        if kind == "ALL":
+            name, stype = rest.split(" ")
+            every[name] = stype
+        elif kind == "SENSOR":
             name, stype = rest.split(" ")
             sensors[name] = stype
         else:
             name, where, ntype, *values = rest.split(" ")
             vals = {k: float(v) for k, v in (kv.split("=") for kv in values)}
             noises.setdefault(name, {})[where] = {"type": ntype.lower(), **vals}
-    return sensors, noises
+    return every, sensors, noises
 
 
 def test_the_vendored_files():
-    # at least ten real files beyond the one the comment test reads, from both projects
-    assert len(FILES) >= 11
+    # every file of the upstream test and world folders with a <noise> (20), plus 27
+    # sensor files without one, from both projects; the README names each one's source
+    assert len(FILES) >= 47
     assert {p.parent.name for p in FILES} == {"gz-sim", "sdformat"}
+    readme = (DATA / "README.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([^`]+\.sdf)` \| gazebosim/", readme, flags=re.M))
+    assert listed == {f"{p.parent.name}/{p.name}" for p in FILES}
+
+
+def test_sdformat_sees_sensors_in_the_files():
+    # the noise-free files are there for their sensors: sdformat finds them, of many types
+    every = {}
+    for path in FILES:
+        every.update({(path, k): v for k, v in _oracle(path)[0].items()})
+    assert len(every) >= 90
+    assert len(set(every.values())) >= 20
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_load_sensors_finds_what_sdformat_parses(path):
-    sensors, noises = _oracle(path)
+    every, sensors, noises = _oracle(path)
     found = load_sensors(path, seed=0)
-    # the same sensors (those with a <noise>), by scoped name, with the same type
-    assert set(found) == set(sensors)
+    # the same sensors (those with a <noise>), by scoped name, with the same type; a
+    # sensor sdformat reads without a <noise> is not among them
+    assert set(found) == set(sensors) <= set(every)
     for name, stype in sensors.items():
         rec = found[name]
         assert rec.sdf_type == stype and rec.type == ALIASES.get(stype, stype)

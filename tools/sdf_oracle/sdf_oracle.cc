@@ -4,8 +4,10 @@
 // Build against Debian's libsdformat-dev (sdformat 12):
 //   g++ -O1 -std=c++17 tools/sdf_oracle/sdf_oracle.cc -o build/sdf_oracle \
 //       $(pkg-config --cflags --libs sdformat12)
-// Usage: sdf_oracle FILE. Prints one line per sensor that has a <noise> written in the
-// file, then one line per such <noise> (not inside <plugin>):
+// Usage: sdf_oracle FILE. Prints one line per sensor of the file, noisy or not, then
+// one line per sensor that has a <noise> written in the file, then one line per such
+// <noise> (not inside <plugin>):
+//   ALL <scoped name> <type attribute as written>
 //   SENSOR <scoped name> <type attribute as written>
 //   NOISE <scoped name> <path below the sensor> <type> <key>=<value> ...
 // Values are sdformat's (defaults filled in), printed with 17 significant digits;
@@ -52,10 +54,12 @@ std::string NoiseType(const sdf::ElementPtr &noise) {
 }
 
 void Sensor(const sdf::ElementPtr &sensor, const std::string &scope) {
+  const std::string scoped = scope + "::" + sensor->Get<std::string>("name");
+  std::printf("ALL %s %s\n", scoped.c_str(),
+              sensor->GetAttribute("type")->GetAsString().c_str());
   std::vector<std::pair<std::string, sdf::ElementPtr>> noises;
   CollectNoise(sensor, "", noises);
   if (noises.empty()) return;
-  const std::string scoped = scope + "::" + sensor->Get<std::string>("name");
   std::printf("SENSOR %s %s\n", scoped.c_str(),
               sensor->GetAttribute("type")->GetAsString().c_str());
   for (const auto &[path, noise] : noises) {
