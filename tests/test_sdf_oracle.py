@@ -64,7 +64,9 @@ def _oracle(path):
             sensors[name] = stype
         else:
             name, where, ntype, *values = rest.split(" ")
-            vals = {k: float(v) for k, v in (kv.split("=") for kv in values)}
+            # key=value: sdformat's parsed value; key~text: the text of a <noise> it
+            # copied unread (air_speed), parsed here as sdformat >= 13 would (a double)
+            vals = {k: float(v) for k, v in (re.split("[=~]", kv, maxsplit=1) for kv in values)}
             noises.setdefault(name, {})[where] = {"type": ntype.lower(), **vals}
     return every, sensors, noises
 
@@ -98,15 +100,32 @@ def test_load_sensors_finds_what_sdformat_parses(path):
     for name, stype in sensors.items():
         rec = found[name]
         assert rec.sdf_type == stype and rec.type == ALIASES.get(stype, stype)
-        if rec.type in _ORACLE_UNKNOWN:
-            continue
         for where, v in noises[name].items():
             _same_noise(rec, where, v)
 
 
-# sensor types Debian's sdformat 12 (SDF 1.9) does not describe: it copies their
-# elements unread, so its values say nothing (air_speed came with sdformat 13, SDF 1.10)
-_ORACLE_UNKNOWN = {"air_speed"}
+# sdformat 12 (SDF 1.9) has no air_speed sensor (it came with sdformat 13, SDF 1.10): it
+# copies <air_speed> unread, so the oracle prints the written text of each <noise> key
+# (key~text) and no defaults. sdformat >= 13 reads that element as the others of
+# noise.sdf: AirSpeed::Load (src/AirSpeed.cc) loads <pressure><noise> with Noise::Load,
+# whose absent keys take noise.sdf's defaults, all 0.0 (sdf/1.10/noise.sdf). _full()
+# fills those same zeros, so the comparison below is the one sdformat 13 would make.
+AIR_SPEED_FILES = ["gz-sim/air_speed.sdf", "gz-sim/sensors.sdf", "sdformat/sensors.sdf"]
+
+
+@pytest.mark.parametrize("rel", AIR_SPEED_FILES)
+def test_air_speed_noise_is_the_text_sdformat_copied(rel):
+    every, sensors, noises = _oracle(DATA / rel)
+    speed = [n for n, t in sensors.items() if t == "air_speed"]
+    assert len(speed) == 1
+    (where, v), *more = noises[speed[0]].items()
+    assert not more and where == "air_speed/pressure/noise" and v["type"] == "gaussian"
+    rec = load_sensors(DATA / rel, seed=0)[speed[0]]
+    assert rec.params["air_speed"]["pressure"] == component(_full(v))
+    # gz-sensors src/AirSpeedSensor.cc (9ba02f24) applies that noise to the float32
+    # differential pressure in hPa, then multiplies by 100: the model's default units
+    # (tests/test_gazebo_sensors.py checks the float32 arithmetic itself)
+    assert rec.models["air_speed"].pressure_units == "hectopascals"
 
 
 def _full(v):

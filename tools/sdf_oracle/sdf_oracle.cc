@@ -10,7 +10,9 @@
 //   ALL <scoped name> <type attribute as written>
 //   SENSOR <scoped name> <type attribute as written>
 //   NOISE <scoped name> <path below the sensor> <type> <key>=<value> ...
-// Values are sdformat's (defaults filled in), printed with 17 significant digits;
+// Values are sdformat's (defaults filled in), printed with 17 significant digits, as
+// key=value; in a <noise> sdformat 12 has no description of (copied unread), the text of
+// each key written in the file, as key~text;
 // <type> is the attribute (noise.sdf) or the <type> child (lidar.sdf, camera.sdf).
 // Includes are not resolved. sdformat's errors go to stderr; the exit status is 0
 // when the file was read (even with errors sdformat recovers from).
@@ -65,8 +67,14 @@ void Sensor(const sdf::ElementPtr &sensor, const std::string &scope) {
   for (const auto &[path, noise] : noises) {
     std::printf("NOISE %s %s %s", scoped.c_str(), path.c_str(), NoiseType(noise).c_str());
     for (const char *key : kKeys) {
-      if (noise->HasElementDescription(key))
+      if (noise->HasElementDescription(key)) {
         std::printf(" %s=%.17g", key, noise->Get<double>(key));
+      } else if (noise->HasElement(key)) {
+        // a <noise> sdformat 12 does not describe (air_speed: SDF 1.10): it copied the
+        // element unread, so print the text as written (no default filled in)
+        sdf::ParamPtr value = noise->GetElement(key)->GetValue();
+        if (value) std::printf(" %s~%s", key, value->GetAsString().c_str());
+      }
     }
     std::printf("\n");
   }
