@@ -19,6 +19,7 @@ import pytest
 from fastnoise.io.sdf import load_sensors
 from fastnoise.io.sdf.noise import NOISE_KEYS, component
 from fastnoise.io.sdf.sensors import ALIASES
+from fastnoise.io.sdf.xml import MAX_NESTING, SdfError
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data" / "sdf"
@@ -174,3 +175,24 @@ def _same_noise(rec, where, v):
             assert v["type"] != "gaussian" or not (v["mean"] or v["stddev"]), rec.reason
     else:  # a type fastnoise has no model for: nothing built, and it says so
         assert not rec.params and "no model" in rec.reason
+
+
+@pytest.mark.parametrize("depth", [MAX_NESTING - 1, MAX_NESTING, MAX_NESTING + 1])
+def test_the_nesting_limit_is_sdformats(depth, tmp_path):
+    # sdformat parses with tinyxml2, whose element depth limit refuses an element at
+    # depth MAX_NESTING + 1 (XML_ELEMENT_DEPTH_EXCEEDED); load_sensors refuses the same
+    head = '<sdf version="1.9"><world name="w"><model name="m"><link name="l">'
+    head += '<sensor name="s" type="imu"><imu>'
+    k = depth - 6  # sdf, world, model, link, sensor, imu
+    path = tmp_path / "deep.sdf"
+    path.write_text(head + "<a>" * k + "</a>" * k + "</imu></sensor></link></model></world></sdf>")
+    done = subprocess.run(
+        [str(ORACLE), str(path)], capture_output=True, text=True, timeout=60, check=False
+    )
+    refused = "XML_ELEMENT_DEPTH_EXCEEDED" in done.stderr
+    assert refused == (depth > MAX_NESTING)
+    if refused:
+        with pytest.raises(SdfError, match=f"nested {depth} elements deep"):
+            load_sensors(path)
+    else:
+        assert list(load_sensors(path)) == []
