@@ -16,6 +16,7 @@ static int indices_ok(const fn_camera_job *job, size_t row1) {
 
 int fn_camera_apply(const fn_camera_job *job, size_t row0, size_t row1) {
     if (row0 >= row1 || job->width == 0) return 0;
+    if (job->variant == FN_CAM_OGRE2_RGBD) return fn_camera_rgbd_rows(job, row0, row1);
     if (!indices_ok(job, row1)) return -1;
     const ptrdiff_t w = (ptrdiff_t)job->width;
     const int pitch_w = job->pitch == 0 || job->pitch == job->width;

@@ -32,7 +32,7 @@
 #include "simd.h"
 
 enum { FN_CAM_U8 = 0, FN_CAM_U16 = 1, FN_CAM_F32 = 2, FN_CAM_F64 = 3 };
-enum { FN_CAM_GAZEBO = 0, FN_CAM_OGRE2 = 1 };
+enum { FN_CAM_GAZEBO = 0, FN_CAM_OGRE2 = 1, FN_CAM_OGRE2_RGBD = 2 };
 
 /* One image and the noise to apply to it. Strides are in bytes and may be negative;
  * `in` and `out` point at element [0, 0, 0] and may be the same array (in place). */
@@ -43,7 +43,7 @@ typedef struct {
     double mean;      /* added to Z * stddev, [0, 1] intensity units */
     double stddev;    /* >= 0 */
     int per_channel;  /* independent Z per colour channel */
-    int variant;      /* FN_CAM_GAZEBO or FN_CAM_OGRE2 */
+    int variant;      /* FN_CAM_GAZEBO, FN_CAM_OGRE2 or FN_CAM_OGRE2_RGBD */
     int linear_light; /* add the noise in linear light (sRGB-encoded image) */
     int dtype;        /* FN_CAM_U8 ... FN_CAM_F64 */
     size_t width;     /* pixels per row */
@@ -53,6 +53,7 @@ typedef struct {
     ptrdiff_t in_row, in_pix, in_ch;
     void *out;
     ptrdiff_t out_row, out_pix, out_ch;
+    double radius_cap; /* FN_CAM_OGRE2_RGBD: the normal's cap (fn_depth_cap) */
 } fn_camera_job;
 
 /* Noise rows [row0, row1) of the job's image (GIL-free, thread-safe for disjoint
@@ -60,6 +61,16 @@ typedef struct {
  * (pixel0 + row1 * pitch) * normals per pixel, would reach 2^64 (it would wrap and
  * repeat the stream's first normals). */
 int fn_camera_apply(const fn_camera_job *job, size_t row0, size_t row1);
+
+/* FN_CAM_OGRE2_RGBD, which fn_camera_apply hands over to (camera_rgbd.c): the colour of
+ * gz-sensors' RGB-D camera (gz-rendering gaussian_noise_depth_fs.glsl). Pixel j's normal
+ * z is normal j capped by its partner, normal 2^63 + j (fn_depth_cap with radius_cap);
+ * zs = mean + stddev z, n = sign(zs) |zs|^2.1, c = clamp(x + n, 0, 1) on the stored
+ * value (integer images: x / S, then int(c S), truncated; NaN pixels kept), the same n
+ * on every colour channel, alpha copied. Each step in the image's type (float32 but
+ * for float64 images), so the bits are those of the numpy reference. Returns 0, or -1
+ * (nothing written) when a pixel index of those rows would reach 2^63. */
+int fn_camera_rgbd_rows(const fn_camera_job *job, size_t row0, size_t row1);
 
 FN_DECLARE_KERNEL(void, fn_camera_rows,
                   (const fn_camera_job *job, size_t row0, size_t row1))

@@ -110,14 +110,20 @@ size_t fn_lidar_rays_check_f32(const float *rays, size_t n, size_t stride);
  * (half away from zero; where r / precision overflows, r is already a multiple to the
  * type's precision and is kept), clamped to [min_range, max_range]; +-inf unchanged;
  * NaN -> max_range. With inf_outside, finite ranges outside [min, max] become -inf /
- * +inf first; with noise 0 nothing else happens. out may alias in (the very same
- * array). Returns 0, or -1 (nothing written) as above. */
+ * +inf first; with noise 0 nothing else happens. nan_rule then decides a NaN true
+ * range: FN_RANGE_NAN_DEFAULT as above (max_range with noise, NaN without),
+ * FN_RANGE_NAN_MAX max_range always (gz-sensors' GPU lidar, whose Lidar::Clamp runs
+ * with or without a noise model), FN_RANGE_NAN_KEEP NaN always (its CPU lidar noises
+ * and clamps finite ranges only). out may alias in (the very same array). Returns 0,
+ * or -1 (nothing written) as above. */
+enum { FN_RANGE_NAN_DEFAULT = 0, FN_RANGE_NAN_MAX = 1, FN_RANGE_NAN_KEEP = 2 };
 typedef struct {
     uint64_t key;
     uint64_t frame;
     double bias, mean, stddev, precision, min_range, max_range;
     int noise;       /* 0: no noise model (Gazebo's "none"): ranges pass unchanged */
     int inf_outside; /* finite ranges outside [min, max] become -inf / +inf first */
+    int nan_rule;    /* FN_RANGE_NAN_*: what a NaN true range becomes */
 } fn_range_params;
 
 int fn_range_noise_f64(const fn_range_params *p, uint64_t first_index, size_t n,

@@ -261,9 +261,15 @@ void RANGE_CHUNK(const fn_range_params *p, size_t n, const T *in, const float *z
     const T lo = (T)p->min_range, hi = (T)p->max_range;
     const int quantize = p->precision > 0;
     const int noise = p->noise != 0, inf_outside = p->inf_outside != 0;
-    for (size_t i = 0; i < n; i++)
-        out[i] = NAME(fn_range_beam, SUF)(in[i], (T)z[i], bias, mean, sd, quantize, prec,
-                                          lo, hi, noise, inf_outside);
+    const int nan_rule = p->nan_rule;
+    for (size_t i = 0; i < n; i++) {
+        const T x = in[i]; /* read first: out may alias in */
+        T y = NAME(fn_range_beam, SUF)(x, (T)z[i], bias, mean, sd, quantize, prec, lo, hi,
+                                       noise, inf_outside);
+        if (nan_rule != FN_RANGE_NAN_DEFAULT && x != x)
+            y = nan_rule == FN_RANGE_NAN_MAX ? hi : x;
+        out[i] = y;
+    }
 }
 
 #undef POINTS_CHUNK

@@ -45,7 +45,7 @@ FRAME_COUNTER_0_3 = {"lidar", "range", "carla_lidar"}
 
 
 # params added after 0.3, with the default that keeps the 0.2 bits
-ADDED_LATER = {"depth": {"uniform_floor": None}}
+ADDED_LATER = {"depth": {"uniform_floor": None}, "range": {"nan_range": None}}
 
 
 def _in_0_3_names(name, state):

@@ -29,6 +29,7 @@ import numpy as np
 import fastnoise as fn
 from fastnoise.core import registry
 from fastnoise.core.spec import Declaration
+from fastnoise.io.sdf import load_sensors
 from fastnoise.models.dvl.simulator import TRUTH_DTYPE
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "model_digests.json"
@@ -417,6 +418,48 @@ def _depth() -> Iterator[tuple[str, Callable[[], str]]]:
             yield f"depth/{np.dtype(dt).name}/{label}", run
 
 
+# ---- load_sensors: SDF files -> models ------------------------------------------------
+SDF_DATA = DATA.parent / "sdf"
+# one sensor of each lidar and camera type, with Gazebo's noise and limits
+_SDF_RENDERED = """<sdf version="1.9"><world name="w"><model name="m"><link name="l">
+<sensor name="cpu" type="ray"><ray><range><min>0.5</min><max>30</max></range>
+<noise><type>gaussian</type><mean>0.01</mean><stddev>0.05</stddev></noise></ray></sensor>
+<sensor name="gpu" type="gpu_lidar"><lidar><range><min>0.5</min><max>30</max></range>
+<noise><type>gaussian</type><mean>0.01</mean><stddev>0.05</stddev></noise></lidar></sensor>
+<sensor name="cam" type="camera"><camera><image><width>8</width><height>6</height></image>
+<noise><type>gaussian</type><mean>0.01</mean><stddev>0.07</stddev></noise></camera></sensor>
+<sensor name="depth" type="depth_camera"><camera><clip><near>0.1</near><far>20</far></clip>
+<noise><type>gaussian</type><mean>0.0</mean><stddev>0.02</stddev></noise></camera></sensor>
+<sensor name="rgbd" type="rgbd_camera"><camera><clip><near>0.1</near><far>20</far></clip>
+<noise><type>gaussian</type><mean>0.0</mean><stddev>0.03</stddev></noise></camera></sensor>
+</link></model></world></sdf>"""
+
+
+def _sdf() -> Iterator[tuple[str, Callable[[], str]]]:
+    """``sdf/<file>/<variant>``: every model ``load_sensors`` builds from a real SDF file
+    (or the inline one above), each run by its declaration's ``exercise``, so a change
+    to the SDF-to-parameters mapping or to the per-sensor seeds changes a digest."""
+    files = (("gz-sim", "non_rendering_sensors"), ("gz-sim", "sensors"), ("sdformat", "sensors"))
+    sources: dict[str, str | Path] = {f"{p}/{f}": SDF_DATA / p / f"{f}.sdf" for p, f in files}
+    sources["inline"] = _SDF_RENDERED
+    for label, src in sources.items():
+        # the camera variant matters only where there are cameras
+        variants = ("ogre2", "gazebo") if label in ("sdformat/sensors", "inline") else ("ogre2",)
+        for variant in variants:
+
+            def run(src: str | Path = src, variant: str = variant) -> str:
+                found = load_sensors(src, seed=2024, camera_variant=variant)
+                outs = []
+                for rec in found.values():
+                    for name in sorted(rec.models):
+                        ex = registry.get(name).exercise
+                        assert ex is not None
+                        outs += [ex(rec.models[name]) for _ in range(2)]
+                return _digest(*outs)
+
+            yield f"sdf/{label}/{variant}", run
+
+
 # ---- every registered model, from its declaration -------------------------------------
 def _contract() -> Iterator[tuple[str, Callable[[], str]]]:
     """``<name>/contract``: the declaration's ``exercise`` run 3 times on its
@@ -449,6 +492,7 @@ def _all_cases() -> list[list[tuple[str, Callable[[], str]]]]:
             _gazebo,
             _camera,
             _depth,
+            _sdf,
             _contract,
         )
     ]

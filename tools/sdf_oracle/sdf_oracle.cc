@@ -4,11 +4,15 @@
 // Build against Debian's libsdformat-dev (sdformat 12):
 //   g++ -O1 -std=c++17 tools/sdf_oracle/sdf_oracle.cc -o build/sdf_oracle \
 //       $(pkg-config --cflags --libs sdformat12)
-// Usage: sdf_oracle FILE. Prints one line per sensor that has a <noise> written in the
-// file, then one line per such <noise> (not inside <plugin>):
+// Usage: sdf_oracle FILE. Prints one line per sensor of the file, noisy or not, then
+// one line per sensor that has a <noise> written in the file, then one line per such
+// <noise> (not inside <plugin>):
+//   ALL <scoped name> <type attribute as written>
 //   SENSOR <scoped name> <type attribute as written>
 //   NOISE <scoped name> <path below the sensor> <type> <key>=<value> ...
-// Values are sdformat's (defaults filled in), printed with 17 significant digits;
+// Values are sdformat's (defaults filled in), printed with 17 significant digits, as
+// key=value; in a <noise> sdformat 12 has no description of (copied unread), the text of
+// each key written in the file, as key~text;
 // <type> is the attribute (noise.sdf) or the <type> child (lidar.sdf, camera.sdf).
 // Includes are not resolved. sdformat's errors go to stderr; the exit status is 0
 // when the file was read (even with errors sdformat recovers from).
@@ -52,17 +56,25 @@ std::string NoiseType(const sdf::ElementPtr &noise) {
 }
 
 void Sensor(const sdf::ElementPtr &sensor, const std::string &scope) {
+  const std::string scoped = scope + "::" + sensor->Get<std::string>("name");
+  std::printf("ALL %s %s\n", scoped.c_str(),
+              sensor->GetAttribute("type")->GetAsString().c_str());
   std::vector<std::pair<std::string, sdf::ElementPtr>> noises;
   CollectNoise(sensor, "", noises);
   if (noises.empty()) return;
-  const std::string scoped = scope + "::" + sensor->Get<std::string>("name");
   std::printf("SENSOR %s %s\n", scoped.c_str(),
               sensor->GetAttribute("type")->GetAsString().c_str());
   for (const auto &[path, noise] : noises) {
     std::printf("NOISE %s %s %s", scoped.c_str(), path.c_str(), NoiseType(noise).c_str());
     for (const char *key : kKeys) {
-      if (noise->HasElementDescription(key))
+      if (noise->HasElementDescription(key)) {
         std::printf(" %s=%.17g", key, noise->Get<double>(key));
+      } else if (noise->HasElement(key)) {
+        // a <noise> sdformat 12 does not describe (air_speed: SDF 1.10): it copied the
+        // element unread, so print the text as written (no default filled in)
+        sdf::ParamPtr value = noise->GetElement(key)->GetValue();
+        if (value) std::printf(" %s~%s", key, value->GetAsString().c_str());
+      }
     }
     std::printf("\n");
   }

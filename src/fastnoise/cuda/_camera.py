@@ -82,7 +82,7 @@ def image_noise(
         ``out``, or a new array of the input's kind (a tensor for a tensor).
     """
     model_arg("model", model, "camera")
-    if model.variant == "ogre2_rgbd":  # its numpy path has no kernel here
+    if model.variant == "ogre2_rgbd":  # a CPU kernel only (csrc/camera_rgbd.c)
         raise ValueError(
             "model.variant='ogre2_rgbd' is not allowed on the GPU: apply that model "
             "with ImageNoise.apply (CPU), or use variant 'gazebo' or 'ogre2'"

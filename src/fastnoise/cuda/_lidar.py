@@ -206,6 +206,11 @@ def range_noise(
     GPU array of the input's kind (``out`` when given).
     """
     model_arg("model", model, "range")
+    if model.nan_range is not None:  # the device kernel has only the default NaN rule
+        raise ValueError(
+            f"model.nan_range={model.nan_range!r} is not allowed on the GPU: apply that "
+            "model with RangeNoise.apply (CPU), or use nan_range=None"
+        )
     arr = _reals("ranges", ranges, lambda s: True, "any shape")
     fr = None if frame is None else _validate.integer("frame", frame, 0, LAST_FRAME + 1)
     first = _index_range(first_index, arr.size)

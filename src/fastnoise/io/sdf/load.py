@@ -26,6 +26,7 @@ __all__ = ["SdfSensorNoise", "SdfSensors", "load_sensors", "sensor_seed_sequence
 _SDF_TAG = model_tag("sdf")
 _MAX_DEPTH = 32
 _CAMERA_VARIANTS = ("ogre2", "gazebo")
+_LIDAR_NAN = ("fastnoise", "gazebo")
 
 
 def sensor_seed_sequence(seed: object, scoped_name: str) -> np.random.SeedSequence:
@@ -167,6 +168,7 @@ class _Ctx:
     search_path: tuple[Path, ...]
     seed: np.random.SeedSequence
     camera_variant: str
+    lidar_nan: str = "fastnoise"
     sensors: dict[str, SdfSensorNoise] = field(default_factory=dict)
     unresolved: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -180,6 +182,7 @@ def load_sensors(
     seed: object = None,
     camera_variant: str = "ogre2",
     use_environment: bool = False,
+    lidar_nan: str = "fastnoise",
 ) -> SdfSensors:
     """Every sensor of an SDF model or world file that has a ``<noise>`` element, with
     the fastnoise models of what Gazebo (gz-sensors) does with it.
@@ -205,6 +208,15 @@ def load_sensors(
         Also search the folders of the ``GZ_SIM_RESOURCE_PATH`` environment variable
         (``os.pathsep``-separated), after ``search_path``. Default False: the result
         depends only on the arguments.
+    lidar_nan : {"fastnoise", "gazebo"}
+        What the ``range`` model of a lidar with noise does with a NaN true range.
+        "fastnoise" (default): max_range (m) for every lidar type. "gazebo": each
+        lidar's own rule in gz-sensors: ``lidar``/``ray`` keep NaN
+        (``CpuLidarSensor::SetRaycastResults`` noises finite ranges only;
+        ``RangeNoise(nan_range="keep")``), ``gpu_lidar``/``gpu_ray`` give max_range
+        (``Lidar::Clamp``; ``nan_range="max"``). A lidar whose ``<noise>`` gives no
+        noise model gets no model either way (see ``RangeNoise.from_gazebo`` with
+        ``nan_range="max"`` for the GPU lidar's NaN -> max_range without noise).
 
     Returns
     -------
@@ -226,13 +238,15 @@ def load_sensors(
         raise ValueError(
             f"camera_variant={camera_variant!r} is not allowed: use one of {_CAMERA_VARIANTS}"
         )
+    if lidar_nan not in _LIDAR_NAN:
+        raise ValueError(f"lidar_nan={lidar_nan!r} is not allowed: use one of {_LIDAR_NAN}")
     if isinstance(search_path, (str, os.PathLike)):
         search_path = (search_path,)
     dirs = [Path(p) for p in search_path]
     if use_environment:
         env = os.environ.get("GZ_SIM_RESOURCE_PATH", "")
         dirs += [Path(p) for p in env.split(os.pathsep) if p]
-    ctx = _Ctx(tuple(dirs), as_seed_sequence(seed), camera_variant)
+    ctx = _Ctx(tuple(dirs), as_seed_sequence(seed), camera_variant, lidar_nan)
     text, source = read_source(sdf)
     root = parse_text(text, source)
     base = Path(source).parent if source != "<string>" else Path.cwd()
@@ -374,7 +388,7 @@ def _sensor(node: Node, scope: list[str], ctx: _Ctx) -> None:
             f"a second sensor named {scoped!r} (the first is at {first.source}, line "
             f"{first.line}): sensor names must be unique in their link"
         )
-    plan: Plan = describe(node, ctx.notes, ctx.camera_variant)
+    plan: Plan = describe(node, ctx.notes, ctx.camera_variant, ctx.lidar_nan)
     ss = sensor_seed_sequence(ctx.seed, scoped)
     try:
         models = _build(plan.params, ss)

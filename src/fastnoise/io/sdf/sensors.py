@@ -22,7 +22,9 @@ rules, from gz-sensors (commit in ``docs/peers.rst``):
   CPU lidar (``CpuLidarSensor::SetRaycastResults``) does it itself (``range < rMin``,
   ``range > rMax``) and noises and clamps finite ranges only; a NaN true range (which
   its raycast does not produce: no hit is an infinite fraction) would stay NaN there,
-  and becomes max here (the GPU rule).
+  and becomes max here (the GPU rule), unless ``lidar_nan="gazebo"`` (``load_sensors``),
+  which gives each its own rule: ``nan_range="keep"`` (``lidar``/``ray``) or ``"max"``
+  (``gpu_lidar``/``gpu_ray``).
 - ``camera``: ``CameraSensor.cc``: type ``gaussian`` and mean or stddev non-zero ->
   ``camera`` (mean and stddev only; variant ``camera_variant``).
 - ``depth_camera`` (``depth``): ``DepthCameraSensor.cc``, same rule -> ``depth``
@@ -143,8 +145,11 @@ def _nonzero(x: float) -> bool:
     return abs(x) > GZ_EPS  # not gz::math::equal(x, 0.0)
 
 
-def describe(sensor: Node, notes: list[str], camera_variant: str) -> Plan:
-    """The :class:`Plan` of the ``<sensor>`` node (its type attribute picks the rule)."""
+def describe(
+    sensor: Node, notes: list[str], camera_variant: str, lidar_nan: str = "fastnoise"
+) -> Plan:
+    """The :class:`Plan` of the ``<sensor>`` node (its type attribute picks the rule;
+    ``lidar_nan``: see :func:`fastnoise.io.sdf.load_sensors`)."""
     raw = sensor.attrib.get("type", "")
     stype = ALIASES.get(raw, raw)
     plan = Plan(stype)
@@ -158,6 +163,9 @@ def describe(sensor: Node, notes: list[str], camera_variant: str) -> Plan:
         plan.params["imu"] = {"gyro": gyro, "accel": accel}
     elif stype in ("lidar", "gpu_lidar"):
         _lidar(sensor, plan, notes, used)
+        if lidar_nan == "gazebo" and "range" in plan.params:
+            # each lidar's own NaN rule: GPU Lidar::Clamp NaN -> max, CPU keeps NaN
+            plan.params["range"]["nan_range"] = "max" if stype == "gpu_lidar" else "keep"
     elif stype in ("camera", "depth_camera", "rgbd_camera"):
         _camera(sensor, plan, notes, used, camera_variant)
     elif stype in _COMPONENTS:

@@ -103,10 +103,19 @@ def relax_comments(text: str | bytes) -> str | bytes:
     return "".join(parts)
 
 
+#: The deepest element nesting read (the root is depth 1). sdformat parses with tinyxml2,
+#: whose ``TINYXML2_MAX_ELEMENT_DEPTH`` (100, counting the document itself) refuses an
+#: element at depth 99 (``XML_ELEMENT_DEPTH_EXCEEDED``; tests/test_sdf_oracle.py
+#: checks the limit against sdformat 12). Parsing stops there, so a deep file costs
+#: no more than a flat one.
+MAX_NESTING = 98
+
+
 def parse_text(text: str | bytes, source: str = "<string>") -> Node:
     """The root :class:`Node` of the XML ``text``; malformed XML raises :class:`SdfError`
     with expat's line and column. Comments are read as tinyxml2 reads them
-    (:func:`relax_comments`): ``--`` inside one is accepted."""
+    (:func:`relax_comments`): ``--`` inside one is accepted. Elements nested more than
+    :data:`MAX_NESTING` deep raise :class:`SdfError` (as sdformat refuses them)."""
     text = relax_comments(text)
     parser = expat.ParserCreate()
     root: list[Node] = []
@@ -115,6 +124,11 @@ def parse_text(text: str | bytes, source: str = "<string>") -> Node:
 
     def start(tag: str, attrib: dict[str, str]) -> None:
         node = Node(tag, dict(attrib), parser.CurrentLineNumber, source)
+        if len(stack) >= MAX_NESTING:
+            raise node.error(
+                f"<{tag}> is nested {len(stack) + 1} elements deep: the SDF parser "
+                f"(tinyxml2, as sdformat) reads at most {MAX_NESTING}"
+            )
         if stack:
             stack[-1].children.append(node)
         else:

@@ -29,7 +29,6 @@ from fastnoise.models.camera import declarations as _declarations
 from fastnoise.core.seeding import as_seed_sequence, model_key
 from fastnoise.core.deprecation import positional_options
 from fastnoise.models.camera import checks as _checks
-from fastnoise.core.generator import fill_normals
 from fastnoise.models.camera.depth import GAZEBO_UNIFORM_FLOOR, radius_cap
 
 cnp.import_array()
@@ -42,6 +41,7 @@ cdef extern from "camera.h" nogil:
     int FN_CAM_F64
     int FN_CAM_GAZEBO
     int FN_CAM_OGRE2
+    int FN_CAM_OGRE2_RGBD
 
     ctypedef struct fn_camera_job:
         uint64_t key
@@ -64,6 +64,7 @@ cdef extern from "camera.h" nogil:
         Py_ssize_t out_row
         Py_ssize_t out_pix
         Py_ssize_t out_ch
+        double radius_cap
 
     int fn_camera_apply(const fn_camera_job *job, size_t row0, size_t row1)
 
@@ -74,9 +75,11 @@ _DTYPE_CODES = {
     np.dtype(np.float32): FN_CAM_F32,
     np.dtype(np.float64): FN_CAM_F64,
 }
-_VARIANTS = {"gazebo": FN_CAM_GAZEBO, "ogre2": FN_CAM_OGRE2, "ogre2_rgbd": FN_CAM_OGRE2}
-# ogre2_rgbd: the partner of pixel j's normal is normal _PAIR + j (csrc/depth.c's rule)
+_VARIANTS = {"gazebo": FN_CAM_GAZEBO, "ogre2": FN_CAM_OGRE2, "ogre2_rgbd": FN_CAM_OGRE2_RGBD}
+# ogre2_rgbd: the partner of pixel j's normal is normal _PAIR + j (csrc/depth.c's rule),
+# and the pair is capped as Gazebo's depth shader caps it (csrc/camera_rgbd.c)
 _PAIR = 2**63
+_RGBD_CAP = radius_cap(GAZEBO_UNIFORM_FLOOR)
 # Fewest pixels a thread gets: below this a thread costs more than it saves.
 _MIN_PIXELS_PER_THREAD = 1 << 16
 
@@ -117,50 +120,6 @@ cdef object _image_input(image):
         _check_image_shape(image)
         return image  # the common case, read as it is
     return _checks.image_input(image, _DTYPE_CODES)
-
-
-def _rgbd(img, dst, key, frame, offset, col, pitch, mean, stddev):
-    """variant "ogre2_rgbd" (gz-rendering gaussian_noise_depth_fs.glsl), with numpy: the
-    capped normal of each pixel, z = mean + stddev Z, n = sign(z) |z|**2.1, c =
-    clamp(x + n, 0, 1) on the stored value, int(c S) for integer images."""
-    h, w = img.shape[0], img.shape[1]
-    z1 = np.empty((h, w), np.float32)
-    z2 = np.empty((h, w), np.float32)
-    if not pitch:
-        fill_normals(key, frame, offset * w, z1.reshape(-1))
-        fill_normals(key, frame, _PAIR + offset * w, z2.reshape(-1))
-    else:
-        for y in range(h):
-            first = (offset + y) * pitch + col
-            fill_normals(key, frame, first, z1[y])
-            fill_normals(key, frame, _PAIR + first, z2[y])
-    cap = radius_cap(GAZEBO_UNIFORM_FLOOR)
-    a = z1.astype(np.float64)
-    r = np.sqrt(a * a + z2.astype(np.float64) ** 2)
-    z = (a * (cap / np.maximum(r, cap))).astype(np.float32)  # csrc/depth.h fn_depth_cap
-    ct = np.float64 if img.dtype == np.float64 else np.float32
-    zs = ct(mean) + ct(stddev) * z.astype(ct)
-    n = np.copysign(np.power(np.abs(zs), ct(2.1)), zs)
-    chans = img.shape[2] if img.ndim == 3 else 1
-    colour = (slice(None), slice(None), slice(0, 3 if chans == 4 else chans))
-    if img.ndim == 2:
-        colour = (slice(None), slice(None))
-    else:
-        n = n[:, :, None]
-    x = img[colour]
-    if img.dtype.kind == "u":
-        scale = np.float32(np.iinfo(img.dtype).max)
-        c = np.clip(x.astype(np.float32) / scale + n, np.float32(0), np.float32(1))
-        res = (c * scale).astype(img.dtype)  # the shader's int(c * 255): truncation
-    else:
-        c = np.clip(x + n, ct(0), ct(1))
-        res = np.where(np.isnan(x), x, c)  # a NaN pixel stays itself
-    if chans == 4:
-        alpha = img[:, :, 3].copy()
-        dst[colour] = res
-        dst[:, :, 3] = alpha
-    else:
-        dst[colour] = res
 
 
 cdef int _check_image_shape(object image) except -1:
@@ -374,10 +333,6 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
                                     "the pixel indices must stay below 2**63")
         if frame is None:  # the counter's frame, reserved under the model's lock (model.pxd)
             take_frames(self, 1, type(self)._frame_end, &f)
-        if self.variant == "ogre2_rgbd":
-            _rgbd(img, dst, self._key, f, offset, col, pitch, self.mean, self.stddev)
-            return dst
-
         cdef int ndim = cnp.PyArray_NDIM(src)
         cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(src)
         cdef cnp.npy_intp *sst = cnp.PyArray_STRIDES(src)
@@ -403,6 +358,7 @@ Additive Gaussian amplifier noise for camera images (Gazebo's camera noise).
         j.job.out_row = dst_st[0]
         j.job.out_pix = dst_st[1]
         j.job.out_ch = dst_st[2] if ndim == 3 else 0
+        j.job.radius_cap = _RGBD_CAP
         j.keep = (src, dst)
         j.height = height
 

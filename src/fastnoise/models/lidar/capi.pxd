@@ -56,6 +56,7 @@ cdef extern from "lidar.h" nogil:
         double max_range
         int noise
         int inf_outside
+        int nan_rule
 
     int fn_range_noise_f64(const fn_range_params *p, uint64_t first_index, size_t n,
                            const double *inp, double *out)

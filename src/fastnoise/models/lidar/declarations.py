@@ -150,6 +150,14 @@ RANGE_PARAMS = (
         "False: no noise model (Gazebo's lidar without one): ranges pass unchanged, no bias",
         default=True,
     ),
+    Param(
+        "nan_range",
+        "choice",
+        "what a NaN true range becomes: None, max_range with a noise model and NaN without; "
+        "max: max_range always (gz-sensors' GPU lidar); keep: NaN always (its CPU lidar)",
+        default=None,
+        choices=("max", "keep", None),
+    ),
 )
 
 #: CarlaLidarNoise's parameters (CARLA's attribute names and blueprint defaults).

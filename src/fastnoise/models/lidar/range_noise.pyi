@@ -1,6 +1,6 @@
 """Type stubs for fastnoise.models.lidar.range_noise (Gazebo range noise)."""
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,7 @@ class RangeNoise(_FrameCounter):
     flip_bias_sign: bool
     inf_outside_limits: bool
     enabled: bool
+    nan_range: Literal["max", "keep"] | None
     # a batch (num_envs=N): the real parameters given per environment and ``bias`` are
     # (N,) float64 arrays, ``frame`` a (N,) uint64 array
     num_envs: int | None
@@ -41,6 +42,7 @@ class RangeNoise(_FrameCounter):
         flip_bias_sign: bool = True,
         inf_outside_limits: bool = False,
         enabled: bool = True,
+        nan_range: Literal["max", "keep"] | None = None,
         seed: _Seed = None,
         num_envs: int | None = None,
         env: int | None = None,
@@ -60,6 +62,7 @@ class RangeNoise(_FrameCounter):
         dynamic_bias_stddev: float = 0.0,
         dynamic_bias_correlation_time: float = 0.0,
         cpu_lidar: bool = False,
+        nan_range: Literal["max", "keep"] | None = None,
         seed: _Seed = None,
     ) -> RangeNoise: ...
     def reset(self, env_ids: npt.ArrayLike | None = None) -> None: ...

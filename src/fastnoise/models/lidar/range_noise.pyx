@@ -88,6 +88,8 @@ _TOKEN = object()
 _LAST_FRAME = LAST_FRAME
 cdef uint64_t _FRAME_END = LAST_FRAME  # the same, as C takes it
 _LAST_INDEX = 2**64 - 1
+# nan_range -> the C kernel's rule (csrc/lidar.h FN_RANGE_NAN_*)
+_NAN_RULES = {None: 0, "max": 1, "keep": 2}
 
 
 @cython.auto_pickle(False)
@@ -129,7 +131,7 @@ cdef class _RangeCall:
 cdef class RangeNoise(_FrameCounter):
     """RangeNoise(mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
     precision=0.0, *, flip_bias_sign=True, inf_outside_limits=False, enabled=True,
-    seed=None, num_envs=None, env=None)
+    nan_range=None, seed=None, num_envs=None, env=None)
 --
 
 Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
@@ -159,6 +161,13 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         False: no noise model at all (Gazebo's lidar without one): ranges pass
         unchanged (after ``inf_outside_limits``), not clamped, and no bias is drawn.
         See ``from_gazebo``.
+    nan_range : {None, "max", "keep"}
+        What a NaN true range becomes. None (default): max_range (m) with a noise
+        model, NaN unchanged without one (``enabled=False``). "max": max_range always,
+        as gz-sensors' GPU lidar (``Lidar::PublishLidarScan`` runs ``Lidar::Clamp``,
+        NaN -> max, with or without a noise model). "keep": NaN always, as its CPU
+        lidar (``CpuLidarSensor::SetRaycastResults`` noises and clamps finite ranges
+        only). Finite and infinite ranges are not affected.
     seed : int, numpy.random.SeedSequence or None
     num_envs : int or None
         A batch of ``num_envs`` environments (:doc:`/batching`): ``apply`` takes
@@ -173,7 +182,7 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
     Per beam (``fn_range_beam`` in ``csrc/lidar_point.h``): finite r -> r + bias +
     N(mean, stddev), rounded to ``precision``, then
     clamped to [min_range, max_range]; +inf and -inf pass through; NaN becomes
-    max_range. Where r / precision overflows (a precision far below r's own
+    max_range (see ``nan_range``). Where r / precision overflows (a precision far below r's own
     resolution) the rounding changes nothing and r is kept. Beam i of frame f uses
     normal i of stream 4 f + 3 (0 <= f <= 2**62 - 2); the bias is normal 0 of stream
     2**64 - 1 (the reserved last frame), the flip is taken when normal 1 of that
@@ -209,6 +218,7 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
     cdef readonly object mean, stddev, min_range, max_range
     cdef readonly object bias_mean, bias_stddev, precision, bias
     cdef readonly bint flip_bias_sign, inf_outside_limits, enabled
+    cdef readonly object nan_range
     cdef readonly object num_envs, env
 
     def __cinit__(self, *args, **kwargs):
@@ -219,18 +229,21 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
 
     def __init__(self, mean, stddev, min_range, max_range, bias_mean=0.0, bias_stddev=0.0,
                  precision=0.0, *, flip_bias_sign=True, inf_outside_limits=False,
-                 enabled=True, seed=None, num_envs=None, env=None):
+                 enabled=True, nan_range=None, seed=None, num_envs=None, env=None):
         cdef Py_ssize_t e
         cdef fn_range_params *envp = NULL
+        cdef int nan_rule
         # everything is checked before anything is set: a refused call changes nothing
         num_envs, env = _spec.check_envs(num_envs, env)
         v = _declarations.RANGE.check_params({
             "mean": mean, "stddev": stddev, "min_range": min_range, "max_range": max_range,
             "bias_mean": bias_mean, "bias_stddev": bias_stddev, "precision": precision,
             "flip_bias_sign": flip_bias_sign, "inf_outside_limits": inf_outside_limits,
-            "enabled": enabled}, num_envs=num_envs)
+            "enabled": enabled, "nan_range": nan_range}, num_envs=num_envs)
         flip_bias_sign, inf_outside_limits, enabled = (
             v["flip_bias_sign"], v["inf_outside_limits"], v["enabled"])
+        nan_range = v["nan_range"]
+        nan_rule = _NAN_RULES[nan_range]
         ss = as_seed_sequence(seed)
         if num_envs is not None:
             per = [{k: (float(v[k][e]) if isinstance(v[k], np.ndarray) else v[k])
@@ -258,6 +271,7 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
                 envp[e].max_range = d["max_range"]
                 envp[e].noise = enabled
                 envp[e].inf_outside = inf_outside_limits
+                envp[e].nan_rule = nan_rule
             PyMem_Free(self.envp)
             self.envp = envp
             self._frames = np.zeros(num_envs, dtype=np.uint64)
@@ -293,6 +307,7 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         self.flip_bias_sign = flip_bias_sign
         self.inf_outside_limits = inf_outside_limits
         self.enabled = enabled
+        self.nan_range = nan_range
         self.bias = b
         self._seed_seq = ss
         self._key = key
@@ -310,6 +325,7 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
             self.prm.max_range = max_range
             self.prm.noise = enabled
             self.prm.inf_outside = inf_outside_limits
+            self.prm.nan_rule = nan_rule
         self._frame = 0  # a new model (or one built again) starts at frame 0
         self._built = True
 
@@ -453,7 +469,7 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
     def from_gazebo(cls, min_range, max_range, *, noise_type="gaussian", mean=0.0,
                     stddev=0.0, bias_mean=0.0, bias_stddev=0.0, precision=0.0,
                     dynamic_bias_stddev=0.0, dynamic_bias_correlation_time=0.0,
-                    cpu_lidar=False, seed=None):
+                    cpu_lidar=False, nan_range=None, seed=None):
         """gz-sensors' lidar noise for an SDF ``<ray>``/``<lidar>`` with its ``<range>``
         limits and ``<noise>`` fields (m, s), exactly as ``Lidar::Load`` and
         ``Lidar::ApplyNoise`` use them (``src/Lidar.cc``):
@@ -476,6 +492,11 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
           compatibility and changes nothing since 0.4 (before, False clamped those
           ranges into [min_range, max_range]); a NaN true range becomes max_range (the
           GPU rule; the CPU lidar, whose raycasts give none, would keep it).
+
+        ``nan_range`` selects Gazebo's exact NaN rule of one lidar: "max" for the GPU
+        lidar (NaN -> max_range, with or without a noise model), "keep" for the CPU
+        lidar (NaN stays NaN); None (default) keeps fastnoise's rule above, which
+        passes NaN unchanged when there is no noise model. See the class docstring.
         """
         enabled = gazebo_noise_enabled(noise_type, _validate.finite("mean", mean),
                                        _validate.finite("stddev", stddev),
@@ -483,7 +504,7 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
                                        dynamic_bias_stddev, dynamic_bias_correlation_time)
         return cls(mean, stddev, min_range, max_range, bias_mean, bias_stddev, precision,
                    flip_bias_sign=True, inf_outside_limits=True, enabled=enabled,
-                   seed=seed)
+                   nan_range=nan_range, seed=seed)
 
     # ---- noise -----------------------------------------------------------------------
     def apply_one(self, range_m, frame=None, index=0):
