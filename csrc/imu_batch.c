@@ -2,18 +2,18 @@
  * per-sample arithmetic is imu.h's, so each environment's bits are a single model's. */
 #include "imu_batch.h"
 
+#include "normal_many.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SPAN ((size_t)FN_IMU_BATCH_SPAN)
 #define ZN ((size_t)FN_IMU_BATCH_Z)
-#define TILE ((size_t)FN_IMU_BATCH_TILE)
 
-/* Where sample j of env e's span starts in the cache (in elements): tiles of TILE
- * envs, each holding its envs' spans sample by sample. */
+/* Where sample j of env e's span starts in the cache (in elements). */
 static inline size_t zat(size_t e, size_t j) {
-    return (((e / TILE) * SPAN + j) * TILE + e % TILE) * ZN;
+    return (e * SPAN + j) * ZN;
 }
 
 static uint64_t stream_id(int axis, int term) {
@@ -22,13 +22,13 @@ static uint64_t stream_id(int axis, int term) {
 
 int fn_imu_batch_alloc(fn_imu_batch *b, size_t n) {
     memset(b, 0, sizeof *b);
-    if (n == 0 || n > SIZE_MAX / (SPAN * ZN * sizeof(double)) - TILE) return -1;
-    size_t tiles = (n + TILE - 1) / TILE;
+    if (n == 0 || n > SIZE_MAX / (SPAN * ZN * sizeof(double))) return -1;
     b->env = malloc(n * sizeof *b->env);
     b->hot = malloc(n * sizeof *b->hot);
-    b->z = malloc(tiles * TILE * SPAN * ZN * sizeof *b->z);
+    b->z = malloc(n * SPAN * ZN * sizeof *b->z);
     b->zspan = malloc(n * sizeof *b->zspan);
-    if (!b->env || !b->hot || !b->z || !b->zspan) {
+    b->gate = malloc(n * sizeof *b->gate);
+    if (!b->env || !b->hot || !b->z || !b->zspan || !b->gate) {
         fn_imu_batch_free(b);
         return -1;
     }
@@ -45,6 +45,7 @@ void fn_imu_batch_free(fn_imu_batch *b) {
     free(b->hot);
     free(b->z);
     free(b->zspan);
+    free(b->gate);
     memset(b, 0, sizeof *b);
 }
 
@@ -56,9 +57,11 @@ void fn_imu_batch_push(fn_imu_batch *b, size_t e) {
     memcpy(h->rw, m->rw, sizeof h->rw);
     h->count = m->count;
     h->room = m->room;
-    h->coef_dt = m->coef_dt;
-    h->max_input = m->max_input;
+    b->gate[e].coef_dt = m->coef_dt;
+    b->gate[e].max_input = m->max_input;
+    b->gate[e].ok = 0; /* checked in full at the next step */
     h->linear = m->lin_on[0] || m->lin_on[1] || m->gsens_on;
+    h->f32 = m->normal_dtype == FN_FLOAT32;
     b->zspan[e] = UINT64_MAX;
 }
 
@@ -70,7 +73,7 @@ void fn_imu_batch_pull(fn_imu_batch *b, size_t e) {
     memcpy(m->rw, h->rw, sizeof m->rw);
     m->count = h->count;
     m->room = h->room;
-    m->coef_dt = h->coef_dt;
+    m->coef_dt = b->gate[e].coef_dt;
 }
 
 void fn_imu_batch_reset(fn_imu_batch *b, size_t e) {
@@ -84,43 +87,45 @@ static void set_dt(fn_imu_batch *b, size_t e, double dt) {
     fn_imu *m = &b->env[e];
     fn_imu_set_dt(m, dt);
     memcpy(b->hot[e].c, m->c, sizeof m->c);
-    b->hot[e].coef_dt = dt;
+    b->gate[e].coef_dt = dt;
+    b->gate[e].ok = 0;
 }
 
 /* The unit normals of span s of env e's streams into the cache, as
- * fn_stream_next_unit returns them (the bulk fill with mean 0 and stddev 1 gives the
- * same bits); zeros for terms that are off. Float32 normals are kept as floats (the
- * step widens them exactly, as fn_stream_next_unit does). */
+ * fn_stream_next_unit returns them (the many-stream kernel gives the bulk fill's bits
+ * with mean 0 and stddev 1); zeros for terms that are off. Float32 normals are kept
+ * as floats (the step widens them exactly, as fn_stream_next_unit does). */
 static void fill_span(fn_imu_batch *b, size_t e, uint64_t s) {
     const fn_imu *m = &b->env[e];
-    uint64_t first = s * SPAN;
-    int f32 = m->normal_dtype == FN_FLOAT32;
-    double vd[FN_IMU_BATCH_Z][FN_IMU_BATCH_SPAN];
-    float vf[FN_IMU_BATCH_Z][FN_IMU_BATCH_SPAN];
+    int f32 = b->hot[e].f32;
+    uint64_t key[FN_IMU_BATCH_Z], stream[FN_IMU_BATCH_Z], group[FN_IMU_BATCH_Z];
+    int slot[FN_IMU_BATCH_Z];
+    size_t n = 0;
     for (int a = 0; a < FN_IMU_AXES; a++)
-        for (int t = 0; t < FN_IMU_TERMS; t++) {
-            int k = 3 * a + t;
-            if (!m->on[a][t]) {
-                memset(vd[k], 0, sizeof vd[k]);
-                memset(vf[k], 0, sizeof vf[k]);
-            } else if (f32) {
-                fn_normal_fill_f32(m->key, stream_id(a, t), first, SPAN, 0.0f, 1.0f, vf[k]);
-            } else {
-                fn_normal_fill_f64(m->key, stream_id(a, t), first, SPAN, 0.0, 1.0, vd[k]);
+        for (int t = 0; t < FN_IMU_TERMS; t++)
+            if (m->on[a][t]) {
+                key[n] = m->key;
+                stream[n] = stream_id(a, t);
+                group[n] = s; /* a span is one group */
+                slot[n++] = 3 * a + t;
             }
-        }
-    /* into env e's place in its tile (the tile's envs fill it together, in cache) */
-    for (size_t j = 0; j < SPAN; j++) {
-        size_t at = zat(e, j);
-        if (f32) {
-            float *z = (float *)b->z + at;
-            for (size_t k = 0; k < ZN; k++)
-                z[k] = vf[k][j];
-        } else {
-            double *z = b->z + at;
-            for (size_t k = 0; k < ZN; k++)
-                z[k] = vd[k][j];
-        }
+    size_t at = zat(e, 0);
+    if (f32) {
+        float v[FN_IMU_BATCH_Z * FN_GROUP];
+        float *z = (float *)b->z + at;
+        if (n < ZN) memset(z, 0, SPAN * ZN * sizeof *z);
+        if (n) fn_normal_group_many_f32(key, stream, group, n, v);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < SPAN; j++)
+                z[j * ZN + (size_t)slot[i]] = v[i * FN_GROUP + j];
+    } else {
+        double v[FN_IMU_BATCH_Z * FN_GROUP];
+        double *z = b->z + at;
+        if (n < ZN) memset(z, 0, SPAN * ZN * sizeof *z);
+        if (n) fn_normal_group_many_f64(key, stream, group, n, v);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < SPAN; j++)
+                z[j * ZN + (size_t)slot[i]] = v[i * FN_GROUP + j];
     }
     b->zspan[e] = s;
 }
@@ -171,7 +176,7 @@ static inline void step_env(fn_imu_batch *b, size_t e, const double *w, const do
     if (b->zspan[e] != s) fill_span(b, e, s);
     size_t at = zat(e, (size_t)(h->count % SPAN));
     double z[FN_IMU_BATCH_Z], x[FN_IMU_AXES], y[FN_IMU_AXES];
-    if (b->env[e].normal_dtype == FN_FLOAT32) {
+    if (h->f32) {
         const float *zf = (const float *)b->z + at;
         for (size_t k = 0; k < ZN; k++)
             z[k] = (double)zf[k];
@@ -195,18 +200,24 @@ static inline void step_env(fn_imu_batch *b, size_t e, const double *w, const do
     }
     h->count++;
     h->room--;
+    size_t ignored;
+    b->gate[e].ok = check_one(h, &ignored) == FN_IMU_OK; /* the next step's checks */
 }
 
 int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double *accel,
                               const double *dt, size_t dt_stride, double *omega_out,
                               double *accel_out, size_t *env, size_t *where) {
     for (size_t e = 0; e < b->n; e++) {
-        fn_imu_hot *h = &b->hot[e];
+        fn_imu_gate *g = &b->gate[e];
         double d = dt[e * dt_stride];
-        if (d != h->coef_dt) set_dt(b, e, d);
-        int rc = check_one(h, where);
+        if (d != g->coef_dt) set_dt(b, e, d);
+        int rc = FN_IMU_OK;
+        if (!g->ok) { /* else the last step found the bias states fine for this dt */
+            rc = check_one(&b->hot[e], where);
+            g->ok = rc == FN_IMU_OK;
+        }
         if (rc == FN_IMU_OK)
-            rc = check_values(h->max_input, omega + 3 * e, accel + 3 * e, 3, where);
+            rc = check_values(g->max_input, omega + 3 * e, accel + 3 * e, 3, where);
         if (rc != FN_IMU_OK) {
             *env = e;
             return rc;
@@ -230,7 +241,8 @@ int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,
             rc = check_values(m->max_input, omega + 3 * t * e, accel + 3 * t * e, 3 * t,
                               where);
         memcpy(b->hot[e].c, m->c, sizeof m->c); /* the checks may have moved the cache */
-        b->hot[e].coef_dt = m->coef_dt;
+        b->gate[e].coef_dt = m->coef_dt;
+        b->gate[e].ok = 0;
         if (rc != FN_IMU_OK) {
             *env = e;
             return rc;
@@ -241,7 +253,7 @@ int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,
         for (size_t e = 0; e < b->n; e++) {
             size_t o = 3 * (t * e + k);
             double d = dt[e * env_stride + k * time_stride];
-            if (d != b->hot[e].coef_dt) set_dt(b, e, d);
+            if (d != b->gate[e].coef_dt) set_dt(b, e, d);
             step_env(b, e, omega + o, accel + o, omega_out + o, accel_out + o);
         }
     return FN_IMU_OK;
