@@ -28,7 +28,8 @@ int fn_imu_batch_alloc(fn_imu_batch *b, size_t n) {
     b->z = malloc(n * SPAN * ZN * sizeof *b->z);
     b->zspan = malloc(n * sizeof *b->zspan);
     b->gate = malloc(n * sizeof *b->gate);
-    if (!b->env || !b->hot || !b->z || !b->zspan || !b->gate) {
+    b->cold = malloc(n * sizeof *b->cold);
+    if (!b->env || !b->hot || !b->z || !b->zspan || !b->gate || !b->cold) {
         fn_imu_batch_free(b);
         return -1;
     }
@@ -46,13 +47,35 @@ void fn_imu_batch_free(fn_imu_batch *b) {
     free(b->z);
     free(b->zspan);
     free(b->gate);
+    free(b->cold);
     memset(b, 0, sizeof *b);
+}
+
+/* The hot coefficients from env e's fn_imu cache (field by field over the axes). */
+static void take_coefs(fn_imu_batch *b, size_t e) {
+    const fn_imu *m = &b->env[e];
+    fn_imu_hot *h = &b->hot[e];
+    fn_imu_cold *k = &b->cold[e];
+    int plain = 1;
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        const fn_imu_coefs *c = &m->c[a];
+        h->offset[a] = c->offset;
+        h->white[a] = c->white;
+        h->alpha[a] = c->alpha;
+        h->gm_drive[a] = c->gm_drive;
+        h->rw_step[a] = c->rw_step;
+        k->full_scale[a] = c->full_scale;
+        k->lsb[a] = c->lsb;
+        k->inv_lsb[a] = c->inv_lsb;
+        plain = plain && c->full_scale == INFINITY && !(c->lsb > 0.0);
+    }
+    h->plain = plain;
 }
 
 void fn_imu_batch_push(fn_imu_batch *b, size_t e) {
     const fn_imu *m = &b->env[e];
     fn_imu_hot *h = &b->hot[e];
-    memcpy(h->c, m->c, sizeof h->c);
+    take_coefs(b, e);
     memcpy(h->gm, m->gm, sizeof h->gm);
     memcpy(h->rw, m->rw, sizeof h->rw);
     h->count = m->count;
@@ -62,13 +85,17 @@ void fn_imu_batch_push(fn_imu_batch *b, size_t e) {
     b->gate[e].ok = 0; /* checked in full at the next step */
     h->linear = m->lin_on[0] || m->lin_on[1] || m->gsens_on;
     h->f32 = m->normal_dtype == FN_FLOAT32;
+    h->key = m->key;
+    h->on = 0;
+    for (int a = 0; a < FN_IMU_AXES; a++)
+        for (int t = 0; t < FN_IMU_TERMS; t++)
+            if (m->on[a][t]) h->on |= 1u << (FN_IMU_AXES * t + a);
     b->zspan[e] = UINT64_MAX;
 }
 
 void fn_imu_batch_pull(fn_imu_batch *b, size_t e) {
     fn_imu *m = &b->env[e];
-    const fn_imu_hot *h = &b->hot[e];
-    memcpy(m->c, h->c, sizeof m->c);
+    const fn_imu_hot *h = &b->hot[e]; /* (its coefficients are m->c's copy) */
     memcpy(m->gm, h->gm, sizeof m->gm);
     memcpy(m->rw, h->rw, sizeof m->rw);
     m->count = h->count;
@@ -86,7 +113,7 @@ void fn_imu_batch_reset(fn_imu_batch *b, size_t e) {
 static void set_dt(fn_imu_batch *b, size_t e, double dt) {
     fn_imu *m = &b->env[e];
     fn_imu_set_dt(m, dt);
-    memcpy(b->hot[e].c, m->c, sizeof m->c);
+    take_coefs(b, e);
     b->gate[e].coef_dt = dt;
     b->gate[e].ok = 0;
 }
@@ -96,18 +123,18 @@ static void set_dt(fn_imu_batch *b, size_t e, double dt) {
  * with mean 0 and stddev 1); zeros for terms that are off. Float32 normals are kept
  * as floats (the step widens them exactly, as fn_stream_next_unit does). */
 static void fill_span(fn_imu_batch *b, size_t e, uint64_t s) {
-    const fn_imu *m = &b->env[e];
-    int f32 = b->hot[e].f32;
+    const fn_imu_hot *h = &b->hot[e];
+    int f32 = h->f32;
     uint64_t key[FN_IMU_BATCH_Z], stream[FN_IMU_BATCH_Z], group[FN_IMU_BATCH_Z];
     int slot[FN_IMU_BATCH_Z];
     size_t n = 0;
     for (int a = 0; a < FN_IMU_AXES; a++)
         for (int t = 0; t < FN_IMU_TERMS; t++)
-            if (m->on[a][t]) {
-                key[n] = m->key;
+            if (h->on >> (FN_IMU_AXES * t + a) & 1u) {
+                key[n] = h->key;
                 stream[n] = stream_id(a, t);
                 group[n] = s; /* a span is one group */
-                slot[n++] = 3 * a + t;
+                slot[n++] = FN_IMU_AXES * t + a;
             }
     size_t at = zat(e, 0);
     if (f32) {
@@ -137,13 +164,23 @@ static int check_one(const fn_imu_hot *h, size_t *where) {
     if (h->room < 1) return FN_IMU_ERR_COUNT;
     for (int a = 0; a < FN_IMU_AXES; a++) {
         *where = (size_t)a;
-        if (!(h->c[a].white <= FN_IMU_TERM_MAX)) return FN_IMU_ERR_WHITE;
-        if (!(fabs(h->gm[a]) + FN_IMU_Z_MAX * h->c[a].gm_drive <= FN_IMU_TERM_MAX))
+        if (!(h->white[a] <= FN_IMU_TERM_MAX)) return FN_IMU_ERR_WHITE;
+        if (!(fabs(h->gm[a]) + FN_IMU_Z_MAX * h->gm_drive[a] <= FN_IMU_TERM_MAX))
             return FN_IMU_ERR_GM;
-        if (!(fabs(h->rw[a]) + FN_IMU_Z_MAX * h->c[a].rw_step <= FN_IMU_TERM_MAX))
+        if (!(fabs(h->rw[a]) + FN_IMU_Z_MAX * h->rw_step[a] <= FN_IMU_TERM_MAX))
             return FN_IMU_ERR_RW;
     }
     return FN_IMU_OK;
+}
+
+/* check_one's verdict alone, branch-free over the axes (it vectorizes). */
+static inline int checks_pass(const fn_imu_hot *h) {
+    int bad = h->room < 1;
+    for (int a = 0; a < FN_IMU_AXES; a++)
+        bad |= !(h->white[a] <= FN_IMU_TERM_MAX) |
+               !(fabs(h->gm[a]) + FN_IMU_Z_MAX * h->gm_drive[a] <= FN_IMU_TERM_MAX) |
+               !(fabs(h->rw[a]) + FN_IMU_Z_MAX * h->rw_step[a] <= FN_IMU_TERM_MAX);
+    return !bad;
 }
 
 /* The first finite true value beyond max_input among w[0..n), then acc[0..n), as
@@ -167,8 +204,29 @@ static int check_values(double max_input, const double *w, const double *acc, si
     return FN_IMU_OK;
 }
 
+/* A step of env e reads its hot state (a few cache lines) and its cached normals of
+ * the sample; the steps walk the envs in order, but each touches too little for the
+ * hardware to prefetch it in time, so a step asks for env e + PREFETCH's lines. */
+#define PREFETCH 4
+static inline void prefetch_env(const fn_imu_batch *b, size_t e, size_t j, int f32) {
+#if defined(__GNUC__) || defined(__clang__)
+    const char *h = (const char *)&b->hot[e];
+    for (size_t o = 0; o < sizeof(fn_imu_hot); o += 64)
+        __builtin_prefetch(h + o, 1);
+    __builtin_prefetch(h + sizeof(fn_imu_hot) - 1, 1);
+    /* sample j (the envs usually step in phase: the caller's own sample and dtype) */
+    size_t size = f32 ? sizeof(float) : sizeof(double);
+    const char *z = (const char *)b->z + zat(e, j) * size;
+    __builtin_prefetch(z, 0);
+    __builtin_prefetch(z + ZN * size - 1, 0);
+#else
+    (void)b, (void)e, (void)j, (void)f32;
+#endif
+}
+
 /* One sample of env e (checked), at its current coefficients: fn_imu_step's
- * arithmetic on the cached normals. */
+ * arithmetic on the cached normals (fn_imu_axis_sample's operations in its order, on
+ * the six axes at once; no contraction, so the bits are the same). */
 static inline void step_env(fn_imu_batch *b, size_t e, const double *w, const double *acc,
                             double *w_out, double *acc_out) {
     fn_imu_hot *h = &b->hot[e];
@@ -191,17 +249,35 @@ static inline void step_env(fn_imu_batch *b, size_t e, const double *w, const do
             x[3 + i] = acc[i];
         }
     }
-    for (int a = 0; a < FN_IMU_AXES; a++)
-        y[a] = fn_imu_axis_sample(&h->c[a], &h->gm[a], &h->rw[a], x[a], z[3 * a],
-                                  z[3 * a + 1], z[3 * a + 2]);
+    const double *zw = z, *zg = z + FN_IMU_AXES, *zr = z + 2 * FN_IMU_AXES;
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        double g = fn_imu_gm_next(h->alpha[a], h->gm_drive[a], h->gm[a], zg[a]);
+        double r = fn_imu_rw_next(h->rw_step[a], h->rw[a], zr[a]);
+        h->gm[a] = g;
+        h->rw[a] = r;
+        double v = x[a] + h->offset[a];
+        v = v + g;
+        v = v + r;
+        y[a] = v + h->white[a] * zw[a];
+    }
+    if (!h->plain)
+        for (int a = 0; a < FN_IMU_AXES; a++) {
+            const fn_imu_cold *k = &b->cold[e];
+            double fs = k->full_scale[a], v = y[a];
+            v = v < -fs ? -fs : v; /* fn_imu_saturated's clamp */
+            v = v > fs ? fs : v;
+            if (k->lsb[a] > 0.0)
+                v = k->inv_lsb[a] != 0.0 ? fn_imu_quantized(v, k->lsb[a], k->inv_lsb[a])
+                                         : fn_imu_quantized_away(v, k->lsb[a]);
+            y[a] = v;
+        }
     for (int i = 0; i < 3; i++) { /* after every read: an output may be its input */
         w_out[i] = y[i];
         acc_out[i] = y[3 + i];
     }
     h->count++;
     h->room--;
-    size_t ignored;
-    b->gate[e].ok = check_one(h, &ignored) == FN_IMU_OK; /* the next step's checks */
+    b->gate[e].ok = checks_pass(h); /* the next step's checks */
 }
 
 int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double *accel,
@@ -223,8 +299,11 @@ int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double
             return rc;
         }
     }
-    for (size_t e = 0; e < b->n; e++)
+    for (size_t e = 0; e < b->n; e++) {
+        if (e + PREFETCH < b->n)
+            prefetch_env(b, e + PREFETCH, (size_t)(b->hot[e].count % SPAN), b->hot[e].f32);
         step_env(b, e, omega + 3 * e, accel + 3 * e, omega_out + 3 * e, accel_out + 3 * e);
+    }
     return FN_IMU_OK;
 }
 
@@ -240,7 +319,7 @@ int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,
         if (rc == FN_IMU_OK)
             rc = check_values(m->max_input, omega + 3 * t * e, accel + 3 * t * e, 3 * t,
                               where);
-        memcpy(b->hot[e].c, m->c, sizeof m->c); /* the checks may have moved the cache */
+        take_coefs(b, e); /* the checks may have moved the cache */
         b->gate[e].coef_dt = m->coef_dt;
         b->gate[e].ok = 0;
         if (rc != FN_IMU_OK) {
