@@ -18,8 +18,8 @@ from gymnasium.vector import AutoresetMode, VectorWrapper
 from gymnasium.vector.utils import batch_space
 
 from fastnoise.core import registry
+from fastnoise.core import spec as _spec
 from fastnoise.core.seeding import as_seed_sequence, child_seed_sequence
-from fastnoise.models.simple.simple_noise import env_indices
 
 __all__ = ["ObservationNoise", "VectorObservationNoise"]
 
@@ -245,8 +245,8 @@ class VectorObservationNoise(VectorWrapper):
         done = np.logical_or(terminated, truncated)
         if self._mode == AutoresetMode.SAME_STEP:
             if done.any():
-                self._slices.reset(env_indices(done, self.num_envs))
+                self._slices.reset(_spec.env_ids(done, self.num_envs))
         elif self._done.any():  # next-step: this step returned their first observation
-            self._slices.reset(env_indices(self._done, self.num_envs))
+            self._slices.reset(_spec.env_ids(self._done, self.num_envs))
         self._done = done
         return self._noise(obs), reward, terminated, truncated, info

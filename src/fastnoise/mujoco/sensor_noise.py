@@ -15,10 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from fastnoise.core import validate
+from fastnoise.core import spec, validate
 from fastnoise.core.generator import fill_normals
-from fastnoise.core.seeding import as_seed_sequence, seed_sequence_state
-from fastnoise.models.simple.simple_noise import env_indices, env_keys
+from fastnoise.core.seeding import as_seed_sequence, env_model_key, seed_sequence_state
 from fastnoise.mujoco._plan import KINDS, ROW, Plan
 
 __all__ = ["SENSOR_KINDS", "SensorNoise"]
@@ -106,6 +105,13 @@ def _type_names() -> dict[int, str]:
         for n, v in vars(mujoco.mjtSensor).items()
         if n.startswith("mjSENS_")
     }
+
+
+def _keys(ss: np.random.SeedSequence, num_envs: int | None, env: int) -> np.ndarray:
+    """The Philox key of each environment: child e of the model's seed sequence
+    (:func:`fastnoise.core.seeding.env_model_key`), e in range(num_envs) or [env]."""
+    ids = range(num_envs) if num_envs is not None else (env,)
+    return np.array([env_model_key(ss, KEY_TAG, e) for e in ids], dtype=np.uint64)
 
 
 def _plain(value: object) -> object:
@@ -281,7 +287,7 @@ class SensorNoise:
         self.num_envs = num_envs
         self.env = env
         self.seed = as_seed_sequence(seed)
-        keys = env_keys(self.seed, KEY_TAG, num_envs, None if num_envs else env)
+        keys = _keys(self.seed, num_envs, env)
         self._rows = np.array(rows, dtype=ROW)
         self._tob = np.array(tob, dtype=np.float64)
         self._plan = Plan(self._rows, sd, nd, cb, rw, nz, nstate, keys, self.model_nsensordata)
@@ -293,7 +299,7 @@ class SensorNoise:
         plan = self._plan
         if plan.nstate == 0:
             return
-        keys = env_keys(self.seed, KEY_TAG, self.num_envs, None if self.num_envs else self.env)
+        keys = _keys(self.seed, self.num_envs, self.env)
         z = np.empty(plan.nstate, dtype=np.float64)
         for e in ids:
             fill_normals(int(keys[e]), int(self._resets[e]) << 1 | _BIAS_STREAM, 0, z)
@@ -345,7 +351,7 @@ class SensorNoise:
             self._resets[:] = 0
             ids = np.arange(n)
         else:
-            ids = env_indices(env_ids, n)
+            ids = spec.env_ids(env_ids, n)
             self._resets[ids] += 1
         self._draw_biases(ids)
 
@@ -355,7 +361,7 @@ class SensorNoise:
         return self._plan.steps.copy()
 
     # ---- state ---------------------------------------------------------------------
-    def _fingerprint(self) -> list[list[float]]:
+    def _fingerprint(self) -> list[list[Any]]:
         """What the model contributed to the plan: each noised row (kind, address,
         size) and its parameters, so a state is only restored on the same model."""
         rows = [[int(r[f]) for f in ("kind", "adr", "dim")] for r in self._rows]

@@ -146,8 +146,6 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     cdef fn_imu_batch b    # the environments of a batch (b.n == 0: one model, in m)
     cdef object _gyro      # TriadNoise (a batch: a tuple of one per env), None until __init__
     cdef object _accel
-    cdef object _num_envs  # None, or the batch's size
-    cdef object _env       # None, or the environment this model is
     cdef double _last_time
 
     def __cinit__(self, *args, **kwargs):
@@ -455,16 +453,6 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         """TriadNoise of the accelerometer (m/s^2); a batch: a tuple of one per
         environment."""
         return self._accel
-
-    @property
-    def num_envs(self):
-        """Number of environments of a batch, or None (one model)."""
-        return self._num_envs
-
-    @property
-    def env(self):
-        """The environment of a batch this model is (``env=``), or None."""
-        return self._env
 
     @property
     def sample_count(self):
