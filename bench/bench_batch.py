@@ -13,8 +13,9 @@ Isaac Lab / RL control rate); float32 unit normals (ImuNoise's default).
   (``torch.randn_like(x) * std + bias``, the bias states updated in torch);
   skipped where torch is not installed (the ``bench`` extra installs it).
 
-Each round runs 64 steps (the batch refills its cached normals once every 64 samples,
-so a round's time is the mean of every step); divide by 64 for one step.
+Each round runs 64 steps (the batch refills its cached normals once every 16 samples,
+so a round holds whole refills and its time is the mean of every step); divide by 64
+for one step.
 Timings: python -m pytest bench/bench_batch.py --benchmark-enable -q
 """
 
@@ -54,7 +55,7 @@ def _coefficients():
 
 def _steps(step):
     """STEPS steps of a control loop (one round): fastnoise refills its normals every
-    64 samples, so a round holds whole refills and its time is the honest mean."""
+    16 samples, so a round holds whole refills and its time is the honest mean."""
     for _ in range(STEPS):
         out = step()
     return out

@@ -2,18 +2,18 @@
  * per-sample arithmetic is imu.h's, so each environment's bits are a single model's. */
 #include "imu_batch.h"
 
+#include "normal_many.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SPAN ((size_t)FN_IMU_BATCH_SPAN)
 #define ZN ((size_t)FN_IMU_BATCH_Z)
-#define TILE ((size_t)FN_IMU_BATCH_TILE)
 
-/* Where sample j of env e's span starts in the cache (in elements): tiles of TILE
- * envs, each holding its envs' spans sample by sample. */
+/* Where sample j of env e's span starts in the cache (in elements). */
 static inline size_t zat(size_t e, size_t j) {
-    return (((e / TILE) * SPAN + j) * TILE + e % TILE) * ZN;
+    return (e * SPAN + j) * ZN;
 }
 
 static uint64_t stream_id(int axis, int term) {
@@ -22,13 +22,14 @@ static uint64_t stream_id(int axis, int term) {
 
 int fn_imu_batch_alloc(fn_imu_batch *b, size_t n) {
     memset(b, 0, sizeof *b);
-    if (n == 0 || n > SIZE_MAX / (SPAN * ZN * sizeof(double)) - TILE) return -1;
-    size_t tiles = (n + TILE - 1) / TILE;
+    if (n == 0 || n > SIZE_MAX / (SPAN * ZN * sizeof(double))) return -1;
     b->env = malloc(n * sizeof *b->env);
     b->hot = malloc(n * sizeof *b->hot);
-    b->z = malloc(tiles * TILE * SPAN * ZN * sizeof *b->z);
+    b->z = malloc(n * SPAN * ZN * sizeof *b->z);
     b->zspan = malloc(n * sizeof *b->zspan);
-    if (!b->env || !b->hot || !b->z || !b->zspan) {
+    b->gate = malloc(n * sizeof *b->gate);
+    b->cold = malloc(n * sizeof *b->cold);
+    if (!b->env || !b->hot || !b->z || !b->zspan || !b->gate || !b->cold) {
         fn_imu_batch_free(b);
         return -1;
     }
@@ -45,32 +46,61 @@ void fn_imu_batch_free(fn_imu_batch *b) {
     free(b->hot);
     free(b->z);
     free(b->zspan);
+    free(b->gate);
+    free(b->cold);
     memset(b, 0, sizeof *b);
+}
+
+/* The hot coefficients from env e's fn_imu cache (field by field over the axes). */
+static void take_coefs(fn_imu_batch *b, size_t e) {
+    const fn_imu *m = &b->env[e];
+    fn_imu_hot *h = &b->hot[e];
+    fn_imu_cold *k = &b->cold[e];
+    int plain = 1;
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        const fn_imu_coefs *c = &m->c[a];
+        h->offset[a] = c->offset;
+        h->white[a] = c->white;
+        h->alpha[a] = c->alpha;
+        h->gm_drive[a] = c->gm_drive;
+        h->rw_step[a] = c->rw_step;
+        k->full_scale[a] = c->full_scale;
+        k->lsb[a] = c->lsb;
+        k->inv_lsb[a] = c->inv_lsb;
+        plain = plain && c->full_scale == INFINITY && !(c->lsb > 0.0);
+    }
+    h->plain = plain;
 }
 
 void fn_imu_batch_push(fn_imu_batch *b, size_t e) {
     const fn_imu *m = &b->env[e];
     fn_imu_hot *h = &b->hot[e];
-    memcpy(h->c, m->c, sizeof h->c);
+    take_coefs(b, e);
     memcpy(h->gm, m->gm, sizeof h->gm);
     memcpy(h->rw, m->rw, sizeof h->rw);
     h->count = m->count;
     h->room = m->room;
-    h->coef_dt = m->coef_dt;
-    h->max_input = m->max_input;
+    b->gate[e].coef_dt = m->coef_dt;
+    b->gate[e].max_input = m->max_input;
+    b->gate[e].ok = 0; /* checked in full at the next step */
     h->linear = m->lin_on[0] || m->lin_on[1] || m->gsens_on;
+    h->f32 = m->normal_dtype == FN_FLOAT32;
+    h->key = m->key;
+    h->on = 0;
+    for (int a = 0; a < FN_IMU_AXES; a++)
+        for (int t = 0; t < FN_IMU_TERMS; t++)
+            if (m->on[a][t]) h->on |= 1u << (FN_IMU_AXES * t + a);
     b->zspan[e] = UINT64_MAX;
 }
 
 void fn_imu_batch_pull(fn_imu_batch *b, size_t e) {
     fn_imu *m = &b->env[e];
-    const fn_imu_hot *h = &b->hot[e];
-    memcpy(m->c, h->c, sizeof m->c);
+    const fn_imu_hot *h = &b->hot[e]; /* (its coefficients are m->c's copy) */
     memcpy(m->gm, h->gm, sizeof m->gm);
     memcpy(m->rw, h->rw, sizeof m->rw);
     m->count = h->count;
     m->room = h->room;
-    m->coef_dt = h->coef_dt;
+    m->coef_dt = b->gate[e].coef_dt;
 }
 
 void fn_imu_batch_reset(fn_imu_batch *b, size_t e) {
@@ -83,44 +113,46 @@ void fn_imu_batch_reset(fn_imu_batch *b, size_t e) {
 static void set_dt(fn_imu_batch *b, size_t e, double dt) {
     fn_imu *m = &b->env[e];
     fn_imu_set_dt(m, dt);
-    memcpy(b->hot[e].c, m->c, sizeof m->c);
-    b->hot[e].coef_dt = dt;
+    take_coefs(b, e);
+    b->gate[e].coef_dt = dt;
+    b->gate[e].ok = 0;
 }
 
 /* The unit normals of span s of env e's streams into the cache, as
- * fn_stream_next_unit returns them (the bulk fill with mean 0 and stddev 1 gives the
- * same bits); zeros for terms that are off. Float32 normals are kept as floats (the
- * step widens them exactly, as fn_stream_next_unit does). */
+ * fn_stream_next_unit returns them (the many-stream kernel gives the bulk fill's bits
+ * with mean 0 and stddev 1); zeros for terms that are off. Float32 normals are kept
+ * as floats (the step widens them exactly, as fn_stream_next_unit does). */
 static void fill_span(fn_imu_batch *b, size_t e, uint64_t s) {
-    const fn_imu *m = &b->env[e];
-    uint64_t first = s * SPAN;
-    int f32 = m->normal_dtype == FN_FLOAT32;
-    double vd[FN_IMU_BATCH_Z][FN_IMU_BATCH_SPAN];
-    float vf[FN_IMU_BATCH_Z][FN_IMU_BATCH_SPAN];
+    const fn_imu_hot *h = &b->hot[e];
+    int f32 = h->f32;
+    uint64_t key[FN_IMU_BATCH_Z], stream[FN_IMU_BATCH_Z], group[FN_IMU_BATCH_Z];
+    int slot[FN_IMU_BATCH_Z];
+    size_t n = 0;
     for (int a = 0; a < FN_IMU_AXES; a++)
-        for (int t = 0; t < FN_IMU_TERMS; t++) {
-            int k = 3 * a + t;
-            if (!m->on[a][t]) {
-                memset(vd[k], 0, sizeof vd[k]);
-                memset(vf[k], 0, sizeof vf[k]);
-            } else if (f32) {
-                fn_normal_fill_f32(m->key, stream_id(a, t), first, SPAN, 0.0f, 1.0f, vf[k]);
-            } else {
-                fn_normal_fill_f64(m->key, stream_id(a, t), first, SPAN, 0.0, 1.0, vd[k]);
+        for (int t = 0; t < FN_IMU_TERMS; t++)
+            if (h->on >> (FN_IMU_AXES * t + a) & 1u) {
+                key[n] = h->key;
+                stream[n] = stream_id(a, t);
+                group[n] = s; /* a span is one group */
+                slot[n++] = FN_IMU_AXES * t + a;
             }
-        }
-    /* into env e's place in its tile (the tile's envs fill it together, in cache) */
-    for (size_t j = 0; j < SPAN; j++) {
-        size_t at = zat(e, j);
-        if (f32) {
-            float *z = (float *)b->z + at;
-            for (size_t k = 0; k < ZN; k++)
-                z[k] = vf[k][j];
-        } else {
-            double *z = b->z + at;
-            for (size_t k = 0; k < ZN; k++)
-                z[k] = vd[k][j];
-        }
+    size_t at = zat(e, 0);
+    if (f32) {
+        float v[FN_IMU_BATCH_Z * FN_GROUP];
+        float *z = (float *)b->z + at;
+        if (n < ZN) memset(z, 0, SPAN * ZN * sizeof *z);
+        if (n) fn_normal_group_many_f32(key, stream, group, n, v);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < SPAN; j++)
+                z[j * ZN + (size_t)slot[i]] = v[i * FN_GROUP + j];
+    } else {
+        double v[FN_IMU_BATCH_Z * FN_GROUP];
+        double *z = b->z + at;
+        if (n < ZN) memset(z, 0, SPAN * ZN * sizeof *z);
+        if (n) fn_normal_group_many_f64(key, stream, group, n, v);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < SPAN; j++)
+                z[j * ZN + (size_t)slot[i]] = v[i * FN_GROUP + j];
     }
     b->zspan[e] = s;
 }
@@ -132,13 +164,23 @@ static int check_one(const fn_imu_hot *h, size_t *where) {
     if (h->room < 1) return FN_IMU_ERR_COUNT;
     for (int a = 0; a < FN_IMU_AXES; a++) {
         *where = (size_t)a;
-        if (!(h->c[a].white <= FN_IMU_TERM_MAX)) return FN_IMU_ERR_WHITE;
-        if (!(fabs(h->gm[a]) + FN_IMU_Z_MAX * h->c[a].gm_drive <= FN_IMU_TERM_MAX))
+        if (!(h->white[a] <= FN_IMU_TERM_MAX)) return FN_IMU_ERR_WHITE;
+        if (!(fabs(h->gm[a]) + FN_IMU_Z_MAX * h->gm_drive[a] <= FN_IMU_TERM_MAX))
             return FN_IMU_ERR_GM;
-        if (!(fabs(h->rw[a]) + FN_IMU_Z_MAX * h->c[a].rw_step <= FN_IMU_TERM_MAX))
+        if (!(fabs(h->rw[a]) + FN_IMU_Z_MAX * h->rw_step[a] <= FN_IMU_TERM_MAX))
             return FN_IMU_ERR_RW;
     }
     return FN_IMU_OK;
+}
+
+/* check_one's verdict alone, branch-free over the axes (it vectorizes). */
+static inline int checks_pass(const fn_imu_hot *h) {
+    int bad = h->room < 1;
+    for (int a = 0; a < FN_IMU_AXES; a++)
+        bad |= !(h->white[a] <= FN_IMU_TERM_MAX) |
+               !(fabs(h->gm[a]) + FN_IMU_Z_MAX * h->gm_drive[a] <= FN_IMU_TERM_MAX) |
+               !(fabs(h->rw[a]) + FN_IMU_Z_MAX * h->rw_step[a] <= FN_IMU_TERM_MAX);
+    return !bad;
 }
 
 /* The first finite true value beyond max_input among w[0..n), then acc[0..n), as
@@ -162,8 +204,29 @@ static int check_values(double max_input, const double *w, const double *acc, si
     return FN_IMU_OK;
 }
 
+/* A step of env e reads its hot state (a few cache lines) and its cached normals of
+ * the sample; the steps walk the envs in order, but each touches too little for the
+ * hardware to prefetch it in time, so a step asks for env e + PREFETCH's lines. */
+#define PREFETCH 4
+static inline void prefetch_env(const fn_imu_batch *b, size_t e, size_t j, int f32) {
+#if defined(__GNUC__) || defined(__clang__)
+    const char *h = (const char *)&b->hot[e];
+    for (size_t o = 0; o < sizeof(fn_imu_hot); o += 64)
+        __builtin_prefetch(h + o, 1);
+    __builtin_prefetch(h + sizeof(fn_imu_hot) - 1, 1);
+    /* sample j (the envs usually step in phase: the caller's own sample and dtype) */
+    size_t size = f32 ? sizeof(float) : sizeof(double);
+    const char *z = (const char *)b->z + zat(e, j) * size;
+    __builtin_prefetch(z, 0);
+    __builtin_prefetch(z + ZN * size - 1, 0);
+#else
+    (void)b, (void)e, (void)j, (void)f32;
+#endif
+}
+
 /* One sample of env e (checked), at its current coefficients: fn_imu_step's
- * arithmetic on the cached normals. */
+ * arithmetic on the cached normals (fn_imu_axis_sample's operations in its order, on
+ * the six axes at once; no contraction, so the bits are the same). */
 static inline void step_env(fn_imu_batch *b, size_t e, const double *w, const double *acc,
                             double *w_out, double *acc_out) {
     fn_imu_hot *h = &b->hot[e];
@@ -171,7 +234,7 @@ static inline void step_env(fn_imu_batch *b, size_t e, const double *w, const do
     if (b->zspan[e] != s) fill_span(b, e, s);
     size_t at = zat(e, (size_t)(h->count % SPAN));
     double z[FN_IMU_BATCH_Z], x[FN_IMU_AXES], y[FN_IMU_AXES];
-    if (b->env[e].normal_dtype == FN_FLOAT32) {
+    if (h->f32) {
         const float *zf = (const float *)b->z + at;
         for (size_t k = 0; k < ZN; k++)
             z[k] = (double)zf[k];
@@ -186,34 +249,61 @@ static inline void step_env(fn_imu_batch *b, size_t e, const double *w, const do
             x[3 + i] = acc[i];
         }
     }
-    for (int a = 0; a < FN_IMU_AXES; a++)
-        y[a] = fn_imu_axis_sample(&h->c[a], &h->gm[a], &h->rw[a], x[a], z[3 * a],
-                                  z[3 * a + 1], z[3 * a + 2]);
+    const double *zw = z, *zg = z + FN_IMU_AXES, *zr = z + 2 * FN_IMU_AXES;
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        double g = fn_imu_gm_next(h->alpha[a], h->gm_drive[a], h->gm[a], zg[a]);
+        double r = fn_imu_rw_next(h->rw_step[a], h->rw[a], zr[a]);
+        h->gm[a] = g;
+        h->rw[a] = r;
+        double v = x[a] + h->offset[a];
+        v = v + g;
+        v = v + r;
+        y[a] = v + h->white[a] * zw[a];
+    }
+    if (!h->plain)
+        for (int a = 0; a < FN_IMU_AXES; a++) {
+            const fn_imu_cold *k = &b->cold[e];
+            double fs = k->full_scale[a], v = y[a];
+            v = v < -fs ? -fs : v; /* fn_imu_saturated's clamp */
+            v = v > fs ? fs : v;
+            if (k->lsb[a] > 0.0)
+                v = k->inv_lsb[a] != 0.0 ? fn_imu_quantized(v, k->lsb[a], k->inv_lsb[a])
+                                         : fn_imu_quantized_away(v, k->lsb[a]);
+            y[a] = v;
+        }
     for (int i = 0; i < 3; i++) { /* after every read: an output may be its input */
         w_out[i] = y[i];
         acc_out[i] = y[3 + i];
     }
     h->count++;
     h->room--;
+    b->gate[e].ok = checks_pass(h); /* the next step's checks */
 }
 
 int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double *accel,
                               const double *dt, size_t dt_stride, double *omega_out,
                               double *accel_out, size_t *env, size_t *where) {
     for (size_t e = 0; e < b->n; e++) {
-        fn_imu_hot *h = &b->hot[e];
+        fn_imu_gate *g = &b->gate[e];
         double d = dt[e * dt_stride];
-        if (d != h->coef_dt) set_dt(b, e, d);
-        int rc = check_one(h, where);
+        if (d != g->coef_dt) set_dt(b, e, d);
+        int rc = FN_IMU_OK;
+        if (!g->ok) { /* else the last step found the bias states fine for this dt */
+            rc = check_one(&b->hot[e], where);
+            g->ok = rc == FN_IMU_OK;
+        }
         if (rc == FN_IMU_OK)
-            rc = check_values(h->max_input, omega + 3 * e, accel + 3 * e, 3, where);
+            rc = check_values(g->max_input, omega + 3 * e, accel + 3 * e, 3, where);
         if (rc != FN_IMU_OK) {
             *env = e;
             return rc;
         }
     }
-    for (size_t e = 0; e < b->n; e++)
+    for (size_t e = 0; e < b->n; e++) {
+        if (e + PREFETCH < b->n)
+            prefetch_env(b, e + PREFETCH, (size_t)(b->hot[e].count % SPAN), b->hot[e].f32);
         step_env(b, e, omega + 3 * e, accel + 3 * e, omega_out + 3 * e, accel_out + 3 * e);
+    }
     return FN_IMU_OK;
 }
 
@@ -229,8 +319,9 @@ int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,
         if (rc == FN_IMU_OK)
             rc = check_values(m->max_input, omega + 3 * t * e, accel + 3 * t * e, 3 * t,
                               where);
-        memcpy(b->hot[e].c, m->c, sizeof m->c); /* the checks may have moved the cache */
-        b->hot[e].coef_dt = m->coef_dt;
+        take_coefs(b, e); /* the checks may have moved the cache */
+        b->gate[e].coef_dt = m->coef_dt;
+        b->gate[e].ok = 0;
         if (rc != FN_IMU_OK) {
             *env = e;
             return rc;
@@ -241,7 +332,7 @@ int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,
         for (size_t e = 0; e < b->n; e++) {
             size_t o = 3 * (t * e + k);
             double d = dt[e * env_stride + k * time_stride];
-            if (d != b->hot[e].coef_dt) set_dt(b, e, d);
+            if (d != b->gate[e].coef_dt) set_dt(b, e, d);
             step_env(b, e, omega + o, accel + o, omega_out + o, accel_out + o);
         }
     return FN_IMU_OK;

@@ -9,12 +9,15 @@
  * streams whose term is on (fn_imu_step does the same), so the batch keeps only the
  * count; an environment's stream positions are `count` for its terms that are on and
  * 0 for the others (the fn_imu's own fn_stream structs are left at their start).
- * The normals are cached per environment FN_IMU_BATCH_SPAN samples at a time (bulk
- * fills, fn_normal_fill_*), in tiles of FN_IMU_BATCH_TILE environments: sample j of
- * env e at z[((e / TILE) * SPAN + j) * TILE + e % TILE][3 a + t] for term t of axis
- * a (zeros for terms that are off), floats for float32 normals, doubles for float64
- * ones. A step of environments in phase reads a contiguous run per tile, and the
- * fills of a tile's environments write one block that stays in cache.
+ * The normals are cached per environment one group (FN_IMU_BATCH_SPAN = FN_GROUP
+ * samples) at a time, all its streams refilled by one many-stream kernel call
+ * (fn_normal_group_many_*, the values of fn_normal_fill_* with mean 0 and stddev 1):
+ * sample j of env e at z[(e * SPAN + j) * Z + 6 t + a] for term t of axis a (zeros for
+ * terms that are off), floats for float32 normals, doubles for float64 ones. A step
+ * reads one short contiguous run per environment, and the whole cache (1152 bytes an
+ * environment in float32) stays in the last-level cache for thousands of them; a step
+ * never touches the (large) fn_imu structs unless a scale, misalignment or
+ * G-sensitivity is on.
  */
 #ifndef FN_IMU_BATCH_H
 #define FN_IMU_BATCH_H
@@ -25,28 +28,49 @@
 #include "imu.h"
 
 #define FN_IMU_BATCH_Z (FN_IMU_AXES * FN_IMU_TERMS) /* normals per env per sample */
-#define FN_IMU_BATCH_TILE 16                        /* environments per tile of the cache */
-#define FN_IMU_BATCH_SPAN 64 /* samples of normals cached per env (4 groups) */
+#define FN_IMU_BATCH_SPAN FN_GROUP                  /* samples cached per env (one group) */
 
 /* What a step of one environment reads and writes, kept apart from the (large)
- * fn_imu so that a step walks one compact array: the coefficients for coef_dt, the
- * bias states and the counters. fn_imu_batch_pull / _push copy it to and from the
- * environment's fn_imu, where the Python layer reads and sets states. */
+ * fn_imu so that a step walks one compact array: the coefficients for the gate's
+ * coef_dt (fn_imu_coefs of each axis, stored field by field over the six axes so that
+ * the step's arithmetic runs on whole vectors of axes), the bias states and the
+ * counters. fn_imu_batch_pull / _push copy it to and from the environment's fn_imu,
+ * where the Python layer reads and sets states; the coefficients are only ever a copy
+ * of the fn_imu's own cache. */
 typedef struct {
-    fn_imu_coefs c[FN_IMU_AXES];
+    double offset[FN_IMU_AXES], white[FN_IMU_AXES], alpha[FN_IMU_AXES];
+    double gm_drive[FN_IMU_AXES], rw_step[FN_IMU_AXES];
     double gm[FN_IMU_AXES], rw[FN_IMU_AXES];
     uint64_t count, room;
-    double coef_dt, max_input;
+    uint64_t key; /* the fn_imu's key and which of its streams draw (bit 6 t + a) */
+    uint32_t on;
     int linear; /* a scale, misalignment or G-sensitivity is on (fn_imu_linear) */
+    int f32;    /* the unit normals are float32 (normal_dtype FN_FLOAT32) */
+    int plain;  /* no axis saturates or quantizes (full_scale +inf, lsb 0) */
 } fn_imu_hot;
 
+/* The coefficients a step reads only when the hot state is not plain. */
 typedef struct {
-    size_t n;        /* environments */
-    fn_imu *env;     /* n models */
-    fn_imu_hot *hot; /* n hot states (authoritative between pull and push) */
-    double *z;       /* cached unit normals (the tiles above)
-                        for sample j of env e's span */
-    uint64_t *zspan; /* the span each env's cache holds (UINT64_MAX: none) */
+    double full_scale[FN_IMU_AXES], lsb[FN_IMU_AXES], inv_lsb[FN_IMU_AXES];
+} fn_imu_cold;
+
+/* What the check pass of a step reads, in a compact array of its own so that it stays
+ * in cache: the step the coefficients are for, the largest accepted true value, and
+ * whether the checks of the bias states (see fn_imu_step_checked) pass as the hot
+ * state stands (set by each step, cleared whenever the state is set from outside). */
+typedef struct {
+    double coef_dt, max_input;
+    int ok;
+} fn_imu_gate;
+
+typedef struct {
+    size_t n;          /* environments */
+    fn_imu *env;       /* n models */
+    fn_imu_hot *hot;   /* n hot states (authoritative between pull and push) */
+    fn_imu_gate *gate; /* n check states (coef_dt authoritative, as hot) */
+    fn_imu_cold *cold; /* n saturation and quantization coefficients */
+    double *z;         /* cached unit normals (the layout above) */
+    uint64_t *zspan;   /* the span each env's cache holds (UINT64_MAX: none) */
 } fn_imu_batch;
 
 /* Allocate n >= 1 environments, each a blank fn_imu (fn_imu_blank); 0 on success,

@@ -428,3 +428,21 @@ def test_param_batch_rule():
         vec.env_values(np.ones((2, 3)), 3)
     choice = spec.Param("c", "choice", "a choice", choices=("a", "b"))
     assert choice.env_values(["a", "b"], 2) is None
+
+
+def test_num_envs_and_env_are_the_model_base_properties():
+    """One definition (fastnoise.core.model.Model) for every batched model; a model
+    that is not a batch reads None."""
+    from fastnoise import AirPressureNoise, ImageNoise, RangeNoise
+    from fastnoise.core.model import Model
+    from fastnoise.models.gazebo.noise import GazeboNoise
+    from fastnoise.models.simple import GaussianNoise
+
+    for cls in (ImuNoise, GaussianNoise, GazeboNoise, AirPressureNoise, RangeNoise):
+        for name in ("num_envs", "env"):
+            assert getattr(cls, name) is getattr(Model, name), (cls, name)
+    assert ImuNoise(GYRO, ACCEL, seed=1, num_envs=3).num_envs == 3
+    assert ImuNoise(GYRO, ACCEL, seed=1, env=2).env == 2
+    g = GaussianNoise(num_envs=4, seed=1)
+    assert (g.num_envs, g.env) == (4, None)
+    assert (ImageNoise(seed=1).num_envs, ImageNoise(seed=1).env) == (None, None)

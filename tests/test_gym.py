@@ -127,3 +127,77 @@ def test_bad_noise_is_refused():
         ObservationNoise(gym.make("Pendulum-v1"), noise=[slice(0, 1)])
     with pytest.raises(ValueError, match="must be a dict with 'model'"):
         ObservationNoise(gym.make("Pendulum-v1"), noise=[(slice(0, 1), {"stddev": 1.0})])
+
+
+def _ant_with_imu(folder):
+    """Gymnasium's ant.xml with a gyro and an accelerometer on the torso (MjSpec)."""
+    from pathlib import Path
+
+    import mujoco
+
+    assets = Path(gym.__file__).parent / "envs" / "mujoco" / "assets"
+    spec = mujoco.MjSpec.from_file(str(assets / "ant.xml"))
+    spec.body("torso").add_site(name="imu", pos=[0.0, 0.0, 0.0])
+    site = mujoco.mjtObj.mjOBJ_SITE
+    spec.add_sensor(name="gyro", type=mujoco.mjtSensor.mjSENS_GYRO, objtype=site, objname="imu")
+    spec.add_sensor(
+        name="accel", type=mujoco.mjtSensor.mjSENS_ACCELEROMETER, objtype=site, objname="imu"
+    )
+    path = folder / "ant_imu.xml"
+    path.write_text(spec.to_xml())
+    return str(path)
+
+
+SENSORS = {
+    "sensors": {
+        "gyro": {"noise_stddev": 0.02, "turn_on_bias_stddev": 0.01, "random_walk_density": 0.001},
+        "accel": {"noise_stddev": 0.1},
+    }
+}
+
+
+def test_vector_noises_sensordata_as_single_wrappers_with_env_i(tmp_path):
+    xml = _ant_with_imu(tmp_path)
+    n, steps = 3, 6
+    vec = VectorObservationNoise(
+        gym.make_vec("Ant-v5", num_envs=n, vectorization_mode="sync", xml_file=xml),
+        noise=NOISE,
+        sensordata=SENSORS,
+    )
+    vec.reset(seed=7)
+    sims = [e.unwrapped for e in vec.env.unwrapped.envs]
+    singles = []
+    for i in range(n):
+        w = ObservationNoise(
+            gym.make("Ant-v5", xml_file=xml), noise=NOISE, seed=7, env_index=i, sensordata=SENSORS
+        )
+        w.env.reset(seed=7 + i)  # the physics of sub-env i (Gymnasium seeds it s + i)
+        singles.append(w)
+    clean = gym.make("Ant-v5", xml_file=xml)
+    clean.reset(seed=7)
+    rng = np.random.default_rng(0)
+    for _ in range(steps):
+        actions = rng.uniform(-1, 1, size=(n, 8))
+        vec.step(actions)
+        clean.step(actions[0])
+        for i, w in enumerate(singles):
+            w.step(actions[i])
+            assert sims[i].data.sensordata.tobytes() == w.unwrapped.data.sensordata.tobytes()
+    # the noise is there: sub-env 0 differs from the clean run by about the set sigma
+    gyro = slice(0, 3)
+    diff = sims[0].data.sensordata[gyro] - clean.unwrapped.data.sensordata[gyro]
+    assert np.all(diff != 0.0) and np.all(np.abs(diff) < 0.2)
+
+
+def test_vector_sensordata_resets_with_the_autoreset_env(tmp_path):
+    xml = _ant_with_imu(tmp_path)
+    base = gym.make_vec(
+        "Ant-v5", num_envs=2, vectorization_mode="sync", max_episode_steps=3, xml_file=xml
+    )
+    vec = VectorObservationNoise(base, noise=NOISE, sensordata=SENSORS, seed=1)
+    vec.reset(seed=1)
+    for _ in range(5):
+        vec.step(np.zeros((2, 8)))
+    # both truncated at step 3 and autoreset at step 4 (next-step mode): each sensor
+    # environment was reset once
+    assert vec._sensor.state["position"]["resets"] == [1, 1]

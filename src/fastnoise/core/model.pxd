@@ -15,6 +15,8 @@ cdef class Model:
     cdef fn_lock _lock  # guards positions and states shared by threads (zeroed: unlocked)
     cdef uint64_t _key  # the Philox key of the model's first key tag (0 until built)
     cdef bint _built  # __init__ completed: the C state is the model's, not the blank one
+    cdef object _num_envs  # a batch's size (num_envs=N), or None: one model
+    cdef object _env  # the environment a single model is (env=i), or None
 
 
 # The base of the models whose one moving part is a frame counter (the camera models,

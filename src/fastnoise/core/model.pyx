@@ -212,6 +212,18 @@ cdef class Model:
         return int(self._key)
 
     @property
+    def num_envs(self):
+        """Number of environments of a batch (``num_envs=N``, :doc:`/batching`), or None:
+        one model, with no environment axis (every model that is not a batch)."""
+        return self._num_envs
+
+    @property
+    def env(self):
+        """The environment of a batch this single model is (``env=i``: it gives bit for
+        bit what environment i of a batch gives), or None: its own key."""
+        return self._env
+
+    @property
     def seed(self):
         """The numpy.random.SeedSequence behind the keys (None if the model draws
         nothing)."""

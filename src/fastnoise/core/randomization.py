@@ -11,6 +11,7 @@ it, nor on the order of ``ranges``, nor on numpy's global generator.
 
 from __future__ import annotations
 
+import copy
 import numbers
 from collections.abc import Mapping
 from typing import Any
@@ -20,7 +21,7 @@ import numpy as np
 from fastnoise.core import spec as _spec
 from fastnoise.core.seeding import as_seed_sequence, model_tag, name_tag
 
-__all__ = ["draw", "redraw"]
+__all__ = ["draw", "redraw", "set_env_params"]
 
 _TAG = model_tag("randomize")
 
@@ -101,7 +102,9 @@ def redraw(
     then restart from their constructed state with the new parameters, the others
     continue unchanged. Returns the drawn values (:func:`draw`)."""
     num_envs = getattr(model, "num_envs", None)
-    if not isinstance(num_envs, int) or not hasattr(model, "_set_env_params"):
+    if not isinstance(num_envs, int) or not (
+        hasattr(model, "_set_env_params") or hasattr(model, "state")
+    ):
         raise TypeError(
             f"model={type(model).__name__} is not allowed: redraw needs a batch model "
             "built with num_envs=N"
@@ -111,5 +114,63 @@ def redraw(
     values = draw(ranges, env_ids, num_envs, seed=seed, episode=episode)
     ids = _spec.env_ids(env_ids, num_envs)
     if ids.size:
-        model._set_env_params(ids, values)
+        if hasattr(model, "_set_env_params"):
+            model._set_env_params(ids, values)
+        else:
+            set_env_params(model, ids, values)
     return values
+
+
+def _param_slot(params: dict[str, Any], name: str, model: Any) -> tuple[dict[str, Any], str]:
+    """Where ``name`` lives in a state's params: ``(params, name)`` for a top-level
+    parameter, ``(params[c], field)`` for ``"<c>_<field>"`` of a dict-valued one (a
+    Gazebo sensor's component, ``pressure_stddev``)."""
+    if name in params and name not in ("num_envs", "env"):
+        return params, name
+    for comp, value in params.items():
+        if (value is None or isinstance(value, Mapping)) and name.startswith(comp + "_"):
+            params[comp] = dict(value or {})
+            return params[comp], name[len(comp) + 1 :]
+    raise ValueError(
+        f"ranges has {name!r}, which is not a parameter of {type(model).__name__}: give "
+        "a constructor keyword (or '<component>_<field>' of a component dict)"
+    )
+
+
+def set_env_params(model: Any, env_ids: object, values: Mapping[str, Any]) -> None:
+    """Give environments ``env_ids`` of the batch ``model`` the per-environment
+    parameters ``values`` (``{name: array of shape (len(ids), ...)}`` in the order of
+    the sorted unique ids, as :func:`draw` returns them) and restart them from their
+    constructed state; the other environments continue unchanged.
+
+    For a model without a ``_set_env_params`` of its own (GazeboNoise and the Gazebo
+    sensors, RangeNoise): its state with those parameters set per environment is
+    checked and applied as its constructor checks them (a refusal changes nothing),
+    then ``reset(env_ids)``. ``name`` is a constructor keyword, or
+    ``"<component>_<field>"`` for a field of a dict-valued one (``pressure_stddev``). A
+    model whose parameters cannot be per environment refuses the values by name."""
+    num_envs = model.num_envs
+    ids = _spec.env_ids(env_ids, num_envs)
+    state = model.state
+    params = copy.deepcopy(state["params"])
+    for name, vals in values.items():
+        where, key = _param_slot(params, name, model)
+        vals = np.asarray(vals, dtype=np.float64)
+        if vals.shape[:1] != ids.shape:
+            raise ValueError(
+                f"values[{name!r}] has shape {vals.shape}: it must have one row per "
+                f"environment reset ({ids.shape[0]})"
+            )
+        current = where.get(key)
+        if current is None:
+            raise ValueError(
+                f"ranges has {name!r}: {type(model).__name__} holds no value for it to "
+                "vary (set it in the constructor first)"
+            )
+        full = np.array(
+            np.broadcast_to(np.asarray(current, dtype=np.float64), (num_envs, *vals.shape[1:]))
+        )
+        full[ids] = vals
+        where[key] = full
+    model.state = dict(state, params=params)
+    model.reset(env_ids=ids)

@@ -18,8 +18,8 @@ from gymnasium.vector import AutoresetMode, VectorWrapper
 from gymnasium.vector.utils import batch_space
 
 from fastnoise.core import registry
+from fastnoise.core import spec as _spec
 from fastnoise.core.seeding import as_seed_sequence, child_seed_sequence
-from fastnoise.models.simple.simple_noise import env_indices
 
 __all__ = ["ObservationNoise", "VectorObservationNoise"]
 
@@ -190,7 +190,7 @@ def _noised(slices: Any, bounds: Any, obs: np.ndarray) -> np.ndarray:
 
 
 class VectorObservationNoise(VectorWrapper):
-    """VectorObservationNoise(vec_env, *, noise, seed=None, clip=True)
+    """VectorObservationNoise(vec_env, *, noise, seed=None, clip=True, sensordata=None)
 
     :class:`ObservationNoise` for a vector environment: one batched model per
     slice (``num_envs``), so sub-environment i gets bit for bit what
@@ -198,6 +198,11 @@ class VectorObservationNoise(VectorWrapper):
     ``reset(seed=s)`` seeds the noise with ``s`` for every sub-environment (with
     ``env=i``, not ``s + i``); an autoreset of sub-environment i (next-step or
     same-step mode) resets only its noise (``reset(env_ids=[i])``).
+    ``sensordata``: as :class:`ObservationNoise`'s, for a synchronous vector env of
+    MuJoCo envs (``vectorization_mode="sync"``: the sub-environments' ``data`` live in
+    this process): one :class:`fastnoise.mujoco.SensorNoise` batch noises every
+    sub-environment's ``data.sensordata`` after each step, sub-environment i as
+    ``ObservationNoise(..., env_index=i)`` does.
     """
 
     def __init__(
@@ -207,6 +212,7 @@ class VectorObservationNoise(VectorWrapper):
         noise: Any,
         seed: object = None,
         clip: bool = True,
+        sensordata: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(vec_env)
         single = vec_env.single_observation_space
@@ -217,11 +223,46 @@ class VectorObservationNoise(VectorWrapper):
         self._bounds = bounds
         self._mode = vec_env.metadata.get("autoreset_mode", AutoresetMode.NEXT_STEP)
         self._done = np.zeros(self.num_envs, dtype=bool)
+        self._sensor_kw = dict(sensordata) if sensordata is not None else None
+        self._sensor: Any = None
+        self._sims: list[Any] = []
+        if self._sensor_kw is not None:
+            subs = getattr(vec_env.unwrapped, "envs", None)
+            if subs is None:
+                raise TypeError(
+                    f"sensordata needs a synchronous vector env (vectorization_mode='sync'), "
+                    f"whose sub-environments live in this process: "
+                    f"{type(vec_env.unwrapped).__name__} has none to read"
+                )
+            self._sims = [e.unwrapped for e in subs]
         self._seed(seed)
 
     def _seed(self, seed: object) -> None:
         ss = as_seed_sequence(seed)
         self._slices.build(child_seed_sequence(ss, 0), num_envs=self.num_envs)
+        if self._sensor_kw is not None:
+            from fastnoise.mujoco import SensorNoise
+
+            self._sensor = SensorNoise(
+                self._sims[0].model,
+                seed=child_seed_sequence(ss, 1),
+                num_envs=self.num_envs,
+                **self._sensor_kw,
+            )
+
+    def _reset_noise(self, ids: np.ndarray) -> None:
+        self._slices.reset(ids)
+        if self._sensor is not None:
+            self._sensor.reset(env_ids=ids)
+
+    def _noise_sensordata(self) -> None:
+        """Every sub-environment's ``data.sensordata`` noised in place, as one batch."""
+        if self._sensor is None:
+            return
+        batch = np.stack([sim.data.sensordata for sim in self._sims])
+        self._sensor.apply(batch)
+        for sim, row in zip(self._sims, batch, strict=True):
+            sim.data.sensordata[:] = row
 
     def _noise(self, obs: np.ndarray) -> np.ndarray:
         return _noised(self._slices, self._bounds, obs)
@@ -236,7 +277,7 @@ class VectorObservationNoise(VectorWrapper):
                 )
             self._seed(seed)
         else:
-            self._slices.reset(np.arange(self.num_envs))
+            self._reset_noise(np.arange(self.num_envs))
         self._done[:] = False
         return self._noise(obs), info
 
@@ -245,8 +286,9 @@ class VectorObservationNoise(VectorWrapper):
         done = np.logical_or(terminated, truncated)
         if self._mode == AutoresetMode.SAME_STEP:
             if done.any():
-                self._slices.reset(env_indices(done, self.num_envs))
+                self._reset_noise(_spec.env_ids(done, self.num_envs))
         elif self._done.any():  # next-step: this step returned their first observation
-            self._slices.reset(env_indices(self._done, self.num_envs))
+            self._reset_noise(_spec.env_ids(self._done, self.num_envs))
         self._done = done
+        self._noise_sensordata()
         return self._noise(obs), reward, terminated, truncated, info

@@ -15,10 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from fastnoise.core import validate
+from fastnoise.core import spec, validate
 from fastnoise.core.generator import fill_normals
-from fastnoise.core.seeding import as_seed_sequence
-from fastnoise.models.simple.simple_noise import env_indices, env_keys
+from fastnoise.core.seeding import as_seed_sequence, env_model_key, seed_sequence_state
 from fastnoise.mujoco._plan import KINDS, ROW, Plan
 
 __all__ = ["SENSOR_KINDS", "SensorNoise"]
@@ -93,6 +92,9 @@ CONFIG_KEYS = (
     "random_walk_density",
 )
 _MAX = 1e150
+#: ``state['model']`` and ``state['version']`` of a SensorNoise state.
+STATE_MODEL = "mujoco.SensorNoise"
+STATE_VERSION = 1
 
 
 def _type_names() -> dict[int, str]:
@@ -103,6 +105,19 @@ def _type_names() -> dict[int, str]:
         for n, v in vars(mujoco.mjtSensor).items()
         if n.startswith("mjSENS_")
     }
+
+
+def _keys(ss: np.random.SeedSequence, num_envs: int | None, env: int) -> np.ndarray:
+    """The Philox key of each environment: child e of the model's seed sequence
+    (:func:`fastnoise.core.seeding.env_model_key`), e in range(num_envs) or [env]."""
+    ids = range(num_envs) if num_envs is not None else (env,)
+    return np.array([env_model_key(ss, KEY_TAG, e) for e in ids], dtype=np.uint64)
+
+
+def _plain(value: object) -> object:
+    """A configuration value as plain Python (a list for an array), for the state."""
+    arr = np.asarray(value)
+    return arr.tolist() if arr.ndim else value
 
 
 def _per_component(name: str, value: object, n: int, *, signed: bool = False) -> np.ndarray:
@@ -266,13 +281,17 @@ class SensorNoise:
             tob.extend(p_tb)
             self.kinds[name] = kind
         self.model_nsensordata = int(model.nsensordata)
+        self._sensors = {
+            k: {c: _plain(v) for c, v in dict(cfg).items()} for k, cfg in sensors.items()
+        }
         self.num_envs = num_envs
         self.env = env
         self.seed = as_seed_sequence(seed)
-        keys = env_keys(self.seed, KEY_TAG, num_envs, None if num_envs else env)
+        keys = _keys(self.seed, num_envs, env)
         self._rows = np.array(rows, dtype=ROW)
         self._tob = np.array(tob, dtype=np.float64)
         self._plan = Plan(self._rows, sd, nd, cb, rw, nz, nstate, keys, self.model_nsensordata)
+        self._plan_values = [float(v) for v in (*sd, *nd, *cb, *rw)]
         self._resets = np.zeros(keys.shape[0], dtype=np.uint64)
         self._draw_biases(np.arange(keys.shape[0]))
 
@@ -280,7 +299,7 @@ class SensorNoise:
         plan = self._plan
         if plan.nstate == 0:
             return
-        keys = env_keys(self.seed, KEY_TAG, self.num_envs, None if self.num_envs else self.env)
+        keys = _keys(self.seed, self.num_envs, self.env)
         z = np.empty(plan.nstate, dtype=np.float64)
         for e in ids:
             fill_normals(int(keys[e]), int(self._resets[e]) << 1 | _BIAS_STREAM, 0, z)
@@ -332,7 +351,7 @@ class SensorNoise:
             self._resets[:] = 0
             ids = np.arange(n)
         else:
-            ids = env_indices(env_ids, n)
+            ids = spec.env_ids(env_ids, n)
             self._resets[ids] += 1
         self._draw_biases(ids)
 
@@ -340,6 +359,99 @@ class SensorNoise:
     def step(self) -> np.ndarray:
         """Steps applied so far per environment (uint64, shape (num_envs,) or (1,))."""
         return self._plan.steps.copy()
+
+    # ---- state ---------------------------------------------------------------------
+    def _fingerprint(self) -> list[list[Any]]:
+        """What the model contributed to the plan: each noised row (kind, address,
+        size) and its parameters, so a state is only restored on the same model."""
+        rows = [[int(r[f]) for f in ("kind", "adr", "dim")] for r in self._rows]
+        return rows + [list(self._plan_values)]
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The whole state as a plain dict: ``model``, ``version``, ``params`` (the
+        constructor's ``sensors``, ``num_envs``, ``env`` and ``dt`` in s), ``seed_seq``,
+        ``plan`` (each noised sensor's kind, address and size in ``sensordata`` and the
+        parameters read from the model, to check that a state is restored on the same
+        model) and ``position``: per environment the steps applied, the resets done
+        and the bias states (turn-on bias and random walk of each stateful sensor, in
+        its unit). :meth:`from_state` rebuilds it on a ``mujoco.MjModel``."""
+        return {
+            "model": STATE_MODEL,
+            "version": STATE_VERSION,
+            "params": {
+                "sensors": {k: dict(v) for k, v in self._sensors.items()},
+                "num_envs": self.num_envs,
+                "env": self.env,
+                "dt": self.dt,
+            },
+            "seed_seq": seed_sequence_state(self.seed),
+            "plan": {"nsensordata": self.model_nsensordata, "rows": self._fingerprint()},
+            "position": {
+                "steps": [int(v) for v in self._plan.steps],
+                "resets": [int(v) for v in self._resets],
+                "bias": self._plan.state.tolist(),
+            },
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], model: Any) -> SensorNoise:
+        """A SensorNoise on ``model`` (a ``mujoco.MjModel``, the one the state was taken
+        on) in the state ``state`` (:attr:`state`): it continues the stream bit for bit.
+        A state of another model (other sensors, addresses or noise) or a malformed one
+        is refused with a ValueError naming the field."""
+        if not isinstance(state, Mapping):
+            raise TypeError(f"state={state!r} is not allowed: it must be a dict")
+        want = {"model", "version", "params", "seed_seq", "plan", "position"}
+        if set(state) != want:
+            raise ValueError(
+                f"state has the keys {sorted(state)}: a SensorNoise state has {sorted(want)}"
+            )
+        if state["model"] != STATE_MODEL or state["version"] != STATE_VERSION:
+            raise ValueError(
+                f"state['model']={state['model']!r}, state['version']={state['version']!r} "
+                f"is not allowed: it must be {STATE_MODEL!r} version {STATE_VERSION}"
+            )
+        params = state["params"]
+        if not isinstance(params, Mapping) or set(params) != {"sensors", "num_envs", "env", "dt"}:
+            raise ValueError(
+                f"state['params']={params!r} is not allowed: it must hold sensors, "
+                "num_envs, env and dt"
+            )
+        ss = validate.seed_sequence("state['seed_seq']", state["seed_seq"])
+        obj = cls(model, seed=ss, **params)
+        plan = state["plan"]
+        if plan != {"nsensordata": obj.model_nsensordata, "rows": obj._fingerprint()}:
+            raise ValueError(
+                "state['plan'] does not match this model: the state was taken on a model "
+                "with other sensors, addresses or noise parameters"
+            )
+        pos = state["position"]
+        n = obj._plan.nenv
+        if not isinstance(pos, Mapping) or set(pos) != {"steps", "resets", "bias"}:
+            raise ValueError(
+                f"state['position']={pos!r} is not allowed: it must hold steps, resets and bias"
+            )
+        steps = [validate.integer("state['position']['steps']", v, 0, 2**64) for v in pos["steps"]]
+        resets = [
+            validate.integer("state['position']['resets']", v, 0, 2**64) for v in pos["resets"]
+        ]
+        bias = np.asarray(pos["bias"], dtype=np.float64)
+        if len(steps) != n or len(resets) != n or bias.shape != obj._plan.state.shape:
+            raise ValueError(
+                f"state['position'] has {len(steps)} steps, {len(resets)} resets and bias "
+                f"of shape {bias.shape}: this model needs {n}, {n} and "
+                f"{obj._plan.state.shape}"
+            )
+        if not np.all(np.abs(bias) <= _MAX):
+            raise ValueError(
+                "state['position']['bias'] is not allowed: every bias must be finite "
+                f"and within +/-{_MAX:g}"
+            )
+        obj._plan.steps[:] = steps
+        obj._resets[:] = resets
+        obj._plan.state[:] = bias
+        return obj
 
     def __repr__(self) -> str:
         return (

@@ -38,10 +38,6 @@ class GazeboNoise(Model):
     def dynamic_bias_correlation_time(self) -> float: ...  # s
     @property
     def precision(self) -> float: ...
-    @property
-    def num_envs(self) -> int | None: ...
-    @property
-    def env(self) -> int | None: ...
     def __init__(
         self,
         mean: npt.ArrayLike = 0.0,

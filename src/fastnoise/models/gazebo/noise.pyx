@@ -351,7 +351,6 @@ cdef class GazeboNoise(Model):
     # floats; in a batch, (num_envs,) float64 arrays where given per environment
     cdef readonly object mean, stddev, bias_mean, bias_stddev, precision
     cdef readonly object dynamic_bias_stddev, dynamic_bias_correlation_time
-    cdef readonly object num_envs, env
 
     def __init__(self, mean=0.0, stddev=0.0, bias_mean=0.0, bias_stddev=0.0,
                  dynamic_bias_stddev=0.0, dynamic_bias_correlation_time=0.0, precision=0.0,
@@ -381,8 +380,8 @@ cdef class GazeboNoise(Model):
         self.dynamic_bias_stddev = d["dynamic_bias_stddev"]
         self.dynamic_bias_correlation_time = d["dynamic_bias_correlation_time"]
         self.precision = d["precision"]
-        self.num_envs = num_envs
-        self.env = env
+        self._num_envs = num_envs
+        self._env = env
         lock_model(self)  # a rebuild (the state setter) must not pull it from a running apply
         self._ch = ch
         self._envs = envs

@@ -16,7 +16,6 @@ cdef class _GazeboSensor(Model):
     cdef int _nrun
     cdef int _run[6][3]  # (channel, first column, samples per row) of _runs
     cdef tuple _args  # apply_one's reading arguments, in column order
-    cdef readonly object num_envs, env
     # a batch (num_envs=N; docs/batching.rst): environment e's component i is
     # _bch[e * _nch + i]; _ch is None. One model: _bch is NULL, _nenv 0.
     cdef fn_gz_channel *_bch

@@ -188,8 +188,8 @@ cdef class _GazeboSensor(Model):
         self._hpa = cls._hpa_model and not alt
         self._bvalues = params
         self._benv = benv
-        self.num_envs = num_envs
-        self.env = env
+        self._num_envs = num_envs
+        self._env = env
         unlock_model(self)
         PyMem_Free(old)
         self._seed_seq = ss

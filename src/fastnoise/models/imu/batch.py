@@ -6,6 +6,7 @@ per-environment parameters and positions, and the batch inputs' shapes."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import fields
 from typing import Any
 
@@ -144,6 +145,8 @@ def steps_in(dt: object, num_envs: int, t: int | None = None) -> tuple[np.ndarra
     """A batch's steps dt (s, finite, > 0): a scalar, one per environment ``(N,)``, or
     (``apply`` of t samples) one per environment and sample ``(N, t)``. Returns the
     float64 array and its environment and time strides (in elements)."""
+    if type(dt) is float and 0.0 < dt < math.inf:  # the common case, already valid
+        return np.array([dt]), 0, 0
     if not isinstance(dt, str | bytes) and np.ndim(dt) == 0:  # type: ignore[arg-type]
         return np.array([_checks.positive_scalar("dt", dt)]), 0, 0
     a = _checks.real_in("dt", dt)

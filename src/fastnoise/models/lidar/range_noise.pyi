@@ -27,8 +27,6 @@ class RangeNoise(_FrameCounter):
     nan_range: Literal["max", "keep"] | None
     # a batch (num_envs=N): the real parameters given per environment and ``bias`` are
     # (N,) float64 arrays, ``frame`` a (N,) uint64 array
-    num_envs: int | None
-    env: int | None
     def __init__(
         self,
         mean: float,

@@ -219,7 +219,6 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
     cdef readonly object bias_mean, bias_stddev, precision, bias
     cdef readonly bint flip_bias_sign, inf_outside_limits, enabled
     cdef readonly object nan_range
-    cdef readonly object num_envs, env
 
     def __cinit__(self, *args, **kwargs):
         self.envp = NULL
@@ -294,8 +293,8 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
             PyMem_Free(self.envp)
             self.envp = NULL
             self._frames = None
-        self.num_envs = num_envs
-        self.env = env
+        self._num_envs = num_envs
+        self._env = env
         # nothing below can fail
         self.mean = mean
         self.stddev = stddev

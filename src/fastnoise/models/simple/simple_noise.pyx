@@ -32,13 +32,8 @@ import numpy as np
 from fastnoise.core import arrays as _arrays
 from fastnoise.core import validate as _validate
 from fastnoise.core.model import register_model
-from fastnoise.core.seeding import (
-    as_seed_sequence,
-    child_seed_sequence,
-    key_from_seed_sequence,
-    model_key,
-    model_seed_sequence,
-)
+from fastnoise.core import spec as _spec
+from fastnoise.core.seeding import as_seed_sequence, env_model_key
 from fastnoise.models.simple import declarations as _d
 
 cnp.import_array()
@@ -48,38 +43,6 @@ _KINDS = {"constant": FN_SIMPLE_CONSTANT, "uniform": FN_SIMPLE_UNIFORM,
 _OPS = {"add": FN_SIMPLE_ADD, "scale": FN_SIMPLE_SCALE, "abs": FN_SIMPLE_ABS}
 # steps and resets count below 2**63 (their stream is count << 1 | kind)
 _LAST = 2**63 - 1
-
-
-def env_keys(ss, str tag, num_envs, env):
-    """The Philox keys of a model's environments (uint64 array): environment i keys
-    with child i of the model's seed sequence (``child_seed_sequence(
-    model_seed_sequence(ss, tag), i)``), for i in ``range(num_envs)`` or ``[env]``;
-    with neither, the model's own key ``model_key(ss, tag)``."""
-    if num_envs is None and env is None:
-        return np.array([model_key(ss, tag)], dtype=np.uint64)
-    base = model_seed_sequence(ss, tag)
-    ids = range(num_envs) if num_envs is not None else (env,)
-    return np.array([key_from_seed_sequence(child_seed_sequence(base, i)) for i in ids],
-                    dtype=np.uint64)
-
-
-def env_indices(env_ids, Py_ssize_t n):
-    """``env_ids`` (indices, or a boolean mask of shape (n,)) as sorted unique int64
-    indices in [0, n)."""
-    arr = np.asarray(env_ids)
-    if arr.dtype == np.bool_:
-        if arr.shape != (n,):
-            raise ValueError(f"env_ids has shape {arr.shape}: a boolean mask must have "
-                             f"shape ({n},)")
-        return np.flatnonzero(arr).astype(np.int64)
-    if arr.dtype.kind not in "iu" or arr.ndim > 1:
-        raise TypeError(f"env_ids={env_ids!r} is not allowed: it must be environment "
-                        f"indices (ints) or a boolean mask of shape ({n},)")
-    arr = arr.reshape(-1).astype(np.int64)
-    if ((arr < 0) | (arr >= n)).any():
-        raise ValueError(f"env_ids={env_ids!r} is not allowed: every index must be in "
-                         f"[0, {n})")
-    return np.unique(arr)
 
 
 cdef fn_simple_term _term(str kind, str op, double a, double b):
@@ -100,12 +63,6 @@ cdef fn_simple_term _term_of(dict d):
     return _term(kind, d["operation"], d["bias"], 0.0)
 
 
-def _check_envs(num_envs, env):
-    if num_envs is not None and env is not None:
-        raise ValueError(f"env={env!r} is not allowed with num_envs={num_envs!r}: a batch "
-                         "holds environments 0 to num_envs - 1 (give one of the two)")
-
-
 cdef class _TermNoise(Model):
     """The shared part of the Isaac Lab models (internal): keys, step counters, the
     optional bias, ``apply``, ``reset`` and the position."""
@@ -119,14 +76,17 @@ cdef class _TermNoise(Model):
     cdef cnp.ndarray _bias  # float64 (n, mb), or None
     cdef Py_ssize_t _n
     cdef Py_ssize_t _mb
-    cdef object _num_envs
-    cdef object _env
 
     cdef int _build(self, fn_simple_term t, bint has_bias, fn_simple_term bt, Py_ssize_t mb,
                     num_envs, env, seed) except -1:
-        _check_envs(num_envs, env)
+        num_envs, env = _spec.check_envs(num_envs, env)
         ss = as_seed_sequence(seed)
-        keys = env_keys(ss, type(self).declaration.tags[0], num_envs, env)
+        tag = type(self).declaration.tags[0]
+        # environment i keys with child i of the model's sequence (the model's own
+        # key with neither num_envs nor env), as every batched model
+        keys = np.array([env_model_key(ss, tag, e)
+                         for e in (range(num_envs) if num_envs is not None else (env,))],
+                        dtype=np.uint64)
         n = keys.shape[0]
         steps = np.zeros(n, dtype=np.uint64)
         resets = np.zeros(n, dtype=np.uint64)
@@ -149,16 +109,6 @@ cdef class _TermNoise(Model):
         unlock_model(self)
         self._set_seed(ss)
         return 0
-
-    @property
-    def num_envs(self):
-        """Environments of the batch (None: a single model, no env axis)."""
-        return self._num_envs
-
-    @property
-    def env(self):
-        """The environment index of a single model (None: its own key)."""
-        return self._env
 
     @property
     def step(self):
@@ -239,7 +189,7 @@ cdef class _TermNoise(Model):
         if env_ids is None:
             type(self).__init__(self, **self._params(), seed=self._seed_seq)
             return
-        ids = env_indices(env_ids, self._n)
+        ids = _spec.env_ids(env_ids, self._n)
         if not self._has_bias or ids.shape[0] == 0:
             return
         lock_model(self)
