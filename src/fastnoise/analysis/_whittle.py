@@ -211,7 +211,7 @@ def _nnls(a: FloatArray, b: FloatArray) -> FloatArray:
             best = [0.0] * p
             for xi, c in zip(x, cols, strict=True):
                 best[c] = xi
-    return np.asarray(best, dtype=np.float64) / norms
+    return np.asarray(np.asarray(best, dtype=np.float64) / norms, dtype=np.float64)
 
 
 def amplitudes(
@@ -290,7 +290,9 @@ class ModelFit:
     at_bound: bool  # tau_c at an end of its search range
 
 
-def fit_terms(spec: BandSpectrum, terms: frozenset[str], tau_bounds: tuple[float, float]) -> ModelFit:
+def fit_terms(
+    spec: BandSpectrum, terms: frozenset[str], tau_bounds: tuple[float, float]
+) -> ModelFit:
     """Fit the given terms (maximum likelihood), tau_c over ``tau_bounds`` (s)."""
     free = [j for j, t in enumerate(TERMS) if t in terms]
     if "gauss_markov" not in terms:

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -53,7 +53,6 @@ from fastnoise.analysis.allan import (
     _rate,
     confidence_interval,
     edf_greenhall,
-    noise_type_from_slope,
     tau_grid,
 )
 from fastnoise.analysis.logs import load_log
@@ -420,7 +419,9 @@ def _select(
     for t, f in fits.items():
         if f.at_bound and "gauss_markov" in t:
             continue
-        if any(f.amp[j] <= 0.0 for j, name in enumerate(FIT_TERMS) if name in t and name != "white"):
+        if any(
+            f.amp[j] <= 0.0 for j, name in enumerate(FIT_TERMS) if name in t and name != "white"
+        ):
             continue
         s = f.nll + _penalty(t, min_sig)
         if s < score:
