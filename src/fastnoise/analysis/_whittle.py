@@ -45,6 +45,10 @@ TERMS = ("white", "gauss_markov", "random_walk")
 #: Bins of the lowest bands (one ordinate each), then bands grow by this ratio.
 _SINGLE = 12
 _RATIO = 1.2
+#: Variance inflation of a mean of the kept ordinates: with a Hann taper the power at
+#: bins two apart has correlation (1/6)^2 = 1/36, so var(mean) is (1 + 2/36) times that
+#: of independent ordinates (the Fisher information is divided by it).
+ORDINATE_CORRELATION = 1.0 + 2.0 / 36.0
 #: At most this many model evaluation points per band.
 _POINTS = 8
 
@@ -84,6 +88,7 @@ class BandSpectrum:
     dt: float
     trig: FloatArray  # (3, E): sin^2(omega/2), cos(omega), sin^2(omega)
     starts: npt.NDArray[np.int64]  # (B,): first evaluation point of each band
+    white: FloatArray  # (B,): exact band means of the white shape
 
     def band_mean(self, values: FloatArray) -> FloatArray:
         """(E, k) values at the evaluation points -> (B, k) band means."""
@@ -116,7 +121,10 @@ def band_spectrum(y: FloatArray, dt: float) -> BandSpectrum:
     wt: list[FloatArray] = []
     for b in range(count.size):
         lo, hi = int(e[b]), int(e[b + 1])
-        idx = np.arange(lo, hi) if hi - lo <= _POINTS else np.linspace(lo, hi - 1, _POINTS)
+        if hi - lo <= _POINTS:
+            idx = np.arange(lo, hi, dtype=np.float64)
+        else:  # the centres of _POINTS equal blocks of the band's ordinates
+            idx = lo - 0.5 + (np.arange(_POINTS) + 0.5) * ((hi - lo) / _POINTS)
         pts = 2.0 * math.pi * (2.0 * idx + 1.0) / length  # k = 2 j + 1
         om.append(pts)
         bd.append(np.full(pts.size, b, dtype=np.int64))
@@ -126,7 +134,13 @@ def band_spectrum(y: FloatArray, dt: float) -> BandSpectrum:
     weight = np.concatenate(wt)
     starts = np.concatenate([[0], np.cumsum([p.size for p in om])[:-1]]).astype(np.int64)
     trig = np.stack([np.sin(0.5 * omega) ** 2, np.cos(omega), np.sin(omega) ** 2])
-    return BandSpectrum(power, count, omega, band, weight, length, dt, trig, starts)
+    # the white shape's band means exactly, over every kept ordinate (the bands hold up
+    # to ~1e6 ordinates, where an approximate mean would bias N by more than its sd)
+    wk = 2.0 * math.pi * k / length
+    c = 2.0 * math.pi**2 / (3.0 * float(length) ** 2)
+    wsum = np.concatenate([[0.0], np.cumsum(2.0 - 2.0 * np.cos(wk) + c * 2.0 * np.cos(wk))])
+    white = (wsum[e[1:]] - wsum[e[:-1]]) / count
+    return BandSpectrum(power, count, omega, band, weight, length, dt, trig, starts, white)
 
 
 def _point_shapes(trig: FloatArray, dt: float, tau_c: float, length: int) -> FloatArray:
@@ -154,7 +168,9 @@ def _point_shapes(trig: FloatArray, dt: float, tau_c: float, length: int) -> Flo
 
 def shapes(spec: BandSpectrum, tau_c: float) -> FloatArray:
     """(B, 3) band-mean model per unit amplitude (white, Gauss-Markov at tau_c, RW)."""
-    return spec.band_mean(_point_shapes(spec.trig, spec.dt, tau_c, spec.length))
+    g = spec.band_mean(_point_shapes(spec.trig, spec.dt, tau_c, spec.length))
+    g[:, 0] = spec.white
+    return g
 
 
 def nll(spec: BandSpectrum, model: FloatArray) -> float:
@@ -363,7 +379,7 @@ def log_covariance(spec: BandSpectrum, fit: ModelFit) -> tuple[list[str], FloatA
     if not cols:
         return names, np.zeros((0, 0))
     jac = np.stack(cols, axis=1)
-    info = jac.T @ (jac * spec.count[:, None])
+    info = jac.T @ (jac * spec.count[:, None]) / ORDINATE_CORRELATION
     return names, np.asarray(np.linalg.pinv(info), dtype=np.float64)
 
 
@@ -373,6 +389,6 @@ def amplitude_sd(spec: BandSpectrum, fit: ModelFit, g: FloatArray, j: int) -> fl
     model = np.maximum(g @ fit.amp, 1e-300)
     use = [i for i in range(3) if fit.amp[i] > 0 and i != j] + [j]
     jac = g[:, use] / model[:, None]
-    info = jac.T @ (jac * spec.count[:, None])
+    info = jac.T @ (jac * spec.count[:, None]) / ORDINATE_CORRELATION
     cov = np.linalg.pinv(info)
     return float(math.sqrt(max(cov[-1, -1], 0.0)))
