@@ -121,10 +121,13 @@ def band_spectrum(y: FloatArray, dt: float) -> BandSpectrum:
     wt: list[FloatArray] = []
     for b in range(count.size):
         lo, hi = int(e[b]), int(e[b + 1])
+        idx: FloatArray
         if hi - lo <= _POINTS:
             idx = np.arange(lo, hi, dtype=np.float64)
         else:  # the centres of _POINTS equal blocks of the band's ordinates
-            idx = lo - 0.5 + (np.arange(_POINTS) + 0.5) * ((hi - lo) / _POINTS)
+            idx = np.asarray(
+                lo - 0.5 + (np.arange(_POINTS) + 0.5) * ((hi - lo) / _POINTS), dtype=np.float64
+            )
         pts = 2.0 * math.pi * (2.0 * idx + 1.0) / length  # k = 2 j + 1
         om.append(pts)
         bd.append(np.full(pts.size, b, dtype=np.int64))
