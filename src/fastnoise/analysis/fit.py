@@ -1,70 +1,29 @@
 """Fit an IMU noise model to a stationary log: white noise N, first-order Gauss-Markov
-bias (sigma_b, tau_c) and bias random walk K, per axis, from the overlapping Allan
-deviation, with the exact discrete-time formulas of ``fastnoise.analysis.theory``.
+bias (sigma_b, tau_c) and bias random walk K, per axis.
 
-Method
-------
-1. The overlapping Allan deviation sigma_i of each column at the taus of ``taus``
-   (default "octave": m = 1, 2, 4, ... samples), computed in C (``oadev``); the fit uses
-   the taus with m <= N/4 (Stable32's stop ratio; the longer ones have fewer than about
-   three degrees of freedom and are only drawn).
-2. Model Allan variance at tau_i = m_i dt:
-   ``N^2/tau + sigma_b^2 g(m; tau_c) + K^2 (2m^2 + 1) dt / (6m)`` (g: Zhang's AR(1)
-   formula for unit variance, steady state). The amplitudes N^2, sigma_b^2, K^2 >= 0.
-3. Weighted least squares in the Allan *deviation* domain: minimize ``sum_i r_i^2`` with
-   ``r_i = sqrt(2 nu_i) (sigma_model_i - sigma_i / c_i) / s_i``, where nu_i is
-   Greenhall's EDF of point i (the relative variance of sigma_i is about 1/(2 nu_i)),
-   c_i = E[sqrt(chi2_nu / nu)] (a deviation with few degrees of freedom is low on
-   average: c = 0.89 at nu = 2; dividing by it makes the points unbiased) and s_i the
-   model deviation of the pass before (the data on the first). For a fixed tau_c the
-   amplitudes come from Gauss-Newton steps on a non-negative least-squares problem;
-   tau_c is searched on a log grid over [tau_min, tau_max/(4 * 1.89)] (the
-   Gauss-Markov peak and two octaves of its falling side must lie in the fitted taus:
-   a later peak leaves a rising side that a random walk describes as well, K^2 =
-   2 sigma_b^2 / tau_c) and refined by golden section. The noise type alpha of each
-   point (for its EDF) is read from the data's slope on the first pass, then from the
-   fitted model: each term's type (white 0, random walk -2, Gauss-Markov -2 up to 30
-   tau_c, where its estimates scatter like a random walk's, and 0 beyond) averaged with
-   the terms' shares of the variance at that tau.
-4. Passes: every term is fitted (3.); then the terms are chosen (5.); then the chosen
-   ones are fitted twice more, each time with the noise types and weights of the
-   model before.
-5. Terms that the data do not support are dropped: an amplitude that comes out 0, a
-   term whose significance sqrt(cost without it - cost with it) is below
-   ``min_significance`` (default 3, a chi-square test at about 0.3% for one parameter),
-   and a Gauss-Markov term whose tau_c sits at the end of the search range. For this
-   choice the residuals are decorrelated (generalized least squares, ``r' R^-1 r``)
-   with R the correlation of overlapping estimates at different taus (a table per noise
-   type, measured on simulated series; adjacent octaves: 0.52 white, 0.69 flicker, 0.88
-   random walk), so that the cost differences behave as chi-square; correlated points
-   otherwise make wiggles of the curve look significant. Measured: a Gauss-Markov or
-   random-walk term that is absent was reported in 0-2% of 45 fits of 4000 s logs.
+Method (docs/fit.rst says why)
+------------------------------
+1. The likelihood: a Whittle likelihood of each column's first difference (stationary
+   for all three terms), from the Hann-tapered periodogram at the odd Fourier bins
+   (nearly independent ordinates), averaged in bands; the model is the exact spectrum of
+   the sampled terms (``fastnoise.analysis._whittle``).
+2. The terms: white, white + Gauss-Markov, white + random walk and all three are fitted
+   by maximum likelihood (amplitudes by Fisher scoring, tau_c searched from dt to T/4);
+   the model with the smallest penalized negative log-likelihood is kept (2 ln L must
+   rise by min_significance^2 for a random walk, min_significance^2 + 4 for a
+   Gauss-Markov term; a Gauss-Markov tau_c at an end of its range is no candidate).
+3. The intervals (probability ``ci``, default 0.683): the inverse Fisher information in
+   the log-parameters; an amplitude with var(ln a) gets the chi-square interval with
+   nu = 2 / var(ln a), tau_c a log-normal one. A dropped term gets 0 with [0, upper], the
+   upper limit z_ci times its amplitude's standard deviation at 0.
+4. The overlapping Allan deviation of every column (``NoiseFit.allan``, with EDF and
+   intervals from the fitted model's noise types) is still computed for plots and for
+   the derived bias instability B: the fitted model's Allan deviation where its log-log
+   slope is closest to 0, divided by 0.664 (IEEE Std 952), with the EDF interval at that
+   tau; NaN when the slope stays beyond +/-0.25 (e.g. white noise alone).
 
-Confidence intervals (probability ``ci``, default 0.683)
---------------------------------------------------------
-From the equivalent degrees of freedom and chi-square. The fit's covariance in the
-log-parameters (ln N^2, ln sigma_b^2, ln tau_c, ln K^2) is the weighted least-squares
-sandwich (J'WJ)^-1 J'W S W J (J'WJ)^-1, with J the derivatives of the model's ln(avar)
-at the fitted taus, W = diag(nu_i / 2) and S the covariance of the points' ln(avar):
-2/nu_i on the diagonal (chi-square with Greenhall's nu_i), the tabled correlations
-between taus off it. An
-amplitude's variance is never taken below that of reading it off its single best point,
-2 / (nu_i f_i^2) (IEEE Std 952's way of reading an Allan plot). Each parameter p then
-gets the EDF nu_p = 2 / var(ln p^2) (N, sigma_b, K) or 2 / var(ln tau_c) and the
-chi-square interval ``p * (nu_p / chi2.ppf((1 +/- ci)/2, nu_p))^(1/2)`` (power 1 for
-tau_c). Measured over round trips of white + Gauss-Markov + random walk (N = 1e-3,
-sigma_b = 1e-3, tau_c = 10 s, K = 5e-5; 12 seeds x 3 axes of 10000 s at 100 Hz): the
-68% intervals held the truth in 72% of the fits for N, 64% for tau_c, 67% for K and
-only 47% for sigma_b (its intervals are about 25% too narrow). With 2000 s the random
-walk was found in 3 of 90 fits only (it dominates less than two octaves), and the
-Gauss-Markov term that takes it over misses its own truth (about 24%).
-
-A term that was dropped gets 0 with the interval [0, upper]: the largest amplitude
-the data's upper confidence limits allow. Bias
-instability B (derived, IEEE 952): the fitted model's Allan deviation where its log-log
-slope is closest to 0 (the flat floor of a white + random-walk curve, or a Gauss-Markov
-plateau) divided by 0.664, its interval from the EDF at that tau; NaN when the slope
-stays beyond +/-0.25 (e.g. white noise alone: no floor in the data).
+A Gauss-Markov bias whose tau_c is not well inside the log cannot be told from a random
+walk (K^2 = 2 sigma_b^2 / tau_c over the log): the fit then reports the random walk.
 
 Not modeled: quantization (it shows as white noise), rate ramps, flicker noise (a
 Gauss-Markov term stands in for a bias-instability floor), angle quantization. The log
@@ -76,13 +35,14 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
-from fastnoise.analysis import _stats
+from fastnoise.analysis import _stats, _whittle
 from fastnoise.analysis.allan import (
     ONE_SIGMA_CI,
     AllanDeviation,
@@ -93,7 +53,6 @@ from fastnoise.analysis.allan import (
     _rate,
     confidence_interval,
     edf_greenhall,
-    noise_type_from_slope,
     tau_grid,
 )
 from fastnoise.analysis.logs import load_log
@@ -111,12 +70,13 @@ FloatArray: TypeAlias = npt.NDArray[np.float64]
 MIN_FIT_SAMPLES = 256
 #: Term names, in the order of the amplitude vector.
 FIT_TERMS = ("white", "gauss_markov", "random_walk")
-_GM_PEAK = 1.89  # the Gauss-Markov Allan deviation peaks near tau = 1.89 tau_c
-#: Octaves of a Gauss-Markov term's falling side that must lie in the fitted taus (by
-#: the ratio of the longest fitted tau to its peak at 1.89 tau_c).
-GM_FALL = 4.0
-#: The fit uses averaging factors m <= N / MAX_M_RATIO (Stable32's stop ratio).
-MAX_M_RATIO = 4.0
+#: The Gauss-Markov tau_c is searched from dt to the log's length over this ratio; a
+#: best tau_c at either end drops the term (shorter: white noise; longer: a random walk).
+GM_TAU_MAX_RATIO = 4.0
+#: A Gauss-Markov term must raise 2 ln(likelihood) by min_significance^2 plus this (a
+#: random walk by min_significance^2): so it is chosen over a random walk only when it
+#: fits better by 4, which a random walk's data do by chance in about 2% of logs.
+GM_EXTRA_PENALTY = 4.0
 #: B is read where the model's log-log slope is within this of 0 (else it is NaN).
 FLAT_SLOPE = 0.25
 
@@ -140,18 +100,6 @@ def _shapes(m: FloatArray, dt: float, tau_c: float) -> FloatArray:
 #: many tau_c: its Allan variance estimates scatter like a random walk's there, not like
 #: the white noise its falling slope suggests (measured on simulated logs).
 _GM_RED_SPAN = 30.0
-
-
-def _mean_chi_ratio(nu: FloatArray) -> FloatArray:
-    """E[sqrt(chi2_nu / nu)] = sqrt(2/nu) Gamma((nu+1)/2) / Gamma(nu/2): the factor by
-    which a deviation estimated with nu degrees of freedom falls short on average."""
-    out = np.empty(len(nu))
-    for i, v in enumerate(np.asarray(nu, dtype=np.float64)):
-        if v > 1e7:
-            out[i] = 1.0 - 1.0 / (4.0 * v)
-        else:
-            out[i] = math.sqrt(2.0 / v) * math.exp(math.lgamma((v + 1) / 2) - math.lgamma(v / 2))
-    return out
 
 
 def _model_alpha(m: FloatArray, dt: float, tc: float, amp: FloatArray) -> npt.NDArray[np.int64]:
@@ -213,8 +161,12 @@ class AxisFit:
     terms : tuple of str
         The terms kept ("white", "gauss_markov", "random_walk").
     reduced_chi2 : float
-        Weighted residual sum of squares per point (about 1 for a good fit with
-        independent points; overlapping points make it smaller).
+        Gamma deviance of the spectral fit per frequency band (about 1 for a good fit).
+    significance : dict of str to float
+        Per coloured term ("gauss_markov", "random_walk"): sqrt(2 x the log-likelihood
+        ratio) of the chosen model against the same model without the term (a term kept)
+        or with it added (a term dropped). A dropped term was not detectable in this
+        log: its value is 0 and its interval [0, upper limit].
     """
 
     name: str
@@ -226,6 +178,12 @@ class AxisFit:
     bias_instability_tau: float
     terms: tuple[str, ...]
     reduced_chi2: float
+    significance: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def not_detected(self) -> tuple[str, ...]:
+        """The coloured terms the log does not support (see ``significance``)."""
+        return tuple(t for t in ("gauss_markov", "random_walk") if t not in self.terms)
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data (JSON-able except NaN)."""
@@ -239,6 +197,8 @@ class AxisFit:
             "bias_instability_tau": self.bias_instability_tau,
             "terms": list(self.terms),
             "reduced_chi2": self.reduced_chi2,
+            "significance": dict(self.significance),
+            "not_detected": list(self.not_detected),
         }
 
 
@@ -406,235 +366,7 @@ class NoiseFit:
         return out
 
 
-# ---- weighted least squares ----------------------------------------------------------------
-def _solve_small(g: list[list[float]], r: list[float]) -> list[float] | None:
-    """Solve the k x k system g x = r (k <= 3) by Gaussian elimination with partial
-    pivoting, in Python floats; None when singular."""
-    k = len(r)
-    a = [row[:] + [r[i]] for i, row in enumerate(g)]
-    for col in range(k):
-        piv = max(range(col, k), key=lambda i: abs(a[i][col]))
-        if abs(a[piv][col]) < 1e-14:
-            return None
-        a[col], a[piv] = a[piv], a[col]
-        for i in range(col + 1, k):
-            f = a[i][col] / a[col][col]
-            for j in range(col, k + 1):
-                a[i][j] -= f * a[col][j]
-    x = [0.0] * k
-    for i in range(k - 1, -1, -1):
-        x[i] = (a[i][k] - sum(a[i][j] * x[j] for j in range(i + 1, k))) / a[i][i]
-    return x
-
-
-_SUBSETS = {
-    p: [[j for j in range(p) if mask >> j & 1] for mask in range(1, 2**p)] for p in (1, 2, 3)
-}
-
-
-def _nnls(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Non-negative least squares for at most 3 unknowns: the best of the unconstrained
-    solutions on every subset of free variables that comes out non-negative (exact for
-    this convex problem). Columns are scaled to unit norm; each subset is solved from its
-    Gram matrix, and the costs are evaluated from the residuals."""
-    p = a.shape[1]
-    norms = np.sqrt(np.sum(a * a, axis=0))
-    norms[norms == 0] = 1.0
-    an = a / norms
-    gram = (an.T @ an).tolist()
-    rhs = (an.T @ b).tolist()
-    best = np.zeros(p)
-    best_cost = float(b @ b)
-    for cols in _SUBSETS[p]:
-        x = _solve_small([[gram[i][j] for j in cols] for i in cols], [rhs[i] for i in cols])
-        if x is None or min(x) < 0.0 or not all(math.isfinite(v) for v in x):
-            continue
-        r = an[:, cols] @ np.array(x) - b
-        cost = float(r @ r)
-        if cost < best_cost:
-            best_cost = cost
-            best = np.zeros(p)
-            best[cols] = x
-    return np.asarray(best / norms, dtype=np.float64)
-
-
-#: Correlation of ln(avar) estimates (overlapping, m << N) at two taus d octaves apart,
-#: for white (alpha 0), flicker (-1) and random-walk (-2) rate noise; measured here on
-#: 1500 simulated series of 2^16 samples each (m from 2 to 4096), d = 0, 0.5, 1, ..., 8.
-_CORR_D = np.array([0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
-_CORR = {
-    0: np.array([1.0, 0.83, 0.52, 0.17, 0.04, 0.0, 0.0, 0.0, 0.0, 0.0]),
-    -1: np.array([1.0, 0.905, 0.69, 0.32, 0.13, 0.05, 0.02, 0.0, 0.0, 0.0]),
-    -2: np.array([1.0, 0.968, 0.88, 0.67, 0.48, 0.34, 0.24, 0.17, 0.12, 0.085]),
-}
-
-
-def _correlation(tau: FloatArray, alpha: npt.NDArray[np.int64]) -> FloatArray:
-    """(T, T) correlation of the ln(avar) estimates: the table row of the mean noise type
-    of the two points (interpolated between rows), at their distance in octaves."""
-    d = np.abs(np.log2(tau)[:, None] - np.log2(tau)[None, :])
-    a = np.clip(0.5 * (alpha[:, None] + alpha[None, :]), -2.0, 0.0)
-    rows = {k: np.interp(d, _CORR_D, v, right=0.0) for k, v in _CORR.items()}
-    lo = np.floor(a)
-    frac = a - lo
-    out = np.zeros_like(d)
-    for k in (0, -1, -2):
-        out += np.where(lo == k, (1.0 - frac) * rows[k], 0.0)
-        out += np.where(lo + 1 == k, frac * rows[k], 0.0)
-    return np.asarray(out, dtype=np.float64)
-
-
-def _whitener(tau: FloatArray, alpha: npt.NDArray[np.int64]) -> FloatArray:
-    """L^-1 with L L' the (positive definite) correlation matrix of the points' ln(avar)
-    estimates: whitened residuals are independent with unit variance."""
-    r = _correlation(tau, alpha)
-    lam, vec = np.linalg.eigh(r)
-    r = (vec * np.maximum(lam, 0.05)) @ vec.T
-    sd = np.sqrt(np.diag(r))
-    r = r / sd[:, None] / sd[None, :]
-    return np.linalg.inv(np.linalg.cholesky(r))
-
-
-@dataclass
-class _Data:
-    m: FloatArray
-    sigma: FloatArray  # data Allan deviation
-    nu: FloatArray  # EDF
-    ref: FloatArray  # the deviation the residuals are relative to
-    dt: float
-    alpha: npt.NDArray[np.int64]  # noise type per point
-    whiten: FloatArray  # (T, T): decorrelates the standardized residuals
-
-    @property
-    def c(self) -> FloatArray:
-        return np.sqrt(2.0 * self.nu) / self.ref
-
-
-def _solve_amplitudes(d: _Data, g: FloatArray, free: Sequence[int]) -> tuple[FloatArray, float]:
-    """Amplitudes >= 0 of the ``free`` terms minimizing the deviation-domain residuals
-    c_i (sigma_model_i - sigma_i), decorrelated with ``d.whiten``; returns (amplitudes
-    (3,), cost)."""
-    c = d.c
-    wh = d.whiten
-    cols = list(free)
-    amp = np.zeros(3)
-    if not cols:
-        r = wh @ (c * (0.0 - d.sigma))
-        return amp, float(r @ r)
-    gs = g[:, cols]
-    # start: the variance-domain linearization sqrt(G a) - s ~ (G a - s^2) / (2 s)
-    w = c / (2.0 * d.sigma)
-    x = _nnls(wh @ (gs * w[:, None]), wh @ (w * d.sigma**2))
-
-    def cost(xv: FloatArray) -> float:
-        r = wh @ (c * (np.sqrt(np.maximum(gs @ xv, 0.0)) - d.sigma))
-        return float(r @ r)
-
-    cur = cost(x)
-    for _ in range(6):  # Gauss-Newton on a >= 0
-        s = np.sqrt(np.maximum(gs @ x, 1e-300))
-        jac = wh @ ((c / (2.0 * s))[:, None] * gs)
-        r = wh @ (c * (s - d.sigma))
-        x_new = _nnls(jac, jac @ x - r)
-        step = 1.0
-        new = cost(x_new)
-        while new > cur and step > 1e-3:
-            step *= 0.5
-            x_try = x + step * (x_new - x)
-            new = cost(x_try)
-            if new <= cur:
-                x_new = x_try
-        if new > cur:
-            break
-        done = abs(cur - new) <= 1e-9 * max(cur, 1e-300)
-        x, cur = x_new, new
-        if done:
-            break
-    amp[cols] = x
-    return amp, cur
-
-
-def _fit_terms(
-    d: _Data, terms: set[str], tau_bounds: tuple[float, float]
-) -> tuple[FloatArray, float, float, bool]:
-    """Best amplitudes (3,), tau_c (inf without GM), cost, and whether tau_c hit a bound."""
-    free = [j for j, t in enumerate(FIT_TERMS) if t in terms]
-    if "gauss_markov" not in terms:
-        g = _shapes(d.m, d.dt, math.inf)
-        amp, cost = _solve_amplitudes(d, g, free)
-        return amp, math.inf, cost, False
-    lo, hi = math.log(tau_bounds[0]), math.log(tau_bounds[1])
-    grid = np.linspace(lo, hi, max(8, min(25, int(4 * (hi - lo)) + 2)))  # ~4 per e-fold
-
-    def at(log_tc: float) -> tuple[float, FloatArray]:
-        amp, cost = _solve_amplitudes(d, _shapes(d.m, d.dt, math.exp(log_tc)), free)
-        return cost, amp
-
-    results = [at(float(v)) for v in grid]
-    costs = np.array([r[0] for r in results])
-    i = int(np.argmin(costs))
-    a, b = float(grid[max(i - 1, 0)]), float(grid[min(i + 1, grid.size - 1)])
-    gr = (math.sqrt(5.0) - 1.0) / 2.0
-    x1, x2 = b - gr * (b - a), a + gr * (b - a)
-    f1, f2 = at(x1)[0], at(x2)[0]
-    for _ in range(30):
-        if f1 < f2:
-            b, x2, f2 = x2, x1, f1
-            x1 = b - gr * (b - a)
-            f1 = at(x1)[0]
-        else:
-            a, x1, f1 = x1, x2, f2
-            x2 = a + gr * (b - a)
-            f2 = at(x2)[0]
-        if b - a < 5e-3:  # tau_c to 0.5%
-            break
-    best = 0.5 * (a + b)
-    cost, amp = at(best)
-    if costs[i] < cost:
-        best, cost, amp = float(grid[i]), float(costs[i]), results[i][1]
-    span = (hi - lo) / (grid.size - 1)
-    at_bound = best - lo < 0.5 * span or hi - best < 0.5 * span
-    return amp, math.exp(best), cost, at_bound
-
-
-def _fit_axis(
-    d: _Data, tau_bounds: tuple[float, float], min_significance: float
-) -> tuple[FloatArray, float, set[str], float]:
-    """Fit every term, then drop the least significant one while its significance
-    sqrt(cost without it - cost with it) is below ``min_significance``."""
-    terms = set(FIT_TERMS)
-    fits: dict[frozenset[str], tuple[FloatArray, float, float, bool]] = {}
-
-    def fit(ts: set[str]) -> tuple[FloatArray, float, float, bool]:
-        key = frozenset(ts)
-        if key not in fits:
-            fits[key] = _fit_terms(d, ts, tau_bounds)
-        return fits[key]
-
-    while True:
-        amp, tc, cost, at_bound = fit(terms)
-        if "gauss_markov" in terms and (at_bound or amp[1] == 0.0):
-            terms.discard("gauss_markov")
-            continue
-        zero = [t for j, t in enumerate(FIT_TERMS) if t in terms and amp[j] == 0.0]
-        if zero and len(terms) > 1:
-            terms.discard(zero[0])
-            continue
-        if len(terms) == 1:
-            return amp, tc, terms, cost
-        weakest, z = "", math.inf
-        for t in sorted(terms):
-            delta = fit(terms - {t})[2] - cost
-            zt = math.sqrt(max(delta, 0.0))
-            if zt < z:
-                weakest, z = t, zt
-        if z < min_significance:
-            terms.discard(weakest)
-            continue
-        return amp, tc, terms, cost
-
-
-# ---- intervals -----------------------------------------------------------------------------
+# ---- term selection and intervals (Whittle likelihood, see _whittle) ------------------------
 def _chi2_interval(value: float, nu: float, ci: float, power: float) -> Estimate:
     """value * (nu / chi2)^power at the two tails (power 1/2 for an amplitude read from a
     variance, 1 for a variance-like quantity)."""
@@ -647,83 +379,112 @@ def _chi2_interval(value: float, nu: float, ci: float, power: float) -> Estimate
     return Estimate(value, lo, hi)
 
 
-def _upper_limit(d: _Data, g_col: FloatArray, model_avar: FloatArray, ci: float) -> float:
-    """Largest amplitude (variance units) a term of shape g_col can have before the model
-    passes the data's upper confidence limit at some point."""
-    p = min(ci, 1.0 - ci) / 2.0
-    room = np.array(
-        [
-            mv * (nu / _stats.chi2_ppf(p, min(nu, 1e12)) - 1.0)
-            for mv, nu in zip(model_avar, d.nu, strict=True)
-        ]
-    )
-    ok = g_col > 0
-    if not np.any(ok):
-        return math.inf
-    return float(np.min(room[ok] / g_col[ok]))
+def _lognormal_interval(value: float, var_ln: float, ci: float) -> Estimate:
+    """exp(ln value +/- z sd) with z the two-sided normal quantile of ``ci``."""
+    z = math.sqrt(_stats.chi2_ppf(ci, 1.0))
+    sd = math.sqrt(max(var_ln, 0.0))
+    return Estimate(value, value * math.exp(-z * sd), value * math.exp(z * sd))
 
 
-def _intervals(
-    d: _Data,
-    corr: FloatArray,
-    amp: FloatArray,
-    tc: float,
-    terms: set[str],
+def _penalty(terms: frozenset[str], min_sig: float) -> float:
+    """Half the information-criterion penalty of a set of terms (in negative
+    log-likelihood units): min_sig^2 for the random walk (one amplitude), min_sig^2 +
+    GM_EXTRA_PENALTY for a Gauss-Markov term (an amplitude and tau_c searched over a
+    range; a random walk is its limit tau_c -> inf, so it must also beat that)."""
+    c = 0.0
+    if "random_walk" in terms:
+        c += min_sig**2
+    if "gauss_markov" in terms:
+        c += min_sig**2 + GM_EXTRA_PENALTY
+    return 0.5 * c
+
+
+_MODELS = (
+    frozenset({"white"}),
+    frozenset({"white", "gauss_markov"}),
+    frozenset({"white", "random_walk"}),
+    frozenset({"white", "gauss_markov", "random_walk"}),
+)
+
+
+def _select(
+    spec: _whittle.BandSpectrum, tau_bounds: tuple[float, float], min_sig: float
+) -> tuple[_whittle.ModelFit, dict[frozenset[str], _whittle.ModelFit]]:
+    """Maximum-likelihood fits of the four candidate models and the chosen one: the
+    smallest penalized negative log-likelihood among those whose Gauss-Markov tau_c is
+    inside its search range and whose amplitudes are all > 0."""
+    fits = {t: _whittle.fit_terms(spec, t, tau_bounds) for t in _MODELS}
+    best: _whittle.ModelFit | None = None
+    score = math.inf
+    for t, f in fits.items():
+        if f.at_bound and "gauss_markov" in t:
+            continue
+        if any(
+            f.amp[j] <= 0.0 for j, name in enumerate(FIT_TERMS) if name in t and name != "white"
+        ):
+            continue
+        s = f.nll + _penalty(t, min_sig)
+        if s < score:
+            best, score = f, s
+    assert best is not None  # the white-only model is always valid
+    return best, fits
+
+
+def _significance(
+    chosen: _whittle.ModelFit, fits: dict[frozenset[str], _whittle.ModelFit]
+) -> dict[str, float]:
+    """sqrt(2 (nll without - nll with)) of each coloured term against the chosen model:
+    the term removed from it (kept terms) or added to it (dropped terms)."""
+    out: dict[str, float] = {}
+    for term in ("gauss_markov", "random_walk"):
+        if term in chosen.terms:
+            other = fits[chosen.terms - {term}]
+            delta = other.nll - chosen.nll
+        else:
+            other = fits[chosen.terms | {term}]
+            delta = chosen.nll - other.nll
+        out[term] = math.sqrt(max(2.0 * delta, 0.0))
+    return out
+
+
+def _spectral_intervals(
+    spec: _whittle.BandSpectrum,
+    fit: _whittle.ModelFit,
     ci: float,
     tau_bounds: tuple[float, float],
 ) -> tuple[Estimate, Estimate, Estimate, Estimate]:
-    """Intervals of N, sigma_b, tau_c and K from the linearized covariance of the
-    weighted least-squares estimate in the log-parameters: the sandwich
-    (J'WJ)^-1 J'W S W J (J'WJ)^-1 with W = diag(nu/2) and S the covariance of the
-    points' ln(avar) (2/nu on the diagonal, the ``corr`` correlations off it); each
-    parameter then gets the EDF nu = 2 / var(ln p) of its variance-like form and a
-    chi-square interval."""
-    g = _shapes(d.m, d.dt, tc)
-    parts = g * amp[None, :]
-    model = parts.sum(axis=1)
-    f = parts / np.maximum(model, 1e-300)[:, None]
-    cols: list[tuple[str, FloatArray]] = []
-    for j, name in enumerate(FIT_TERMS):
-        if name in terms and amp[j] > 0:
-            cols.append((name, f[:, j]))
-    gm = "gauss_markov" in terms and amp[1] > 0
-    if gm:
-        h = 1e-4
-        g_hi = gauss_markov_avar(d.m, 1.0, tc * math.exp(h), d.dt)
-        g_lo = gauss_markov_avar(d.m, 1.0, tc * math.exp(-h), d.dt)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            s = (np.log(g_hi) - np.log(g_lo)) / (2 * h)  # d ln g / d ln tau_c
-        cols.append(("tau_c", f[:, 1] * np.where(np.isfinite(s), s, 0.0)))
-    var: dict[str, float] = {}
-    if cols:
-        jac = np.stack([c for _, c in cols], axis=1)  # d ln(avar) / d ln(parameter)
-        v = 2.0 / d.nu  # var ln(avar_hat)
-        sj = jac / np.sqrt(v)[:, None]  # standardized: the points then have correlation corr
-        a_inv = np.linalg.pinv(sj.T @ sj)
-        pcov = a_inv @ (sj.T @ corr @ sj) @ a_inv  # the sandwich of weighted least squares
-        for i, (name, col) in enumerate(cols):
-            var[name] = float(max(pcov[i, i], 1e-300))
-            if name != "tau_c":
-                # never narrower than reading the term off its single best point
-                var[name] = max(var[name], float(np.min(v / np.maximum(col * col, 1e-300))))
+    """N, sigma_b, tau_c, K with intervals. Present terms: the inverse Fisher information
+    of the Whittle likelihood in the log-parameters gives var(ln a) of each amplitude,
+    and the chi-square interval with nu = 2 / var(ln a) (a Gamma-distributed variance
+    estimate has exactly that); tau_c: log-normal. Absent terms: [0, z sd(a)] with sd(a)
+    the amplitude's standard deviation at 0 from the Fisher information and z the
+    one-sided normal quantile of ``ci`` (for the Gauss-Markov term the largest over
+    tau_c in its search range)."""
+    dt = spec.dt
+    names, cov = _whittle.log_covariance(spec, fit)
+    var = {n: float(cov[i, i]) for i, n in enumerate(names)}
+    scale = (dt, 1.0, 1.0 / dt)  # a_w -> N^2, a_g -> sigma_b^2, a_r -> K^2
+    z1 = math.sqrt(_stats.chi2_ppf(2.0 * ci - 1.0, 1.0)) if ci > 0.5 else 0.0
+    g0 = _whittle.shapes(spec, fit.tau_c)
     out: list[Estimate] = []
-    for j, name in ((0, "white"), (2, "random_walk")):
-        value = math.sqrt(amp[j])
+    for j, name in enumerate(FIT_TERMS):
+        if name == "gauss_markov":
+            continue
         if name in var:
-            out.append(_chi2_interval(value, 2.0 / var[name], ci, 0.5))
+            out.append(_chi2_interval(math.sqrt(fit.amp[j] * scale[j]), 2.0 / var[name], ci, 0.5))
         else:
-            up = _upper_limit(d, g[:, j], model, ci)
-            out.append(Estimate(0.0, 0.0, math.sqrt(max(up, 0.0))))
+            up = z1 * _whittle.amplitude_sd(spec, fit, g0, j)
+            out.append(Estimate(0.0, 0.0, math.sqrt(up * scale[j])))
     white, rw = out
-    if gm:
-        sb = _chi2_interval(math.sqrt(amp[1]), 2.0 / var["gauss_markov"], ci, 0.5)
-        tce = _chi2_interval(tc, 2.0 / var["tau_c"], ci, 1.0)
+    if "gauss_markov" in var:
+        sb = _chi2_interval(math.sqrt(fit.amp[1]), 2.0 / var["gauss_markov"], ci, 0.5)
+        tce = _lognormal_interval(fit.tau_c, var["tau_c"], ci)
     else:
-        ups = []
-        for tcv in np.geomspace(tau_bounds[0], tau_bounds[1], 12):
-            gcol = gauss_markov_avar(d.m, 1.0, float(tcv), d.dt)
-            ups.append(_upper_limit(d, gcol, model, ci))
-        sb = Estimate(0.0, 0.0, math.sqrt(max(max(ups), 0.0)))
+        ups = [
+            z1 * _whittle.amplitude_sd(spec, fit, _whittle.shapes(spec, float(t)), 1)
+            for t in np.geomspace(tau_bounds[0], tau_bounds[1], 8)
+        ]
+        sb = Estimate(0.0, 0.0, math.sqrt(max(ups)))
         tce = Estimate(math.nan, math.nan, math.nan)
     return white, sb, tce, rw
 
@@ -739,7 +500,7 @@ def _axis_names(k: int) -> list[str]:
 
 def _fit_column(
     name: str,
-    n_samples: int,
+    spec: _whittle.BandSpectrum | None,
     sigma: FloatArray,
     tau: FloatArray,
     dt: float,
@@ -748,51 +509,25 @@ def _fit_column(
     min_sig: float,
     ci: float,
 ) -> tuple[AxisFit, npt.NDArray[np.int64], FloatArray]:
-    """Fit one column's Allan deviation ``sigma`` (U) at ``tau`` (s); returns the
-    AxisFit, the noise type per point and the EDF per point."""
+    """Fit one column from its band spectrum ``spec`` (None: a constant column); its
+    Allan deviation ``sigma`` (U) at ``tau`` (s) gives the EDF and the bias-instability
+    figure. Returns the AxisFit, the noise type per point and the EDF per point."""
     mf = np.asarray(np.round(tau / dt), dtype=np.float64)
     nan = Estimate(math.nan, math.nan, math.nan)
-    if not np.any(sigma > 0):  # a constant column: nothing to fit
+    if spec is None or not np.any(sigma > 0) or not np.any(spec.power > 0):
         alpha0 = np.zeros(tau.size, dtype=np.int64)
         zero = Estimate(0.0, 0.0, 0.0)
         return AxisFit(name, zero, zero, nan, zero, nan, math.nan, (), 0.0), alpha0, edf_of(alpha0)
-    # the fit uses the taus up to N/4 (Stable32's stop ratio for the overlapping
-    # deviation): beyond, a point has fewer than ~3 degrees of freedom
-    keep = (sigma > 0) & (mf <= n_samples / MAX_M_RATIO)
-    if np.count_nonzero(keep) < 3:
-        keep = sigma > 0
-
-    def data(alpha: npt.NDArray[np.int64], ref: FloatArray) -> _Data:
-        nu = edf_of(alpha)
-        unbiased = sigma / _mean_chi_ratio(nu)  # E[sigma_hat] = c(nu) sigma
-        wh = _whitener(tau[keep], alpha[keep])
-        return _Data(mf[keep], unbiased[keep], nu[keep], ref[keep], dt, alpha[keep], wh)
-
-    alpha = noise_type_from_slope(np.square(np.maximum(sigma, 1e-300)), tau)
-    ref = sigma
-    amp, tc, terms = np.zeros(3), math.inf, set(FIT_TERMS)
-    # 1. every term, weighted least squares: a model for the noise types and weights
-    eye = np.eye(int(np.count_nonzero(keep)))
-    amp, tc, _cost, _ = _fit_terms(
-        replace(data(alpha, ref), whiten=eye), set(FIT_TERMS), tau_bounds
-    )
+    fit, fits = _select(spec, tau_bounds, min_sig)
+    tc = fit.tau_c
+    amp = np.array([fit.amp[0] * dt, fit.amp[1], fit.amp[2] / dt])  # N^2, sigma_b^2, K^2
+    terms = {t for j, t in enumerate(FIT_TERMS) if t in fit.terms and amp[j] > 0}
+    white, sb, tce, rw = _spectral_intervals(spec, fit, ci, tau_bounds)
     alpha = _model_alpha(mf, dt, tc, amp)
-    ref = np.sqrt(np.maximum(_shapes(mf, dt, tc) @ amp, 1e-300))
-    # 2. which terms: decorrelated (generalized) least squares, so that the cost
-    # differences behave as chi-square
-    _amp, _tc, terms, _cost = _fit_axis(data(alpha, ref), tau_bounds, min_sig)
-    # 3. their values: weighted least squares, twice (noise types and weights from the
-    # model of the pass before)
-    for _ in range(2):
-        amp, tc, _cost, _ = _fit_terms(replace(data(alpha, ref), whiten=eye), terms, tau_bounds)
-        alpha = _model_alpha(mf, dt, tc, amp)
-        ref = np.sqrt(np.maximum(_shapes(mf, dt, tc) @ amp, 1e-300))
-    d = data(alpha, ref)
-    corr = np.linalg.inv(d.whiten) @ np.linalg.inv(d.whiten).T  # the correlation of the points
-    d = replace(d, whiten=np.eye(d.m.size))
-    r = d.c * (np.sqrt(np.maximum(_shapes(d.m, dt, tc) @ amp, 0.0)) - d.sigma)
-    chi2 = float(r @ r) / max(d.m.size, 1)
-    white, sb, tce, rw = _intervals(d, corr, amp, tc, terms, ci, tau_bounds)
+    # goodness of fit: the gamma deviance per band (about 1 for a good fit)
+    ratio = spec.power / np.maximum(_whittle.shapes(spec, tc) @ fit.amp, 1e-300)
+    dev = 2.0 * spec.count * (ratio - 1.0 - np.log(np.maximum(ratio, 1e-300)))
+    chi2 = float(np.sum(dev)) / max(spec.power.size, 1)
     # bias instability: read where the model's curve is flattest, on a fine grid
     fine = np.asarray(np.unique(np.round(np.geomspace(mf[0], mf[-1], 200))), dtype=np.float64)
     fine_dev = np.sqrt(np.maximum(_shapes(fine, dt, tc) @ amp, 1e-300))
@@ -804,7 +539,7 @@ def _fit_column(
         j = int(np.argmin(np.abs(np.log(mf) - math.log(fine[ib]))))
         be = _chi2_interval(b_val, float(edf_of(alpha)[j]), ci, 0.5)
         b_tau = float(fine[ib] * dt)
-    fit = AxisFit(
+    axis = AxisFit(
         name=name,
         noise_density=white,
         bias_stddev=sb,
@@ -814,8 +549,9 @@ def _fit_column(
         bias_instability_tau=b_tau,
         terms=tuple(t for t in FIT_TERMS if t in terms),
         reduced_chi2=chi2,
+        significance=_significance(fit, fits),
     )
-    return fit, alpha, edf_of(alpha)
+    return axis, alpha, edf_of(alpha)
 
 
 def fit_noise(
@@ -831,7 +567,8 @@ def fit_noise(
     progress: Callable[[str], None] | None = None,
 ) -> NoiseFit:
     """Fit white noise N, a Gauss-Markov bias (sigma_b, tau_c) and a rate random walk K
-    to each axis of a stationary log, from its overlapping Allan deviation.
+    to each axis of a stationary log, by maximum likelihood on its spectrum (the
+    overlapping Allan deviation is computed too, for plots and the bias instability).
 
     Parameters
     ----------
@@ -849,8 +586,9 @@ def fit_noise(
     ci : float
         Probability content of the intervals, in (0, 1) (default 0.683, one sigma).
     min_significance : float
-        A term is kept when sqrt(cost without it - cost with it) reaches this
-        (default 3; >= 0).
+        A random walk is kept when it raises 2 ln(likelihood) by at least
+        min_significance^2, a Gauss-Markov term by min_significance^2 + 4 (default 3,
+        i.e. 9 and 13; >= 0). See docs/fit.rst.
     columns, time_column
         Column selection and a leading time column (s) of a file or array.
     threads : int or None
@@ -909,11 +647,8 @@ def fit_noise(
     sums = _column_sums(y, m, "data", threads, col_done)
     n_terms = (n + 1 - 2 * m).astype(np.int64)
     adev = np.sqrt(sums / (2.0 * n_terms[:, None])) / m[:, None]
-    fit_max = float(tau[m <= n / MAX_M_RATIO][-1]) if np.any(m <= n / MAX_M_RATIO) else tau[-1]
-    # a Gauss-Markov term must show its peak and two octaves of its falling side in the
-    # fitted taus; with a later peak its rising side is a random walk's (K^2 = 2
-    # sigma_b^2 / tau_c) and the few long-tau points cannot tell the two apart
-    tau_bounds = (float(tau[0]), float(max(fit_max / (_GM_PEAK * GM_FALL), tau[0] * 4.0)))
+    # the Gauss-Markov correlation time is searched from dt to T / 4
+    tau_bounds = (dt, max(n * dt / GM_TAU_MAX_RATIO, 4.0 * dt))
     edf_cache: dict[tuple[int, int], float] = {}
 
     def edf_of(alpha: npt.NDArray[np.int64]) -> FloatArray:
@@ -925,13 +660,26 @@ def fit_noise(
             out[i] = edf_cache[key]
         return out
 
+    say("spectra")
+
+    def spectrum(c: int) -> _whittle.BandSpectrum | None:
+        col = y[:, c]
+        if not np.any(col != col[0]):
+            return None
+        return _whittle.band_spectrum(col, dt)
+
+    if threads > 1 and k > 1:
+        with ThreadPoolExecutor(max_workers=min(threads, k)) as pool:
+            spectra = list(pool.map(spectrum, range(k)))
+    else:
+        spectra = [spectrum(c) for c in range(k)]
     say("fitting")
     axes: list[AxisFit] = []
     alphas = np.empty((m.size, k), dtype=np.int64)
     edfs = np.empty((m.size, k))
     for c, name in enumerate(_axis_names(k)):
         ax, alphas[:, c], edfs[:, c] = _fit_column(
-            name, n, adev[:, c], tau, dt, edf_of, tau_bounds, min_sig, ci
+            name, spectra[c], adev[:, c], tau, dt, edf_of, tau_bounds, min_sig, ci
         )
         axes.append(ax)
         say(f"  {name}: terms {', '.join(ax.terms) or 'none'}")

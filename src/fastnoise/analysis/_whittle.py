@@ -1,0 +1,397 @@
+"""Whittle (spectral) likelihood of the IMU noise terms of one stationary log column.
+
+The log y (rate samples, unit U, step dt) is the sum of white noise (variance
+``a_w = N^2 / dt``), a steady-state first-order Gauss-Markov process (variance
+``a_g = sigma_b^2``, correlation time tau_c) and a random walk (increment variance
+``a_r = K^2 dt``). Its first difference d_t = y_t - y_(t-1) is stationary for all three,
+with the exact discrete-time spectrum (variance per unit of normalized angular frequency,
+omega in radians per sample, u = sin^2(omega/2), phi = exp(-dt/tau_c))::
+
+    S(omega) = a_w 4u + a_g (1 - phi^2) 4u / ((1 - phi)^2 + 4 phi u) + a_r
+
+d is Hann-tapered, its periodogram I_k taken at the Fourier frequencies omega_k = 2 pi
+k / L, and only the odd k are kept: with a Hann taper neighbouring bins are correlated
+(0.44), bins two apart almost not (0.03), so the kept ordinates are close to
+independent, each exponential with mean E[I_k]. (d has mean zero for all three terms, so
+nothing is subtracted; the lowest kept bin, k = 1, carries most of what separates a
+Gauss-Markov term with a long tau_c from a random walk.) The taper smooths the spectrum over a
+few bins; to second order E[I_k] = S + (2 pi^2 / (3 L^2)) S'' (S'' = d^2 S / d omega^2),
+which matters only in the lowest bins where the white and Gauss-Markov terms of the
+differenced series vanish like omega^2; this correction is in the model. The kept
+ordinates are averaged in bands (single bins at the low end, then about 20% wide);
+a band mean of n ordinates is Gamma(n, S/n) distributed, so the negative log-likelihood
+is ``sum_b n_b (ln S_b + P_b / S_b)`` (S_b the band mean of the model), exact up to the
+within-band variation of S, which is averaged over the band.
+
+For a fixed tau_c the model is linear in the amplitudes; their maximum-likelihood values
+are found by iteratively reweighted non-negative least squares (Fisher scoring of the
+gamma likelihood), and tau_c by a grid search on ln tau_c refined by golden section.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray: TypeAlias = npt.NDArray[np.float64]
+
+#: Term order of the amplitude vector: white a_w, Gauss-Markov a_g, random walk a_r.
+TERMS = ("white", "gauss_markov", "random_walk")
+#: Bins of the lowest bands (one ordinate each), then bands grow by this ratio.
+_SINGLE = 12
+_RATIO = 1.2
+#: Variance inflation of a mean of the kept ordinates: with a Hann taper the power at
+#: bins two apart has correlation (1/6)^2 = 1/36, so var(mean) is (1 + 2/36) times that
+#: of independent ordinates (the Fisher information is divided by it).
+ORDINATE_CORRELATION = 1.0 + 2.0 / 36.0
+#: At most this many model evaluation points per band.
+_POINTS = 8
+
+
+def fast_length(n: int) -> int:
+    """Largest 2^a 3^b 5^c <= n (an FFT length numpy transforms quickly)."""
+    best = 1
+    p2 = 1
+    while p2 <= n:
+        p3 = p2
+        while p3 <= n:
+            p5 = p3
+            while p5 <= n:
+                best = max(best, p5)
+                p5 *= 5
+            p3 *= 3
+        p2 *= 2
+    return best
+
+
+@dataclass(frozen=True)
+class BandSpectrum:
+    """The band-averaged Hann periodogram of a differenced column.
+
+    power: (B,) band means P_b (U^2 per unit normalized angular frequency, i.e. the
+    variance of d for a flat spectrum); count: (B,) ordinates per band; omega: (E,)
+    evaluation frequencies (rad/sample); band: (E,) band of each; weight: (E,) 1 / points
+    in its band; length: L, the transformed length; dt: sample step, s.
+    """
+
+    power: FloatArray
+    count: FloatArray
+    omega: FloatArray
+    band: npt.NDArray[np.int64]
+    weight: FloatArray
+    length: int
+    dt: float
+    trig: FloatArray  # (3, E): sin^2(omega/2), cos(omega), sin^2(omega)
+    starts: npt.NDArray[np.int64]  # (B,): first evaluation point of each band
+    white: FloatArray  # (B,): exact band means of the white shape
+
+    def band_mean(self, values: FloatArray) -> FloatArray:
+        """(E, k) values at the evaluation points -> (B, k) band means."""
+        return np.asarray(np.add.reduceat(values * self.weight[:, None], self.starts, axis=0))
+
+
+def band_spectrum(y: FloatArray, dt: float) -> BandSpectrum:
+    """Band spectrum of one column y (n,), n >= 64."""
+    d = np.diff(np.asarray(y, dtype=np.float64))
+    length = fast_length(d.size)
+    d = d[:length]
+    t = np.arange(length, dtype=np.float64)
+    h = 0.5 - 0.5 * np.cos((2.0 * math.pi / length) * t)
+    spec = np.fft.rfft(h * d)
+    per = (spec.real**2 + spec.imag**2) / float(np.sum(h * h))
+    k = np.arange(1, (length - 1) // 2 + 1, 2)
+    if k.size == 0:
+        raise ValueError(f"{y.size} samples are too few for a spectral fit")
+    pk = per[k]
+    # band edges in the index j of the kept ordinates
+    edges = list(range(min(_SINGLE, k.size) + 1))
+    while edges[-1] < k.size:
+        edges.append(min(k.size, max(edges[-1] + 1, int(math.ceil(edges[-1] * _RATIO)))))
+    e = np.asarray(edges)
+    cs = np.concatenate([[0.0], np.cumsum(pk)])
+    count = np.diff(e).astype(np.float64)
+    power = (cs[e[1:]] - cs[e[:-1]]) / count
+    om: list[FloatArray] = []
+    bd: list[npt.NDArray[np.int64]] = []
+    wt: list[FloatArray] = []
+    for b in range(count.size):
+        lo, hi = int(e[b]), int(e[b + 1])
+        idx: FloatArray
+        if hi - lo <= _POINTS:
+            idx = np.arange(lo, hi, dtype=np.float64)
+        else:  # the centres of _POINTS equal blocks of the band's ordinates
+            idx = np.asarray(
+                lo - 0.5 + (np.arange(_POINTS) + 0.5) * ((hi - lo) / _POINTS), dtype=np.float64
+            )
+        pts = 2.0 * math.pi * (2.0 * idx + 1.0) / length  # k = 2 j + 1
+        om.append(pts)
+        bd.append(np.full(pts.size, b, dtype=np.int64))
+        wt.append(np.full(pts.size, 1.0 / pts.size))
+    omega = np.concatenate(om)
+    band = np.concatenate(bd)
+    weight = np.concatenate(wt)
+    starts = np.concatenate([[0], np.cumsum([p.size for p in om])[:-1]]).astype(np.int64)
+    trig = np.stack([np.sin(0.5 * omega) ** 2, np.cos(omega), np.sin(omega) ** 2])
+    # the white shape's band means exactly, over every kept ordinate (the bands hold up
+    # to ~1e6 ordinates, where an approximate mean would bias N by more than its sd)
+    wk = 2.0 * math.pi * k / length
+    c = 2.0 * math.pi**2 / (3.0 * float(length) ** 2)
+    wsum = np.concatenate([[0.0], np.cumsum(2.0 - 2.0 * np.cos(wk) + c * 2.0 * np.cos(wk))])
+    white = (wsum[e[1:]] - wsum[e[:-1]]) / count
+    return BandSpectrum(power, count, omega, band, weight, length, dt, trig, starts, white)
+
+
+def _point_shapes(trig: FloatArray, dt: float, tau_c: float, length: int) -> FloatArray:
+    """(E, 3) expected tapered periodogram per unit amplitude at the points whose
+    sin^2(omega/2), cos(omega), sin^2(omega) are ``trig``."""
+    c = 2.0 * math.pi**2 / (3.0 * float(length) ** 2)
+    u, cw, s2 = trig[0], trig[1], trig[2]
+    g = np.empty((u.size, 3))
+    g[:, 0] = 4.0 * u + c * 2.0 * cw
+    g[:, 2] = 1.0
+    if math.isfinite(tau_c):
+        eps = -math.expm1(-dt / tau_c)  # 1 - phi
+        phi = 1.0 - eps
+        q = eps * (1.0 + phi)  # 1 - phi^2
+        a, b = eps * eps, 4.0 * phi
+        den = a + b * u
+        f = 4.0 * u / den
+        f1 = 4.0 * a / den**2
+        f2 = -8.0 * a * b / den**3
+        g[:, 1] = q * (f + c * (f2 * s2 / 4.0 + f1 * cw / 2.0))
+    else:
+        g[:, 1] = 0.0
+    return g
+
+
+def shapes(spec: BandSpectrum, tau_c: float) -> FloatArray:
+    """(B, 3) band-mean model per unit amplitude (white, Gauss-Markov at tau_c, RW)."""
+    g = spec.band_mean(_point_shapes(spec.trig, spec.dt, tau_c, spec.length))
+    g[:, 0] = spec.white
+    return g
+
+
+def nll(spec: BandSpectrum, model: FloatArray) -> float:
+    """Negative log-likelihood (up to a constant) of band means ``model`` (B,)."""
+    s = np.maximum(model, 1e-300)
+    return float(np.sum(spec.count * (np.log(s) + spec.power / s)))
+
+
+def _solve(g: list[list[float]], r: list[float]) -> list[float] | None:
+    """Solve the k x k system g x = r (k <= 3), Gaussian elimination with partial
+    pivoting in Python floats; None when (nearly) singular."""
+    k = len(r)
+    a = [row[:] + [r[i]] for i, row in enumerate(g)]
+    for col in range(k):
+        piv = max(range(col, k), key=lambda i: abs(a[i][col]))
+        if abs(a[piv][col]) < 1e-12:
+            return None
+        a[col], a[piv] = a[piv], a[col]
+        for i in range(col + 1, k):
+            f = a[i][col] / a[col][col]
+            for j in range(col, k + 1):
+                a[i][j] -= f * a[col][j]
+    x = [0.0] * k
+    for i in range(k - 1, -1, -1):
+        x[i] = (a[i][k] - sum(a[i][j] * x[j] for j in range(i + 1, k))) / a[i][i]
+    return x
+
+
+def _nnls(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Non-negative least squares, at most 3 unknowns: the unconstrained solution when it
+    is non-negative, else the best non-negative one over the subsets of free columns
+    (exact for this convex problem). Columns are scaled to unit norm; the costs come
+    from the Gram matrix (cost = b'b - 2 x'r + x'Gx)."""
+    p = a.shape[1]
+    norms = np.sqrt(np.sum(a * a, axis=0))
+    norms[norms == 0] = 1.0
+    an = a / norms
+    gram = (an.T @ an).tolist()
+    rhs = (an.T @ b).tolist()
+    best = [0.0] * p
+    best_cost = 0.0
+    for mask in range(2**p - 1, 0, -1):
+        cols = [j for j in range(p) if mask >> j & 1]
+        x = _solve([[gram[i][j] for j in cols] for i in cols], [rhs[i] for i in cols])
+        if x is None or min(x) < 0.0 or not all(math.isfinite(v) for v in x):
+            continue
+        # cost relative to b'b: -x'r (at the least-squares solution x'Gx = x'r)
+        cost = -sum(xi * rhs[c] for xi, c in zip(x, cols, strict=True))
+        if mask == 2**p - 1:
+            best = x
+            break
+        if cost < best_cost:
+            best_cost = cost
+            best = [0.0] * p
+            for xi, c in zip(x, cols, strict=True):
+                best[c] = xi
+    return np.asarray(np.asarray(best, dtype=np.float64) / norms, dtype=np.float64)
+
+
+def amplitudes(
+    spec: BandSpectrum, g: FloatArray, free: Sequence[int], start: FloatArray | None = None
+) -> tuple[FloatArray, float]:
+    """Maximum-likelihood amplitudes >= 0 of the ``free`` columns of g (B, 3) (the others
+    0): Fisher scoring, i.e. least squares of the band means on the shapes with weights
+    n_b / S_b^2, repeated; returns (amplitudes (3,), negative log-likelihood)."""
+    cols = list(free)
+    amp = np.zeros(3)
+    if not cols:
+        return amp, nll(spec, np.zeros(spec.power.size))
+    gs = g[:, cols]
+    sw = np.sqrt(spec.count) / np.maximum(spec.power, 1e-300)  # first weights: S ~ P
+    if start is not None and np.any(start[cols] > 0):
+        x = np.asarray(start[cols], dtype=np.float64)
+    else:
+        x = _nnls(gs * sw[:, None], spec.power * sw)
+    cur = nll(spec, gs @ x)
+    for _ in range(40):
+        s = np.maximum(gs @ x, 1e-300)
+        sw = np.sqrt(spec.count) / s
+        x_new = _nnls(gs * sw[:, None], spec.power * sw)
+        new = nll(spec, gs @ x_new)
+        step = 1.0
+        while not new <= cur and step > 1e-3:
+            step *= 0.5
+            x_try = x + step * (x_new - x)
+            new = nll(spec, gs @ x_try)
+            if new <= cur:
+                x_new = x_try
+        if not new <= cur:
+            break
+        done = cur - new <= 1e-7
+        x, cur = x_new, new
+        if done:
+            break
+    amp[cols] = x
+    return amp, cur
+
+
+def _amplitudes_grid(
+    spec: BandSpectrum, gs: FloatArray, iterations: int = 12
+) -> tuple[FloatArray, FloatArray]:
+    """Fisher scoring without constraints for a stack of models at once: gs (G, B, p)
+    -> amplitudes (G, p) and negative log-likelihoods (G,) (inf where an amplitude came
+    out negative or the iteration failed: those need ``amplitudes``)."""
+    norms = np.sqrt(np.sum(gs * gs, axis=1))  # (G, p)
+    norms[norms == 0] = 1.0
+    gn = gs / norms[:, None, :]
+    sw = np.broadcast_to(np.sqrt(spec.count) / np.maximum(spec.power, 1e-300), gs.shape[:2])
+    x = np.zeros((gs.shape[0], gs.shape[2]))
+    eye = 1e-12 * np.eye(gs.shape[2])
+    for _ in range(iterations):
+        a = gn * sw[:, :, None]
+        m = np.einsum("gbi,gbj->gij", a, a) + eye
+        r = np.einsum("gbi,gb->gi", a, spec.power[None, :] * sw)
+        x = np.linalg.solve(m, r[:, :, None])[:, :, 0]
+        s = np.einsum("gbi,gi->gb", gn, x)
+        sw = np.sqrt(spec.count)[None, :] / np.maximum(s, 1e-300)
+    s = np.maximum(np.einsum("gbi,gi->gb", gn, x), 1e-300)
+    vals = np.sum(spec.count[None, :] * (np.log(s) + spec.power[None, :] / s), axis=1)
+    bad = np.any(x < 0.0, axis=1) | ~np.all(np.isfinite(x), axis=1) | ~np.isfinite(vals)
+    vals[bad] = np.inf
+    return x / norms, vals
+
+
+@dataclass(frozen=True)
+class ModelFit:
+    """Maximum-likelihood fit of one set of terms."""
+
+    terms: frozenset[str]
+    amp: FloatArray  # (3,): a_w, a_g, a_r
+    tau_c: float  # s; inf without a Gauss-Markov term
+    nll: float
+    at_bound: bool  # tau_c at an end of its search range
+
+
+def fit_terms(
+    spec: BandSpectrum, terms: frozenset[str], tau_bounds: tuple[float, float]
+) -> ModelFit:
+    """Fit the given terms (maximum likelihood), tau_c over ``tau_bounds`` (s)."""
+    free = [j for j, t in enumerate(TERMS) if t in terms]
+    if "gauss_markov" not in terms:
+        amp, val = amplitudes(spec, shapes(spec, math.inf), free)
+        return ModelFit(terms, amp, math.inf, val, False)
+    lo, hi = math.log(tau_bounds[0]), math.log(tau_bounds[1])
+    grid = np.linspace(lo, hi, max(6, int(1.5 * (hi - lo)) + 2))
+    cache: dict[float, tuple[float, FloatArray]] = {}
+    prev: list[FloatArray] = []
+
+    def at(x: float) -> float:
+        if x not in cache:
+            amp, val = amplitudes(spec, shapes(spec, math.exp(x)), free, prev[-1] if prev else None)
+            cache[x] = (val, amp)
+            prev.append(amp)
+        return cache[x][0]
+
+    # the grid at once (unconstrained Fisher scoring), constrained fits where needed
+    gs = np.stack([shapes(spec, math.exp(float(x)))[:, free] for x in grid])
+    xs, vs = _amplitudes_grid(spec, gs)
+    vals = []
+    for gi, x in enumerate(grid):
+        if math.isfinite(vs[gi]):
+            amp = np.zeros(3)
+            amp[free] = xs[gi]
+            cache[float(x)] = (float(vs[gi]), amp)
+            prev.append(amp)
+        vals.append(at(float(x)))
+    i = int(np.argmin(vals))
+    a, b = float(grid[max(i - 1, 0)]), float(grid[min(i + 1, grid.size - 1)])
+    gr = (math.sqrt(5.0) - 1.0) / 2.0
+    x1, x2 = b - gr * (b - a), a + gr * (b - a)
+    f1, f2 = at(x1), at(x2)
+    while b - a > 1e-2:
+        if f1 < f2:
+            b, x2, f2 = x2, x1, f1
+            x1 = b - gr * (b - a)
+            f1 = at(x1)
+        else:
+            a, x1, f1 = x1, x2, f2
+            x2 = a + gr * (b - a)
+            f2 = at(x2)
+    best = min(cache, key=lambda x: cache[x][0])
+    val, amp = cache[best]
+    step = (hi - lo) / (grid.size - 1)
+    at_bound = best - lo < 0.5 * step or hi - best < 0.5 * step
+    return ModelFit(terms, amp, math.exp(best), val, at_bound)
+
+
+def log_covariance(spec: BandSpectrum, fit: ModelFit) -> tuple[list[str], FloatArray]:
+    """Inverse Fisher information of the fit in the log-parameters of its non-zero
+    terms (ln a_w, ln a_g, ln tau_c, ln a_r, in that order, those present): names and
+    covariance."""
+    g = shapes(spec, fit.tau_c)
+    model = np.maximum(g @ fit.amp, 1e-300)
+    names: list[str] = []
+    cols: list[FloatArray] = []
+    for j, t in enumerate(TERMS):
+        if fit.amp[j] > 0:
+            names.append(t)
+            cols.append(g[:, j] * fit.amp[j] / model)
+            if t == "gauss_markov":
+                h = 1e-4
+                gp = shapes(spec, fit.tau_c * math.exp(h))[:, 1]
+                gm = shapes(spec, fit.tau_c * math.exp(-h))[:, 1]
+                names.append("tau_c")
+                cols.append(fit.amp[1] * (gp - gm) / (2.0 * h) / model)
+    if not cols:
+        return names, np.zeros((0, 0))
+    jac = np.stack(cols, axis=1)
+    info = jac.T @ (jac * spec.count[:, None]) / ORDINATE_CORRELATION
+    return names, np.asarray(np.linalg.pinv(info), dtype=np.float64)
+
+
+def amplitude_sd(spec: BandSpectrum, fit: ModelFit, g: FloatArray, j: int) -> float:
+    """Standard deviation of amplitude j (linear scale, at 0) when the column g[:, j] is
+    added to the fitted model: from the Fisher information of the amplitudes."""
+    model = np.maximum(g @ fit.amp, 1e-300)
+    use = [i for i in range(3) if fit.amp[i] > 0 and i != j] + [j]
+    jac = g[:, use] / model[:, None]
+    info = jac.T @ (jac * spec.count[:, None]) / ORDINATE_CORRELATION
+    cov = np.linalg.pinv(info)
+    return float(math.sqrt(max(cov[-1, -1], 0.0)))
