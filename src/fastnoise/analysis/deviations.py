@@ -101,13 +101,13 @@ def _mod_sum(x: FloatArray, m: int) -> tuple[float, int]:
     d = x[2 * m :] - 2.0 * x[m:-m] + x[: -2 * m]  # second differences, N - 2m
     c = np.concatenate([[0.0], np.cumsum(d)])
     inner = c[m:] - c[:-m]  # the m-term moving sums, N - 3m + 1
-    return float(np.dot(inner, inner)), inner.shape[0]
+    return float(np.sum(inner * inner)), inner.shape[0]
 
 
 def _had_sum(x: FloatArray, m: int) -> tuple[float, int]:
     n = x.shape[0] - 3 * m
     d = x[3 * m :] - 3.0 * x[2 * m : 2 * m + n] + 3.0 * x[m : m + n] - x[:n]
-    return float(np.dot(d, d)), n
+    return float(np.sum(d * d)), n
 
 
 def _tot_sum(x: FloatArray, m: int) -> tuple[float, int]:
@@ -118,7 +118,7 @@ def _tot_sum(x: FloatArray, m: int) -> tuple[float, int]:
     xe = np.concatenate([before, x, after])
     p = np.arange(n - 1, 2 * n - 3)  # i = 2 .. N-1 in xe's positions
     d = xe[p - m] - 2.0 * xe[p] + xe[p + m]
-    return float(np.dot(d, d)), n - 2
+    return float(np.sum(d * d)), n - 2
 
 
 # kind -> (sum, largest m for N phase points, denominator factor c: var = S / (c tau^2 n))

@@ -140,7 +140,9 @@ def _write_imu_file(fit: object, fmt: str, out: Path, say: Callable[[str], None]
                 say(f"{ax.name}: no random walk detected; writing its upper limit {est.high:.3g}")
                 k.append(est.high)
         n = [ax.noise_density.value for ax in axes]
-        triads.append(TriadNoise(noise_density=n, random_walk_density=k))
+        triads.append(
+            TriadNoise(noise_density=(n[0], n[1], n[2]), random_walk_density=(k[0], k[1], k[2]))
+        )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", formats.FormatLossWarning)
         entries = formats.to_mapping(

@@ -268,7 +268,12 @@ def read(source: object, fmt: str) -> tuple[TriadNoise, TriadNoise, dict[str, ob
             extras["rostopic"] = d["rostopic"]
     elif "g_norm" in d and isinstance(d["g_norm"], int | float):
         extras["g_norm"] = float(d["g_norm"])
-    return TriadNoise(**values["gyro"]), TriadNoise(**values["accel"]), extras
+    g, a = values["gyro"], values["accel"]
+    return (
+        TriadNoise(noise_density=g["noise_density"], random_walk_density=g["random_walk_density"]),
+        TriadNoise(noise_density=a["noise_density"], random_walk_density=a["random_walk_density"]),
+        extras,
+    )
 
 
 # ---- writing -------------------------------------------------------------------------------
