@@ -5,16 +5,14 @@ allan_variance_ros writes, and the VINS-Fusion / OpenVINS keys ``acc_n``, ``gyr_
 Units. All three formats hold *continuous-time* densities, the same quantities as
 :class:`TriadNoise`'s ``noise_density`` and ``random_walk_density``:
 
-========================================  ==============================  ====================
-key                                       unit                            TriadNoise field
-========================================  ==============================  ====================
-``gyroscope_noise_density`` / ``gyr_n``   rad/s/sqrt(Hz)                  gyro noise_density
-``gyroscope_random_walk`` / ``gyr_w``     rad/s^2/sqrt(Hz) = rad/s/sqrt(s) gyro random_walk_density
-``accelerometer_noise_density`` / acc_n   m/s^2/sqrt(Hz)                  accel noise_density
-``accelerometer_random_walk`` / ``acc_w`` m/s^3/sqrt(Hz) = m/s^2/sqrt(s)  accel random_walk_density
-``update_rate`` (Kalibr)                  Hz                              (none: the IMU's rate)
-``rostopic`` (Kalibr)                     ROS topic name                  (none)
-========================================  ==============================  ====================
+- ``gyroscope_noise_density`` / ``gyr_n``: gyro ``noise_density``, rad/s/sqrt(Hz);
+- ``gyroscope_random_walk`` / ``gyr_w``: gyro ``random_walk_density``,
+  rad/s^2/sqrt(Hz) = rad/s/sqrt(s);
+- ``accelerometer_noise_density`` / ``acc_n``: accel ``noise_density``, m/s^2/sqrt(Hz);
+- ``accelerometer_random_walk`` / ``acc_w``: accel ``random_walk_density``,
+  m/s^3/sqrt(Hz) = m/s^2/sqrt(s);
+- ``update_rate`` (Kalibr): the IMU's rate, Hz (not part of the model);
+- ``rostopic`` (Kalibr): the ROS topic name (not part of the model).
 
 ``update_rate`` does not change the densities in the file: the tools discretize them
 themselves, per-sample white sigma ``N * sqrt(update_rate)`` (Kalibr's
