@@ -139,7 +139,7 @@ def test_wt901c_preset_is_wt901c_bit_for_bit():
 
 #: Each preset is simulated at rest and fitted with fit_noise (the fit of 0.3; issue 26
 #: part 2 replaces it). Checked: the fitted white-noise density N against the
-#: datasheet's, on every axis, within 3 % (the 16-bit quantization adds up to 1 %: its
+#: datasheet's, on every axis, within 3 % (the 16-bit quantization adds up to 2 %: its
 #: variance lsb^2/12 beside sigma^2); and, where the datasheet prints a bias instability
 #: that a log of this length can show, the fitted Gauss-Markov sigma_b against the
 #: datasheet's (in-run stability / 0.61736) within 25 % on each axis where the fit keeps
