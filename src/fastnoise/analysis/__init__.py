@@ -3,6 +3,8 @@
 - :func:`oadev`: overlapping Allan deviation of rate data (C kernel; the numbers of
   ``allantools.oadev(..., data_type="freq")``), with Greenhall's EDF
   (:func:`edf_greenhall`) and chi-square intervals (:func:`confidence_interval`).
+- :func:`mdev`, :func:`ohdev`, :func:`tdev`, :func:`totdev`: modified Allan, overlapping
+  Hadamard, time and total deviation (NIST SP 1065), in a :class:`Deviation`.
 - :mod:`~fastnoise.analysis.theory`: the exact Allan deviation and the power spectral
   density of a configured ``TriadNoise``/``ImuNoise`` (:func:`allan_deviation`,
   :func:`allan_deviation_terms`, :func:`power_spectral_density`).
@@ -23,6 +25,7 @@ from fastnoise.analysis.allan import (
     oadev,
     tau_grid,
 )
+from fastnoise.analysis.deviations import Deviation, mdev, ohdev, tdev, totdev
 from fastnoise.analysis.fit import AxisFit, Estimate, NoiseFit, fit_noise
 from fastnoise.analysis.logs import load_log
 from fastnoise.analysis.theory import (
@@ -38,6 +41,7 @@ __all__ = [
     "ONE_SIGMA_CI",
     "AllanDeviation",
     "AxisFit",
+    "Deviation",
     "Estimate",
     "NoiseFit",
     "allan_deviation",
@@ -48,8 +52,12 @@ __all__ = [
     "edf_greenhall",
     "fit_noise",
     "load_log",
+    "mdev",
     "oadev",
+    "ohdev",
     "power_spectral_density",
     "power_spectral_density_terms",
     "tau_grid",
+    "tdev",
+    "totdev",
 ]

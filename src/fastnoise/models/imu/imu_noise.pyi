@@ -1,3 +1,5 @@
+import os
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -63,3 +65,65 @@ class ImuNoise(Model):
         self, dt: float, convention: str = "white_and_bias"
     ) -> NDArray[np.float64]: ...
     def reset(self, env_ids: ArrayLike | None = None) -> None: ...
+    # files and datasheets (fastnoise.models.imu.formats, .datasheet, .catalogue)
+    @classmethod
+    def from_kalibr(
+        cls,
+        source: str | os.PathLike[str] | Mapping[str, object],
+        *,
+        seed: int | np.random.SeedSequence | None = None,
+        normal_dtype: str | type | np.dtype[Any] = "float32",
+    ) -> ImuNoise: ...
+    def to_kalibr(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        update_rate: float,
+        rostopic: str = "/imu0",
+    ) -> dict[str, object]: ...
+    @classmethod
+    def from_allan_variance_ros(
+        cls,
+        source: str | os.PathLike[str] | Mapping[str, object],
+        *,
+        seed: int | np.random.SeedSequence | None = None,
+        normal_dtype: str | type | np.dtype[Any] = "float32",
+    ) -> ImuNoise: ...
+    def to_allan_variance_ros(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        update_rate: float,
+        rostopic: str = "/imu0",
+    ) -> dict[str, object]: ...
+    @classmethod
+    def from_openvins(
+        cls,
+        source: str | os.PathLike[str] | Mapping[str, object],
+        *,
+        seed: int | np.random.SeedSequence | None = None,
+        normal_dtype: str | type | np.dtype[Any] = "float32",
+    ) -> ImuNoise: ...
+    def to_openvins(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        update_rate: float | None = None,
+        g_norm: float | None = None,
+    ) -> dict[str, object]: ...
+    @classmethod
+    def from_datasheet(
+        cls,
+        *,
+        seed: int | np.random.SeedSequence | None = None,
+        normal_dtype: str | type | np.dtype[Any] = "float32",
+        **figures: float | int | None,
+    ) -> ImuNoise: ...
+    @classmethod
+    def preset(
+        cls,
+        name: str,
+        *,
+        seed: int | np.random.SeedSequence | None = None,
+        normal_dtype: str | type | np.dtype[Any] = "float32",
+    ) -> ImuNoise: ...

@@ -628,8 +628,92 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         self._last_time = last
         unlock_model(self)
 
+    # ---- files and datasheets (fastnoise.models.imu.formats, .datasheet, .catalogue) ----
+
+    @classmethod
+    def from_kalibr(cls, source, *, seed=None, normal_dtype="float32"):
+        """An ImuNoise from a Kalibr ``imu.yaml`` (a path, or a dict of its keys): white
+        noise and bias random walk densities, continuous time (rad/s/sqrt(Hz),
+        rad/s^2/sqrt(Hz), m/s^2/sqrt(Hz), m/s^3/sqrt(Hz)). ``update_rate`` (Hz) and
+        ``rostopic`` are not part of the model (``formats.read`` returns them).
+        :doc:`/imu-workflow`."""
+        g, a, _ = _imu_formats().read(source, "kalibr")
+        return cls(gyro=g, accel=a, seed=seed, normal_dtype=normal_dtype)
+
+    def to_kalibr(self, path=None, *, update_rate, rostopic="/imu0"):
+        """This model as Kalibr ``imu.yaml`` entries (a dict), written to ``path`` when
+        given. ``update_rate`` (Hz) is the IMU's rate: Kalibr discretizes the densities
+        with it; a per-sample ``noise_stddev`` is folded in at it. Terms Kalibr cannot
+        hold (Gauss-Markov bias, constant biases, scale, quantization, ...) warn
+        (``FormatLossWarning``)."""
+        return _to_format(self, "kalibr", path, update_rate=update_rate, rostopic=rostopic)
+
+    @classmethod
+    def from_allan_variance_ros(cls, source, *, seed=None, normal_dtype="float32"):
+        """An ImuNoise from the ``imu.yaml`` that allan_variance_ros writes (Kalibr's keys
+        and units)."""
+        g, a, _ = _imu_formats().read(source, "allan_variance_ros")
+        return cls(gyro=g, accel=a, seed=seed, normal_dtype=normal_dtype)
+
+    def to_allan_variance_ros(self, path=None, *, update_rate, rostopic="/imu0"):
+        """This model as allan_variance_ros' ``imu.yaml`` (Kalibr's keys; the largest
+        axis of each term, as that tool writes it)."""
+        return _to_format(self, "allan_variance_ros", path, update_rate=update_rate,
+                          rostopic=rostopic)
+
+    @classmethod
+    def from_openvins(cls, source, *, seed=None, normal_dtype="float32"):
+        """An ImuNoise from the VINS-Fusion / OpenVINS keys ``gyr_n``, ``gyr_w``,
+        ``acc_n``, ``acc_w`` (continuous-time densities, Kalibr's units) of a YAML file
+        (OpenCV ``%YAML:1.0`` allowed; other keys are ignored) or a dict."""
+        g, a, _ = _imu_formats().read(source, "openvins")
+        return cls(gyro=g, accel=a, seed=seed, normal_dtype=normal_dtype)
+
+    def to_openvins(self, path=None, *, update_rate=None, g_norm=None):
+        """This model as ``acc_n``, ``acc_w``, ``gyr_n``, ``gyr_w`` (and ``g_norm``,
+        m/s^2, when given), a dict, written as ``%YAML:1.0`` to ``path`` when given.
+        ``update_rate`` (Hz) is needed only to fold a per-sample ``noise_stddev`` in."""
+        return _to_format(self, "openvins", path, update_rate=update_rate, g_norm=g_norm)
+
+    @classmethod
+    def from_datasheet(cls, *, seed=None, normal_dtype="float32", **figures):
+        """An ImuNoise from datasheet figures in datasheet units (ARW deg/sqrt(h), VRW
+        m/s/sqrt(h), bias instability deg/h and ug, noise densities deg/s/sqrt(Hz) and
+        ug/sqrt(Hz), ranges deg/s and g, bits, ODR and bandwidth Hz): see
+        ``fastnoise.models.imu.datasheet.datasheet_triads`` for every keyword and the
+        mapping (IEEE Std 952/1293, NIST SP 1065, the 0.664 factor)."""
+        from fastnoise.models.imu.datasheet import datasheet_triads
+        g, a = datasheet_triads(**figures)
+        return cls(gyro=g, accel=a, seed=seed, normal_dtype=normal_dtype)
+
+    @classmethod
+    def preset(cls, name, *, seed=None, normal_dtype="float32"):
+        """An ImuNoise of a catalogued IMU (``fastnoise.models.imu.presets()`` lists
+        them: "adis16470", "bmi088", "bno085", "icm42688p", "mpu6050", "wt901c"), each
+        figure cited to its datasheet in ``fastnoise.models.imu.catalogue``."""
+        from fastnoise.models.imu.catalogue import preset_triads
+        g, a = preset_triads(name)
+        return cls(gyro=g, accel=a, seed=seed, normal_dtype=normal_dtype)
+
 
 register_model(ImuNoise)
+
+
+def _imu_formats():
+    from fastnoise.models.imu import formats
+    return formats
+
+
+def _to_format(ImuNoise self, fmt, path, **options):
+    """``to_<fmt>``: one model's triads (not a batch) as the format's entries."""
+    if self._num_envs is not None:
+        raise ValueError(f"to_{fmt} is not allowed on a batch (num_envs={self._num_envs}): "
+                         "export one environment's ImuNoise(env=e)")
+    formats = _imu_formats()
+    entries = formats.to_mapping(self._gyro, self._accel, fmt, **options)
+    if path is not None:
+        formats.write(entries, fmt, path)
+    return entries
 
 
 cdef object _refusal(ImuNoise m, int rc, size_t where, size_t n, steps, w, acc,
