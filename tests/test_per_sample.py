@@ -6,7 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fastnoise import DvlSimulator, GaussianNoiseGenerator
+from fastnoise import (
+    DvlSimulator,
+    ForceTorqueNoise,
+    GaussianNoiseGenerator,
+    GazeboNoise,
+    MagnetometerNoise,
+)
 from fastnoise.core.generator import generator_at_key
 from fastnoise.models.dvl import TRUTH_DTYPE
 
@@ -202,3 +208,52 @@ def test_measure_record_refusals():
     nan = _record_in(TRUTH_DTYPE)
     nan["yaw"] = np.nan
     assert np.isnan(sim.measure(nan).yaw)
+
+
+# ---- Gazebo apply_one: the per-sample room and dt checks ----------------------------------
+
+GZ = {"mean": 0.01, "stddev": 0.1, "bias_mean": 0.02, "bias_stddev": 0.01, "precision": 0.001}
+
+
+def test_gazebo_apply_one_equals_apply():
+    ft, ft2 = (ForceTorqueNoise(GZ, None, GZ, GZ, None, GZ, seed=2) for _ in range(2))
+    x = np.random.default_rng(0).normal(size=(40, 6))
+    got = np.array([ft.apply_one(*row, dt=0.01) for row in x])
+    assert np.array_equal(_bits(got), _bits(ft2.apply(x, 0.01)))
+    mag, mag2 = (MagnetometerNoise(GZ, GZ, GZ, seed=3) for _ in range(2))
+    got = np.array([mag.apply_one(*row) for row in x[:, :3]])
+    assert np.array_equal(_bits(got), _bits(mag2.apply(x[:, :3])))
+
+
+def test_gazebo_apply_one_at_stream_end():
+    """The last sample of a channel's streams is handed out, the next one refused by
+    name, and the refusal changes nothing."""
+    g = GazeboNoise(**GZ, seed=1)
+    st = g.state
+    st["position"]["count"] = 2**64 - 2
+    g.state = st
+    g.apply_one(1.0)
+    with pytest.raises(OverflowError, match="end of its streams"):
+        g.apply_one(1.0)
+    assert g.state["position"]["count"] == 2**64 - 1
+    ft = ForceTorqueNoise(GZ, None, GZ, seed=1)
+    st = ft.state
+    st["position"]["force_z"]["count"] = 2**64 - 1
+    ft.state = st
+    with pytest.raises(OverflowError, match="force_z"):
+        ft.apply_one(1.0, 2.0, 3.0, 0.1, 0.2, 0.3)
+    assert ft.state["position"]["force_x"]["count"] == 0
+
+
+@pytest.mark.parametrize("dt", [-1e-9, 1.5e30, float("nan"), float("inf"), True, "0.1"])
+def test_gazebo_apply_one_refuses_dt(dt):
+    g = GazeboNoise(**GZ, seed=1)
+    with pytest.raises((ValueError, TypeError), match="dt"):
+        g.apply_one(1.0, dt)
+    assert g.state["position"]["count"] == 0
+
+
+def test_gazebo_apply_one_dt_bounds_taken():
+    g, h = GazeboNoise(**GZ, seed=1), GazeboNoise(**GZ, seed=1)
+    assert g.apply_one(1.0, 1e30) == h.apply(np.array([1.0]), 1e30)[0]
+    assert g.apply_one(1.0, 0.0) == h.apply(np.array([1.0]), 0.0)[0]
