@@ -310,7 +310,22 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         Before fastnoise 0.2.0 the first argument was ``size``: a lone integer
         argument, ``normal(100)``, raises TypeError instead of silently drawing one
         value of mean 100. Write ``normal(size=100)`` or ``standard_normal(100)``.
+
+        One value (``loc`` and ``scale`` Python floats, no ``size``, ``dtype`` or
+        ``out``) takes a scalar path as fast as :meth:`generate`, with the same bits
+        as the first value of ``normal(loc, scale, size=1)``.
         """
+        cdef double m, sd
+        if (size is None and out is None and dtype is None and self.n_envs == 0
+                and type(loc) is float and type(scale) is float
+                and type(threads) is int and threads == 1):
+            # the per-sample path (docs/realtime.rst): no conversions, no lookups;
+            # anything it does not take goes the checked way below, which names it
+            m = loc
+            sd = scale
+            if (isfinite(m) and isfinite(sd) and sd >= 0.0
+                    and self.st.position != UINT64_MAX):
+                return fma(sd, fn_stream_next_f64(&self.st), m)
         if (scale is _SCALE_DEFAULT and size is None and out is None
                 and isinstance(loc, numbers.Integral) and not isinstance(loc, (bool, np.bool_))):
             raise TypeError(
@@ -365,7 +380,14 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         return arr
 
     def standard_normal(self, size=None, *, dtype=None, out=None, threads=1):
-        """The next standard normals (numpy's ``standard_normal``); see :meth:`normal`."""
+        """The next standard normals (numpy's ``standard_normal``); see :meth:`normal`.
+
+        ``standard_normal()`` (one float64 value) takes a scalar path as fast as
+        :meth:`generate`; its value is bit for bit the first of ``standard_normal(1)``."""
+        if (size is None and out is None and dtype is None and self.n_envs == 0
+                and type(threads) is int and threads == 1
+                and self.st.position != UINT64_MAX):
+            return fma(1.0, fn_stream_next_f64(&self.st), 0.0)  # what the fill computes
         return self.normal(0.0, 1.0, size, dtype=dtype, out=out, threads=threads)
 
     def _normal_scalar(self, double loc, double scale, size, dt, out, threads):

@@ -10,7 +10,7 @@ channel's output depends only on (seed, component, sample index) and the inputs.
 
 cimport numpy as cnp
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.stdint cimport uint64_t
+from libc.stdint cimport UINT64_MAX, uint64_t
 
 from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
 from fastnoise.models.gazebo.capi cimport (
@@ -42,8 +42,8 @@ PARAM_KEYS = ("mean", "stddev", "bias_mean", "bias_stddev", "dynamic_bias_stddev
               "dynamic_bias_correlation_time", "precision")
 # Largest |value| of a parameter: sums of noise terms stay far from overflow.
 MAX_PARAM = 1.0e30
+cdef double _MAX_DT = 1.0e30  # MAX_PARAM as a C double: the per-sample dt check
 _SIGNED = ("mean", "bias_mean")
-_LAST = 2**64 - 1
 
 
 def noise_params(name, value):
@@ -95,7 +95,8 @@ def env_dt(dt, n, t, one):
 
 
 cdef double dt_one(object dt) except? -1.0:
-    if type(dt) is float and 0.0 <= <double>dt <= MAX_PARAM:
+    # C comparisons only (a Python bound would box the float on every sample)
+    if type(dt) is float and 0.0 <= <double>dt <= _MAX_DT:
         return <double>dt
     return _validate.in_range("dt", dt, 0.0, MAX_PARAM)
 
@@ -135,7 +136,8 @@ cdef class _Channels:
                                d["bias_mean"], d["bias_stddev"])
 
     cdef int check_room(self, int i, size_t samples) except -1:
-        if self.on[i] and samples > _LAST - self.ch[i].count:
+        # uint64 arithmetic (count <= 2**64 - 1): no Python integers per sample
+        if self.on[i] and samples > UINT64_MAX - self.ch[i].count:
             raise OverflowError(f"{self.names[i]}: {samples} more samples would pass the "
                                 f"end of its streams (2**64 - 1 samples)")
         return 0
