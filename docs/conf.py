@@ -38,7 +38,8 @@ source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 templates_path = ["_templates"]
 # _generated/ holds include files; perf/ the measuring script and its raw output
-exclude_patterns = ["_build", "_generated", "perf", "Thumbs.db", ".DS_Store"]
+# cli/ the per-subcommand pages that cli.rst includes (through the generated sections)
+exclude_patterns = ["_build", "_generated", "perf", "cli/*", "Thumbs.db", ".DS_Store"]
 # no network on the build machines: no intersphinx, no remote images
 suppress_warnings = [
     # CHANGELOG.md (Keep a Changelog) puts "### Output streams" right under its title

@@ -317,3 +317,121 @@ def test_each_function_takes_only_the_model_it_serves():
     truth = da.zeros((4, 2))
     with pytest.raises(TypeError, match=r"must be a fastnoise.DvlSimulator"):
         fdask.dvl_noise(truth, wrong, fields=("depth", "altitude"))
+
+
+# ---- every entry point with every dtype its model takes -----------------------------
+#
+# Each case: the lazy result's declared dtype, the computed dtype and the bits all equal
+# the in-memory model call's, on the cluster, with chunks that split every chunked axis.
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float32, np.float64])
+def test_image_every_dtype(client, dtype):
+    rng = np.random.default_rng(21)
+    if np.dtype(dtype).kind == "u":
+        imgs = rng.integers(0, np.iinfo(dtype).max, size=(3, 10, 12, 3), dtype=dtype)
+    else:
+        imgs = rng.random((3, 10, 12, 3)).astype(dtype)
+    model = fastnoise.ImageNoise(stddev=0.03, seed=2)
+    want = np.stack([model.apply(imgs[i], frame=i) for i in range(3)])
+    lazy = fdask.image_noise(da.from_array(imgs, chunks=(2, 4, 5, -1)), model)
+    got = _compute(client, lazy)
+    assert lazy.dtype == got.dtype == want.dtype == np.dtype(dtype)
+    assert np.array_equal(got, want)
+
+
+def test_image_refuses_other_dtypes_before_computing():
+    with pytest.raises(ValueError, match=r"images has dtype int16: it must be uint8, uint16"):
+        fdask.image_noise(da.zeros((1, 4, 4), dtype=np.int16), fastnoise.ImageNoise(seed=1))
+
+
+# float32 stays float32 (KITTI .bin, PointCloud2); every other real type gives float64
+CLOUD_DTYPES = [(np.float32, np.float32), (np.float64, np.float64), (np.int32, np.float64)]
+
+
+@pytest.mark.parametrize(("dtype", "result"), CLOUD_DTYPES)
+@pytest.mark.parametrize("masked", [False, True])
+def test_lidar_every_dtype(client, dtype, result, masked):
+    rng = np.random.default_rng(22)
+    pts = (rng.normal(size=(4, 20, 3)) * 10).astype(dtype)
+    mask = rng.random((4, 20)) < 0.7 if masked else None
+    model = fastnoise.LidarNoise(
+        distance_noise_stddev_base=0.02, hitpoint_angular_noise_stddev=1e-3, seed=3
+    )
+    want = np.stack(
+        [
+            model.apply(pts[i], hit_mask=None if mask is None else mask[i], frame=i).points
+            for i in range(4)
+        ]
+    )
+    lazy = fdask.lidar_noise(
+        da.from_array(pts, chunks=(3, 7, 3)),
+        model,
+        hit_mask=None if mask is None else da.from_array(mask, chunks=(2, 9)),
+    )
+    got = _compute(client, lazy)
+    assert lazy.dtype == got.dtype == want.dtype == np.dtype(result)
+    assert np.array_equal(got, want)
+    assert not np.array_equal(got, pts.astype(result))  # noise was added
+
+
+def test_lidar_float32_kitti_cloud(client):
+    # the case: float32 x, y, z as a KITTI .bin gives them (its fourth column,
+    # the reflectance, dropped), no `out` passed by the user, float32 out
+    rng = np.random.default_rng(23)
+    kitti = (rng.normal(size=(2, 50, 4)) * 20).astype(np.float32)
+    model = fastnoise.LidarNoise(distance_noise_stddev_base=0.02, seed=4)
+    got = _compute(
+        client, fdask.lidar_noise(da.from_array(kitti[:, :, :3], chunks=(1, 16, 3)), model)
+    )
+    assert got.dtype == np.float32
+    want = np.stack(
+        [model.apply(np.ascontiguousarray(kitti[i, :, :3]), frame=i).points for i in range(2)]
+    )
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize(("dtype", "result"), CLOUD_DTYPES)
+def test_range_every_dtype(client, dtype, result):
+    rng = np.random.default_rng(24)
+    r = (rng.random((5, 30)) * 25 + 1).astype(dtype)
+    model = fastnoise.RangeNoise(0.0, 0.02, 0.5, 30.0, bias_stddev=0.05, seed=5)
+    want = np.stack([model.apply(r[i], frame=i) for i in range(5)])
+    lazy = fdask.range_noise(da.from_array(r, chunks=(2, 11)), model)
+    got = _compute(client, lazy)
+    assert lazy.dtype == got.dtype == want.dtype == np.dtype(result)
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_dvl_columns_every_dtype(client, dtype):
+    # the structured form has one dtype (TRUTH_DTYPE, tested above); the N x F form takes
+    # any real columns, read as measure_many reads them, float64 out
+    truth = _dvl_truth(40)
+    names = truth.dtype.names
+    table = (np.stack([truth[n] for n in names], axis=1) * 10).astype(dtype)
+    model = fastnoise.DvlSimulator(seed=12)
+    rec = fastnoise.DvlSimulator.from_state(model.state).measure_many(
+        {n: table[:, i] for i, n in enumerate(names)}
+    )
+    want = np.stack([rec[n] for n in rec.dtype.names], axis=1)
+    lazy = fdask.dvl_noise(da.from_array(table, chunks=(9, 4)), model, fields=names)
+    got = _compute(client, lazy)
+    assert lazy.dtype == got.dtype == np.float64
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_imu_every_dtype(client, dtype):
+    rng = np.random.default_rng(25)
+    om = (rng.normal(size=(60, 3)) * 3).astype(dtype)
+    ac = (rng.normal(size=(60, 3)) * 3 + [0.0, 0.0, 9.81]).astype(dtype)
+    gyro = fastnoise.TriadNoise(noise_density=2e-3, random_walk_density=1e-3)
+    model = fastnoise.ImuNoise(gyro=gyro, accel=gyro, seed=6)
+    want_o, want_a = fastnoise.ImuNoise.from_state(model.state).apply(om, ac, 0.01)
+    o, a = fdask.imu_noise(
+        da.from_array(om, chunks=(17, 3)), da.from_array(ac, chunks=(17, 3)), 0.01, model
+    )
+    got_o, got_a = client.compute([o, a], sync=True)
+    assert o.dtype == a.dtype == got_o.dtype == got_a.dtype == want_o.dtype == np.float64
+    assert np.array_equal(got_o, want_o) and np.array_equal(got_a, want_a)

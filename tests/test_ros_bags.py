@@ -578,14 +578,14 @@ def test_interrupt_leaves_no_output_and_keeps_an_old_one(tmp_path, monkeypatch):
     dst = tmp_path / "out"
     dst.mkdir()
     (dst / "old.txt").write_text("old")
-    real = noise.TopicNoise.__call__
+    real = noise.TopicNoise.apply_inplace
 
     def interrupted(self, msg, t=None, out=None):
         if self.frame == 5:
             raise KeyboardInterrupt
         return real(self, msg, t, out)
 
-    monkeypatch.setattr(noise.TopicNoise, "__call__", interrupted)
+    monkeypatch.setattr(noise.TopicNoise, "apply_inplace", interrupted)
     with pytest.raises(KeyboardInterrupt):
         apply(suite(), src, dst, overwrite=True)
     assert (dst / "old.txt").read_text() == "old" and not _leftovers(tmp_path)

@@ -248,13 +248,13 @@ def test_navsat_fix_in_metres_takes_sigma_directly():
     table["horizontal_units"] = "metres"
     suite = Suite.from_dict({"seed": 2, "topics": {"/fix": table}})
     noise = TopicNoise.from_suite(suite, "/fix", "sensor_msgs/msg/NavSatFix")
-    out = noise(navsat_msg(T, 0))
+    out = noise.apply_inplace(navsat_msg(T, 0))
     np.testing.assert_array_equal(out.position_covariance, np.diag([25.0, 25.0, 0.0]).reshape(9))
     # a receiver without a fix sends NaN: it stays NaN, the covariance is unknown
     nofix = navsat_msg(T, 1)
     nofix.latitude = nofix.longitude = nofix.altitude = math.nan
     nofix.position_covariance = np.full(9, 7.0)
-    out2 = noise(nofix)
+    out2 = noise.apply_inplace(nofix)
     assert math.isnan(out2.latitude) and math.isnan(out2.altitude)
     assert out2.position_covariance_type == 0 and not out2.position_covariance.any()
     ref = NavSatNoise(
@@ -297,7 +297,7 @@ def test_topic_noise_on_messages_matches_apply(noised):
         noise = TopicNoise.from_suite(suite, topic)
         for a, b in zip(src[topic][:50], dst[topic][:50], strict=True):
             msg = copy.deepcopy(a)
-            got = noise(msg)
+            got = noise.apply_inplace(msg)
             assert got is msg
             assert repr(got) == repr(b)
 

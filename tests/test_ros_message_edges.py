@@ -40,5 +40,5 @@ def test_undecodable_compressed_image_is_a_clear_value_error(fmt, data, told):
     noise = TopicNoise.from_suite(suite, "/c")
     msg = image(fmt, data)
     with pytest.raises(ValueError, match=told):
-        noise(msg)
+        noise.apply_inplace(msg)
     assert bytes(msg.data) == data and msg.format == fmt

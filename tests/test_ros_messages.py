@@ -91,8 +91,8 @@ def test_pointcloud2_layouts(big):
     arr = pointcloud2_array(msg)
     np.testing.assert_array_equal(xyz[:, 0], arr["x"].reshape(-1))
     noise = noise_for("lidar", distance_noise_stddev_base=0.1, hitpoint_angular_noise_stddev=0.01)
-    noise(msg)
-    noise(msg)  # frame 1
+    noise.apply_inplace(msg)
+    noise.apply_inplace(msg)  # frame 1
     got = pointcloud2_xyz(msg)
     model = LidarNoise(
         distance_noise_stddev_base=0.1,
@@ -159,7 +159,7 @@ def cam(**kw) -> ImageNoise:
 def test_mono8_and_padding_kept():
     px = np.random.default_rng(2).integers(0, 256, (9, 11), dtype=np.uint8)
     msg = image("mono8", px, pad=5)
-    noise_for("camera", stddev=0.05)(msg)
+    noise_for("camera", stddev=0.05).apply_inplace(msg)
     np.testing.assert_array_equal(image_array(msg), cam(stddev=0.05).apply(px, frame=0))
     assert np.all(np.asarray(msg.data).reshape(9, 16)[:, 11:] == 0xAB)
 
@@ -169,7 +169,7 @@ def test_mono16_byte_order(big):
     px = np.random.default_rng(3).integers(0, 65536, (6, 8), dtype=np.uint16)
     msg = image("mono16", px, pad=4, big=big)
     assert np.array_equal(image_array(msg), px)
-    noise_for("camera", stddev=0.01)(msg)
+    noise_for("camera", stddev=0.01).apply_inplace(msg)
     np.testing.assert_array_equal(image_array(msg), cam(stddev=0.01).apply(px, frame=0))
     raw = np.asarray(msg.data).reshape(6, 20)[:, :16].copy().view(">u2" if big else "<u2")
     np.testing.assert_array_equal(raw, cam(stddev=0.01).apply(px, frame=0))
@@ -188,7 +188,7 @@ def test_colour_orders_get_the_same_noise_per_colour():
     for enc, (px, colours) in cases.items():
         for pad in (0, 3):
             msg = image(enc, np.ascontiguousarray(px), pad=pad)
-            noise_for("camera", stddev=0.04, per_channel=True)(msg)
+            noise_for("camera", stddev=0.04, per_channel=True).apply_inplace(msg)
             out = image_array(msg)
             np.testing.assert_array_equal(colours(out), want, err_msg=enc)
             if out.shape[-1] == 4:
@@ -199,7 +199,7 @@ def test_depth_32fc1_in_metres():
     d = np.linspace(0.3, 40.0, 12 * 10, dtype=np.float32).reshape(12, 10)
     d[0, 0], d[0, 1], d[0, 2] = np.nan, np.inf, -np.inf
     msg = image("32FC1", d, pad=8)
-    noise_for("depth", stddev=0.05)(msg)
+    noise_for("depth", stddev=0.05).apply_inplace(msg)
     got = image_array(msg)
     exp = DepthNoise(stddev=0.05, seed=name_seed_sequence(7, "/t")).apply(d, frame=0)
     np.testing.assert_array_equal(got, exp)
@@ -213,13 +213,13 @@ def test_depth_32fc1_in_metres():
 def test_image_refusals():
     px = np.zeros((2, 2), np.float32)
     with pytest.raises(ValueError, match="32FC1' takes model depth"):
-        noise_for("camera")(image("32FC1", px))
+        noise_for("camera").apply_inplace(image("32FC1", px))
     with pytest.raises(ValueError, match="'rgb8' takes model camera"):
-        noise_for("depth")(image("rgb8", np.zeros((2, 2, 3), np.uint8)))
+        noise_for("depth").apply_inplace(image("rgb8", np.zeros((2, 2, 3), np.uint8)))
     msg = image("mono8", np.zeros((2, 2), np.uint8))
     msg.encoding = "16UC1"
     with pytest.raises(ValueError, match="'16UC1' is not handled"):
-        noise_for("camera")(msg)
+        noise_for("camera").apply_inplace(msg)
 
 
 def test_a_refused_message_still_counts_as_received():
@@ -229,8 +229,8 @@ def test_a_refused_message_still_counts_as_received():
     bad = image("mono8", px)
     bad.encoding = "16UC1"
     with pytest.raises(ValueError, match="is not handled"):
-        node(bad)
-    good = node(image("mono8", px))
+        node.apply_inplace(bad)
+    good = node.apply_inplace(image("mono8", px))
     ref = ImageNoise(stddev=0.1, seed=name_seed_sequence(7, "/t")).apply(px, frame=1)
     np.testing.assert_array_equal(image_array(good), ref)
     assert node.frame == 2
@@ -258,7 +258,7 @@ def test_compressed_png_is_exact_and_jpeg_quality_used():
     cv2 = pytest.importorskip("cv2")
     bgr = np.random.default_rng(5).integers(30, 220, (24, 32, 3), dtype=np.uint8)
     msg = compressed("bgr8; png compressed bgr8", bgr, ".png")
-    noise_for("camera", stddev=0.03)(msg)
+    noise_for("camera", stddev=0.03).apply_inplace(msg)
     got = cv2.imdecode(np.asarray(msg.data), cv2.IMREAD_UNCHANGED)
     exp = cam(stddev=0.03).apply(bgr[..., ::-1], frame=0)[..., ::-1]  # colours in RGB order
     np.testing.assert_array_equal(got, exp)
@@ -266,14 +266,14 @@ def test_compressed_png_is_exact_and_jpeg_quality_used():
     sizes = {}
     for q in (40, 100):
         m = compressed("rgb8; jpeg compressed bgr8", bgr, ".jpg")
-        noise_for("camera", stddev=0.03, quality=q)(m)
+        noise_for("camera", stddev=0.03, quality=q).apply_inplace(m)
         sizes[q] = len(m.data)
         assert bytes(np.asarray(m.data)[:2]) == b"\xff\xd8"
     assert sizes[100] > sizes[40]
     # 16-bit grey PNG
     grey = np.random.default_rng(6).integers(0, 65536, (8, 8), dtype=np.uint16)
     m = compressed("mono16; png compressed mono16", grey, ".png")
-    noise_for("camera", stddev=0.01)(m)
+    noise_for("camera", stddev=0.01).apply_inplace(m)
     got = cv2.imdecode(np.asarray(m.data), cv2.IMREAD_UNCHANGED)
     np.testing.assert_array_equal(got, cam(stddev=0.01).apply(grey, frame=0))
 
@@ -282,7 +282,7 @@ def test_compressed_depth_refused():
     pytest.importorskip("cv2")
     m = compressed("16UC1; compressedDepth png", np.zeros((4, 4), np.uint16), ".png")
     with pytest.raises(ValueError, match="compressedDepth"):
-        noise_for("camera")(m)
+        noise_for("camera").apply_inplace(m)
 
 
 # ---------------------------------------------------------------------------------------
@@ -307,8 +307,8 @@ def scan(lo: float, hi: float, ranges):
 def test_laserscan_uses_each_messages_limits():
     noise = noise_for("range", stddev=0.5)
     r = np.array([0.3, 2.0, 4.9, np.nan, np.inf], np.float32)
-    a = noise(scan(0.2, 5.0, r))
-    b = noise(scan(1.0, 3.0, r))
+    a = noise.apply_inplace(scan(0.2, 5.0, r))
+    b = noise.apply_inplace(scan(1.0, 3.0, r))
     ss = name_seed_sequence(7, "/t")
     np.testing.assert_array_equal(
         a.ranges, RangeNoise(0.0, 0.5, 0.2, 5.0, seed=ss).apply(r, frame=0)
@@ -319,7 +319,7 @@ def test_laserscan_uses_each_messages_limits():
     assert b.ranges[3] == np.float32(3.0) and b.ranges[4] == np.inf
     assert np.nanmin(b.ranges[:3]) >= 1.0 and np.nanmax(b.ranges[:3]) <= 3.0
     with pytest.raises(ValueError, match="range_min 4.0, range_max 3.0"):
-        noise(scan(4.0, 3.0, r))
+        noise.apply_inplace(scan(4.0, 3.0, r))
 
 
 def imu(t_ns):
@@ -357,14 +357,14 @@ def test_imu_covariance_conventions_and_first_dt():
     suite = Suite.from_dict({"seed": 3, "topics": {"/imu": table}})
     node = TopicNoise.from_suite(suite, "/imu")
     assert node.first_dt == 0.02
-    out = [node(imu(k * 10_000_000)) for k in range(3)]
+    out = [node.apply_inplace(imu(k * 10_000_000)) for k in range(3)]
     assert out[2].orientation_covariance[0] == -1.0
     np.testing.assert_allclose(out[2].angular_velocity_covariance[0], 0.01**2)
     ref = ImuNoise(gyro=gyro, seed=name_seed_sequence(3, "/imu"))
     w, _ = ref.apply(np.zeros((3, 3)), np.tile([0, 0, 9.8], (3, 1)), np.array([0.02, 0.01, 0.01]))
     np.testing.assert_array_equal([o.angular_velocity.z for o in out], w[:, 2])
     node = TopicNoise.from_suite(suite, "/imu", first_dt=0.01)
-    out = [node(imu(k * 10_000_000)) for k in range(3)]
+    out = [node.apply_inplace(imu(k * 10_000_000)) for k in range(3)]
     ref = ImuNoise(gyro=gyro, seed=name_seed_sequence(3, "/imu"))
     w, _ = ref.apply(np.zeros((3, 3)), np.tile([0, 0, 9.8], (3, 1)), 0.01)
     np.testing.assert_array_equal([o.angular_velocity.z for o in out], w[:, 2])
@@ -390,9 +390,9 @@ def test_imu_log_stamps_option():
     )
     node = TopicNoise.from_suite(suite, "/imu")
     with pytest.raises(ValueError, match="needs the log time"):
-        node(imu(0))
+        node.apply_inplace(imu(0))
     node = TopicNoise.from_suite(suite, "/imu")
-    out = [node(imu(0), log_time_ns=k * 20_000_000) for k in range(3)]  # stamps all 0
+    out = [node.apply_inplace(imu(0), log_time_ns=k * 20_000_000) for k in range(3)]  # stamps all 0
     ref = ImuNoise(gyro={"noise_stddev": 0.01}, seed=name_seed_sequence(3, "/imu"))
     w, _ = ref.apply(np.zeros((3, 3)), np.tile([0, 0, 9.8], (3, 1)), 0.02)
     np.testing.assert_array_equal([o.angular_velocity.x for o in out], w[:, 0])
@@ -407,7 +407,7 @@ def test_pointcloud2_fields_in_any_order():
     np.testing.assert_array_equal(xyz[:, 1], arr["y"].reshape(-1))
     np.testing.assert_array_equal(xyz[:, 2], arr["z"].reshape(-1))
     noise = noise_for("lidar", distance_noise_stddev_base=0.1)
-    noise(msg)
+    noise.apply_inplace(msg)
     model = LidarNoise(distance_noise_stddev_base=0.1, seed=name_seed_sequence(7, "/t"))
     np.testing.assert_array_equal(pointcloud2_xyz(msg), model.apply(xyz, frame=0).points)
 
@@ -430,7 +430,7 @@ def test_stamp_warning_for_a_live_node():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for t in stamps:
-            out.append(node(imu(t * 1_000_000)).angular_velocity.x)
+            out.append(node.apply_inplace(imu(t * 1_000_000)).angular_velocity.x)
     assert [w.category for w in caught] == [StampWarning, StampWarning]
     assert all(w.filename == __file__ for w in caught)  # the caller's line
     assert "topic /imu message 2: stamp 5000000 ns repeats" in str(caught[0].message)

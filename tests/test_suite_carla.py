@@ -381,10 +381,10 @@ def test_topic_noise_out_and_keep_layout(tmp_path):
     s = suite({"/k": {"model": "carla_lidar", "keep_layout": True}, "/d": {"model": "carla_lidar"}})
     msg = cloud_msg(TS2.types, 0)
     buf = np.empty(len(msg.data), np.uint8)
-    TopicNoise.from_suite(s, "/k", PC2)(msg, out=buf)
+    TopicNoise.from_suite(s, "/k", PC2).apply_inplace(msg, out=buf)
     assert msg.data is buf and msg.width == 64
     with pytest.raises(ValueError, match="out is not taken by carla_lidar without keep_layout"):
-        TopicNoise.from_suite(s, "/d", PC2)(cloud_msg(TS2.types, 0), out=buf)
+        TopicNoise.from_suite(s, "/d", PC2).apply_inplace(cloud_msg(TS2.types, 0), out=buf)
 
 
 # ---------------------------------------------------------------------------------------

@@ -24,3 +24,35 @@ def test_the_stubtest_allowlist_is_short_and_justified():
     comments = [ln for ln in lines if ln.startswith("#")]
     assert len(entries) <= 5
     assert len(comments) >= len(entries)
+
+
+def test_the_allowlist_holds_cython_internals_only():
+    # what Cython adds to compiled modules and extension types, and the C core's shared
+    # library (a .so that stubtest takes for a module): no API entry is exempt
+    lines = (TOUR.parent.parent / "stubtest_allowlist.txt").read_text().splitlines()
+    entries = [ln for ln in lines if ln.strip() and not ln.startswith("#")]
+    internals = {"__test__", "__pyx_capi__", "__reduce_cython__", "__setstate_cython__"}
+    for entry in entries:
+        assert entry == r"fastnoise\.libfncore" or entry.rsplit(".", 1)[-1] in internals, entry
+
+
+def test_the_typing_step_runs_stubtest_plainly():
+    # outside the checkout, without the repository's mypy config or --ignore-missing-stub
+    step = (TOUR.parents[2] / ".ci" / "steps" / "35-typing.sh").read_text()
+    calls = [ln for ln in step.splitlines() if "mypy.stubtest" in ln and not ln.startswith("#")]
+    assert calls == [
+        'python -m mypy.stubtest fastnoise --allowlist "$here/tools/stubtest_allowlist.txt"'
+    ]
+    assert 'cd "$(mktemp -d)"' in step and "generator_dtypes.py" in step
+
+
+def test_the_dtype_overload_check_agrees_at_run_time():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "generator_dtypes", TOUR.parent / "generator_dtypes.py"
+    )
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.run()

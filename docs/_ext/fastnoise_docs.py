@@ -7,6 +7,8 @@ so that they cannot drift from it, and docstring fixes that the API reference ne
   - ``streams.rst.inc``: the stream registry, ``fastnoise.core.streams.STREAMS``, as a
     list-table (``table_markdown()`` renders the same rows as Markdown, but does not
     escape the ``|`` inside the IMU stream formulas, so its output is no valid table);
+  - ``cli-commands.rst.inc``: one section per subcommand of the CLI registry (its page
+    under ``docs/cli/`` and its ``--help``; a subcommand without a page is an error),
   - ``cli-<command>.txt``: ``fastnoise --help`` and each subcommand's ``--help``,
     from the CLI registry (``fastnoise.cli.build_parser``);
   - ``changelog.md.inc``, ``contributing.md.inc``: CHANGELOG.md and CONTRIBUTING.md
@@ -31,6 +33,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -176,6 +179,32 @@ def cli_help() -> dict[str, str]:
     return {k: name_documents(v, f"fastnoise.cli.{k}") for k, v in pages.items()}
 
 
+def cli_sections(registry: dict[str, Any] | None = None) -> str:
+    """The CLI page's subcommand sections, one per command of the CLI registry in name
+    order: its title, its one-line help, its page ``docs/cli/<name>.rst`` (what it does
+    and a worked example) and its generated ``--help``. ValueError naming the missing
+    page when a registered command has none, so a new subcommand cannot be left out."""
+    from fastnoise import cli
+
+    if registry is None:
+        registry = cli.commands()
+    parts = []
+    for name, command in registry.items():
+        page = Path(__file__).resolve().parent.parent / "cli" / f"{name}.rst"
+        if not page.is_file():
+            raise ValueError(
+                f"the subcommand {name!r} has no page: write docs/cli/{name}.rst (what it "
+                "does and a worked example); the CLI page includes one per command"
+            )
+        title = f"``fastnoise {name}``"
+        parts.append(
+            f"{title}\n{'~' * len(title)}\n\n{command.help[:1].upper()}{command.help[1:]}.\n\n"
+            f".. include:: /cli/{name}.rst\n\n"
+            f".. literalinclude:: /_generated/cli-{name}.txt\n   :language: text\n"
+        )
+    return "\n".join(parts)
+
+
 def simd_line() -> str:
     import fastnoise
     from fastnoise.core.simd import simd_path, simd_paths_available
@@ -196,6 +225,7 @@ def write_generated(app: Sphinx, config: object) -> None:
     }
     for name, text in cli_help().items():
         files[f"cli-{name}.txt"] = text
+    files["cli-commands.rst.inc"] = cli_sections()
     for name, text in files.items():
         path = GENERATED / name
         if not path.exists() or path.read_text("utf-8") != text:

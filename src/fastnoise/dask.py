@@ -97,6 +97,9 @@ def _start(block_info: dict | None, axis: int) -> int:
 # ---- camera -------------------------------------------------------------------------
 
 
+_IMAGE_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.float32, np.float64))
+
+
 def _image_block(block, state, first_frame, full_width, block_info=None):
     model = _rebuild(state)
     f0 = first_frame + _start(block_info, 0)
@@ -121,6 +124,11 @@ def image_noise(images: da.Array, model: Any, first_frame: int = 0) -> da.Array:
     """
     if images.ndim not in (3, 4):
         raise ValueError(f"images must be frames x H x W [x C], got {images.ndim} axes")
+    if images.dtype not in _IMAGE_DTYPES:
+        # refused here, naming the dask array, rather than later inside a worker
+        raise ValueError(
+            f"images has dtype {images.dtype}: it must be uint8, uint16, float32 or float64"
+        )
     if images.ndim == 4 and len(images.chunks[3]) > 1:
         images = images.rechunk({3: -1})
     return da.map_blocks(
@@ -137,11 +145,18 @@ def image_noise(images: da.Array, model: Any, first_frame: int = 0) -> da.Array:
 # ---- lidar and range ------------------------------------------------------------------
 
 
+def _result_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype ``LidarNoise.apply`` and ``RangeNoise.apply`` return for input of
+    ``dtype``: float32 stays float32 (KITTI ``.bin`` and PointCloud2 clouds), any other
+    real type becomes float64. The block's ``out`` must have exactly that dtype."""
+    return np.dtype(np.float32) if np.dtype(dtype) == np.float32 else np.dtype(np.float64)
+
+
 def _lidar_block(points, mask, state, first_frame, block_info=None):
     model = _rebuild(state)
     f0 = first_frame + _start(block_info, 0)
     i0 = _start(block_info, 1)
-    out = np.empty(points.shape, dtype=np.float64)
+    out = np.empty(points.shape, dtype=_result_dtype(points.dtype))
     for k in range(points.shape[0]):
         hits = None if mask is None else mask[k, :, 0]
         model.apply(points[k], hit_mask=hits, frame=f0 + k, first_index=i0, out=out[k])
@@ -161,16 +176,19 @@ def lidar_noise(
     frame=first_frame + i).points``, whatever the chunking of the frame and point axes
     (each chunk passes its first point index). Frames of different lengths: pad them
     to one length and mark the padding ``False`` in ``hit_mask`` (frames x points,
-    bool); padded points keep their input values. Returns the noisy points (float64).
+    bool); padded points keep their input values. Points are in metres. Returns the
+    noisy points: float32 for float32 input (half the memory, as ``apply`` gives),
+    float64 for any other real dtype.
     """
     if points.ndim != 3 or points.shape[2] != 3:
         raise ValueError(f"points must be frames x points x 3, got shape {points.shape}")
     points = points.rechunk({2: -1})
+    result = _result_dtype(points.dtype)
     kw = {
         "state": _state_of(model, "lidar"),
         "first_frame": int(first_frame),
-        "dtype": np.float64,
-        "meta": np.empty((0, 0, 0), dtype=np.float64),
+        "dtype": result,
+        "meta": np.empty((0, 0, 0), dtype=result),
     }
     if hit_mask is None:
         return da.map_blocks(_lidar_block_nomask, points, **kw)
@@ -186,24 +204,26 @@ def _range_block(ranges, state, first_frame, block_info=None):
     model = _rebuild(state)
     f0 = first_frame + _start(block_info, 0)
     b0 = _start(block_info, 1)
-    out = np.empty(ranges.shape, dtype=np.float64)
+    out = np.empty(ranges.shape, dtype=_result_dtype(ranges.dtype))
     for k in range(ranges.shape[0]):
         model.apply(ranges[k], frame=f0 + k, first_index=b0, out=out[k])
     return out
 
 
 def range_noise(ranges: da.Array, model: Any, first_frame: int = 0) -> da.Array:
-    """Gazebo range noise (``RangeNoise``) for frames x beams, lazily, any chunking:
-    frame ``first_frame + i`` gets ``model.apply(ranges[i], frame=first_frame + i)``."""
+    """Gazebo range noise (``RangeNoise``) for frames x beams (metres), lazily, any
+    chunking: frame ``first_frame + i`` gets ``model.apply(ranges[i], frame=first_frame
+    + i)``. float32 ranges give float32 (as ``apply`` does), other real types float64."""
     if ranges.ndim != 2:
         raise ValueError(f"ranges must be frames x beams, got shape {ranges.shape}")
+    result = _result_dtype(ranges.dtype)
     return da.map_blocks(
         _range_block,
         ranges,
-        dtype=np.float64,
+        dtype=result,
         state=_state_of(model, "range"),
         first_frame=int(first_frame),
-        meta=np.empty((0, 0), dtype=np.float64),
+        meta=np.empty((0, 0), dtype=result),
     )
 
 

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found, import-untyped"
 """``fastnoise node --config suite.toml [--ros-args ...]``: run the live ROS 2 noise
 node (:class:`fastnoise.ros2.NoiseNode`) until SIGINT or SIGTERM.
 

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found, import-untyped"
 """fastnoise on the GPU: the CPU's exact bits for device arrays.
 
 The kernels are compiled at run time (NVRTC, through CuPy) from the same C headers as

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found, import-untyped"
 """The arguments of the GPU functions: device arrays in and out (CuPy arrays, anything
 with ``__cuda_array_interface__`` (Numba, PyTorch, JAX...) or DLPack, all viewed as CuPy
 arrays without a copy), and the model a kernel serves, known by its registered name."""

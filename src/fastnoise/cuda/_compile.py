@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found, import-untyped"
 """Finding the C sources of the GPU path and compiling them once per process.
 
 The kernels are compiled from the same headers as the CPU kernels (csrc/*.h, shipped

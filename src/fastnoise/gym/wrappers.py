@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found, import-untyped"
 """Gymnasium wrappers that noise observations with fastnoise models, seeded the way
 Gymnasium seeds: ``reset(seed=s)`` reseeds the noise from ``s``, so one seed gives one
 noisy episode; sub-environment i of a vector environment uses ``s`` with ``env=i``.

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found, import-untyped"
 """Sensor noise for MuJoCo models: :class:`SensorNoise` reads a ``mujoco.MjModel``'s
 sensors once, makes a plan, and noises a whole ``sensordata`` per step in one C call.
 

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found, import-untyped"
 """Counters of the live node, per topic, and their ``diagnostic_msgs/DiagnosticArray``
 form for ``/diagnostics``."""
 

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found, import-untyped"
 """``NoiseNode``: an rclpy node that noises live topics with a sensor suite, through
 :class:`fastnoise.io.ros.TopicNoise` (the code path of ``fastnoise apply``).
 
@@ -333,8 +334,8 @@ class NoiseNode(_Base):  # type: ignore[misc]
         t0 = time.perf_counter()
         c = topic.counters
         c.received += 1
-        noise = topic.noise
-        index = noise.frame
+        noise = topic.noise.apply_inplace  # the message is published as noised
+        index = topic.noise.frame
         target = _Fields(msg) if topic.wrap else msg
         caught: list[warnings.WarningMessage] = []
         try:

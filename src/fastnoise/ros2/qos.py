@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found, import-untyped"
 """QoS of the live node: the profiles a suite entry names with ``qos``, and the text
 logged when a publisher's or subscriber's QoS cannot match the node's."""
 

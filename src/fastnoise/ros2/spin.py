@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found, import-untyped"
 """Running a NoiseNode as a process: the best executor rclpy offers, SIGINT/SIGTERM
 handling, and the drain at shutdown (what ``fastnoise node`` runs)."""
 

@@ -72,7 +72,7 @@ def _noise_in_record(noise: Any, msg: Any, ts: int, raw: Any) -> np.ndarray | No
     buf[:off] = src[:off]
     buf[off + n :] = src[off + n :]
     into = buf[off : off + n]
-    noise(msg, ts, out=into)
+    noise.apply_inplace(msg, ts, out=into)
     data = msg.data
     if not (  # pragma: no cover - the handlers write into ``out``
         isinstance(data, np.ndarray)
@@ -165,9 +165,10 @@ def apply_bag(
                             if codec is None:
                                 codec = codecs[conn.id] = Codec(conn, ros1)
                             msg = codec.deserialize(raw)
+                            data: np.ndarray | memoryview | None
                             data = _noise_in_record(noise, msg, ts, raw)
                             if data is None:
-                                noise(msg, ts)
+                                noise.apply_inplace(msg, ts)
                                 data = codec.serialize(msg, raw)
                         except Exception as exc:
                             raise ApplyError(

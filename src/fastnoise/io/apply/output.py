@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found, import-untyped"
 """The output side of ``fastnoise apply``: the IN/OUT path checks, the progress bar and
 the staged output folder that is renamed to ``OUT`` only when complete."""
 
@@ -113,7 +114,7 @@ def clean_stale(dst: Path) -> list[Path]:
     """Remove the temporary folders ``.<dst name>.*.fastnoise-tmp`` beside ``dst`` left
     by runs that were killed (SIGKILL, power loss): those whose owner process on this
     host is gone. Returns what was removed."""
-    removed = []
+    removed: list[Path] = []
     parent = dst.absolute().parent
     if not parent.is_dir():
         return removed

@@ -82,6 +82,7 @@ def noise_npz(handler: str, src: Path, dst: Path, entry: Any, name: str, threads
         compressed = any(i.compress_type != zipfile.ZIP_STORED for i in zf.infolist())
     with np.load(src, allow_pickle=False) as data:
         members = {k: data[k] for k in data.files}
+    out: dict[str, Any]
     if handler == "imu":
         out = _imu(entry.build(name), members)
     else:

@@ -89,7 +89,7 @@ def noise_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
     lidar = model
     if pcd.kind == "binary":
         body, uniq, dt = pcd_binary_body(raw, pcd)
-        xyz = np.stack([body[uniq[i]] for i in pcd.xi], axis=1).astype(pcd.ftype)
+        xyz: np.ndarray = np.stack([body[uniq[i]] for i in pcd.xi], axis=1).astype(pcd.ftype)
         lidar.apply(xyz, lidar_pose=options.get("pose"), frame=0, out=xyz, threads=threads)
         for k, i in enumerate(pcd.xi):
             body[uniq[i]] = xyz[:, k]
@@ -115,8 +115,9 @@ def noise_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
     xi, ftype = ply.xi, ply.ftype
     if ply.fmt in ("binary_little_endian", "binary_big_endian"):
         body, dt, offset = ply_binary_body(raw, ply)
-        keys = [dt.names[i] for i in xi]
-        xyz = np.stack([body[k] for k in keys], axis=1).astype(ftype)
+        names: tuple[str, ...] = dt.names or ()  # a structured dtype: never empty
+        keys = [names[i] for i in xi]
+        xyz: np.ndarray = np.stack([body[k] for k in keys], axis=1).astype(ftype)
         lidar.apply(xyz, lidar_pose=options.get("pose"), frame=0, out=xyz, threads=threads)
         for k, key in enumerate(keys):
             body[key] = xyz[:, k]

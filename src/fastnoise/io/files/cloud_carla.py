@@ -127,7 +127,9 @@ def carla_pcd(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
         dst.write_bytes(head.encode("ascii") + body.tobytes() + tail)
     else:
         tok, first = pcd_ascii_rows(raw, pcd)
-        cols = [np.array([float(t[first[i]]) for t in tok], dtype=ftype) for i in xi]
+        cols: list[np.ndarray] = [
+            np.array([float(t[first[i]]) for t in tok], dtype=ftype) for i in xi
+        ]
         pts, mask = _carla_fields(model, cols, ftype, threads)
         itype = np.float32 if ii is None or pcd.sizes[ii] == 4 else np.float64
         lines, rows = ascii_data_lines(raw, pcd.start)
@@ -173,12 +175,13 @@ def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
     n = elements[vi][1]
     if ply.fmt in ("binary_little_endian", "binary_big_endian"):
         body, dt, offset = ply_binary_body(raw, ply)
-        keys = [dt.names[i] for i in xi]
+        names: tuple[str, ...] = dt.names or ()  # a structured dtype: never empty
+        keys = [names[i] for i in xi]
         pts, mask = _carla_fields(model, [body[k] for k in keys], ftype, threads)
         for k, key in enumerate(keys):
             body[key] = pts[:, k]
         if ii is not None:  # a dropped point keeps its intensity
-            body[dt.names[ii]] = np.where(mask, pts[:, 3], body[dt.names[ii]])
+            body[names[ii]] = np.where(mask, pts[:, 3], body[names[ii]])
         tail = raw[offset + n * dt.itemsize :]
         head = raw[:offset]
         if not keep_layout and not mask.all():
@@ -187,7 +190,7 @@ def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
         dst.write_bytes(head + body.tobytes() + tail)
     elif ply.fmt == "ascii":
         lines, skip, tok = ply_ascii_rows(raw, ply)
-        cols = [np.array([float(t[i]) for t in tok], dtype=ftype) for i in xi]
+        cols: list[np.ndarray] = [np.array([float(t[i]) for t in tok], dtype=ftype) for i in xi]
         pts, mask = _carla_fields(model, cols, ftype, threads)
         itype = np.float32 if ii is None or PLY_TYPES[props[ii][0]] == "f4" else np.float64
         vert = []
@@ -200,8 +203,8 @@ def carla_ply(src: Path, dst: Path, model: Any, options: dict, threads: int) -> 
             vert.append(put_values(lines[skip + p], t, cells))
         drop = not keep_layout and len(vert) != n
         head = _ply_vertex_count(raw[:start], len(vert)) if drop else raw[:start]
-        body = "".join(lines[:skip] + vert + lines[skip + n :])
-        dst.write_bytes(head + body.encode("ascii"))
+        text = "".join(lines[:skip] + vert + lines[skip + n :])
+        dst.write_bytes(head + text.encode("ascii"))
     else:
         raise ValueError(f"PLY format {ply.fmt!r} is not handled")
 

@@ -434,8 +434,8 @@ def ply_ascii_rows(raw: bytes, ply: Ply) -> tuple[list[str], int, list[list[str]
         for r in range(count):
             words = lines[pos + r].split()
             need = 0
-            for t, _p in props:
-                if t.startswith("list"):
+            for ptype, _p in props:
+                if ptype.startswith("list"):
                     try:
                         k = _count(f"PLY element {name!r} line {r} list length", words[need])
                     except IndexError:

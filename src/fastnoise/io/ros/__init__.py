@@ -7,7 +7,7 @@ In a node (``rclpy``; no ROS install is needed for bags), five lines::
     noise = TopicNoise.from_suite("suite.toml", "/camera/image_raw")  # keyed by the topic
 
     def callback(msg):  # the subscription callback: message k is frame k
-        publisher.publish(noise(msg))
+        publisher.publish(noise.apply_inplace(msg))  # noises msg itself
 
 A recording (ROS 1 bag, ROS 2 bag, ``.mcap``): ``fastnoise apply --config suite.toml IN
 OUT``, or :func:`fastnoise.io.apply.apply.apply` in Python. The suite file is described in

@@ -146,10 +146,15 @@ def _xyz_names(msg: Any) -> tuple[str, str, str]:
     return ("x", "y", "z")
 
 
+def _fields(dtype: np.dtype) -> Mapping[str, tuple[Any, ...]]:
+    """The fields of a structured dtype (a PointCloud2 row's always is one)."""
+    return dtype.fields or {}
+
+
 def _xyz_block(arr: np.ndarray, buf: np.ndarray) -> np.ndarray | None:
     """x, y, z as one (height, width, 3) view of ``buf`` when they are adjacent fields
     of one type (the usual layout): one strided copy instead of three."""
-    fields = arr.dtype.fields
+    fields = _fields(arr.dtype)
     (tx, ox), (ty, oy), (tz, oz) = (fields[n][:2] for n in ("x", "y", "z"))
     if not (tx == ty == tz and oy == ox + tx.itemsize and oz == oy + tx.itemsize):
         return None
@@ -170,7 +175,7 @@ def pointcloud2_xyz(msg: Any) -> np.ndarray:
     names = _xyz_names(msg)
     buf = message_bytes(msg.data)
     arr = pointcloud2_array(msg, buf)
-    kinds = {arr.dtype.fields[n][0].itemsize for n in names}
+    kinds = {_fields(arr.dtype)[n][0].itemsize for n in names}
     dt = np.float32 if kinds == {4} else np.float64
     block = _xyz_block(arr, buf)
     if block is not None:

@@ -97,6 +97,7 @@ rule for ``fastnoise apply`` and a live node, so a node never holds a message ba
 
 from __future__ import annotations
 
+import copy
 import os
 import warnings
 from typing import Any
@@ -166,12 +167,11 @@ def message_type(msg_or_type: Any) -> str:
     """ "pkg/Name" of a message type name ("pkg/msg/Name" or "pkg/Name"), of a
     ``rosbags`` message or of an ``rclpy`` message."""
     if isinstance(msg_or_type, str):
-        name = msg_or_type
-    else:
-        name = getattr(msg_or_type, "__msgtype__", None)
-        if name is None:
-            cls = type(msg_or_type)
-            name = f"{cls.__module__.split('.')[0]}/{cls.__name__}"
+        return msg_or_type.replace("/msg/", "/")
+    name = getattr(msg_or_type, "__msgtype__", None)
+    if name is None:
+        cls = type(msg_or_type)
+        name = f"{cls.__module__.split('.')[0]}/{cls.__name__}"
     return name.replace("/msg/", "/")
 
 
@@ -219,7 +219,10 @@ def check_topic(entry: Entry, topic: str, msgtype: str) -> str | None:
 
 
 class TopicNoise:
-    """The noise of one topic: ``noise(msg)`` noises a message in place and returns it.
+    """The noise of one topic: ``noise(msg, inplace=False)`` returns a noised copy of a
+    message; ``noise.apply_inplace(msg)`` (or ``noise(msg, inplace=True)``) noises the
+    message itself and returns it. A call that does not say ``inplace`` noises in place,
+    as up to 0.3, after a DeprecationWarning naming the two spellings.
 
     Message ``k`` given to this object is frame ``k`` (``first_frame + k``) of the
     topic's model, keyed by the topic's normalized name under the suite seed (see
@@ -270,7 +273,8 @@ class TopicNoise:
         decl = entry.decl
         # a model with message_params is built per message's figures (see _scan)
         self._message_params = () if decl is None else tuple(decl.message_params)
-        self.model = None if self._message_params else entry.build(self.topic)
+        # None for topics whose parameters come with each message (built per message)
+        self.model: Any = None if self._message_params else entry.build(self.topic)
         self._by_fields: dict[tuple[float, ...], Any] = {}
         self._prev_ns: int | None = None
         self._dt: float | None = None  # the last good time step (s)
@@ -320,12 +324,44 @@ class TopicNoise:
 
     # ---------------------------------------------------------------------------------
     def __call__(
+        self,
+        msg: Any,
+        log_time_ns: int | None = None,
+        out: np.ndarray | None = None,
+        *,
+        inplace: bool | None = None,
+    ) -> Any:
+        """The next frame's noise on ``msg``: ``inplace=False`` returns a noised deep
+        copy and leaves ``msg`` as it was; ``inplace=True`` is :meth:`apply_inplace`.
+        ``log_time_ns`` (ns) and ``out`` are :meth:`apply_inplace`'s (with
+        ``inplace=False``, ``out`` becomes the copy's ``data``).
+
+        Not giving ``inplace`` is deprecated: the message is noised in place, as up to
+        0.3, after a DeprecationWarning; a later release will make the copy the
+        default."""
+        if inplace is None:
+            warnings.warn(
+                "TopicNoise(msg) noises msg in place, which is deprecated as a default: "
+                "write noise.apply_inplace(msg) (or noise(msg, inplace=True)) to change "
+                "msg, or noise(msg, inplace=False) for a noised copy",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            inplace = True
+        elif not isinstance(inplace, (bool, np.bool_)):
+            raise TypeError(f"inplace={inplace!r} is not allowed: it must be True or False")
+        if not inplace:
+            msg = copy.deepcopy(msg)
+        return self.apply_inplace(msg, log_time_ns, out)
+
+    def apply_inplace(
         self, msg: Any, log_time_ns: int | None = None, out: np.ndarray | None = None
     ) -> Any:
-        """Noise ``msg`` in place (its next frame) and return it. ``log_time_ns``: the
-        bag's record time, used by an IMU with ``stamps = "log"``. ``out``: for an Image
-        or PointCloud2, a writable uint8 array of ``data``'s size that receives the
-        noised bytes and becomes ``msg.data`` (by default a new array)."""
+        """Noise ``msg`` itself (its next frame) and return it: the fields the handler
+        noises are replaced in ``msg``. ``log_time_ns``: the bag's record time (ns),
+        used by an IMU with ``stamps = "log"``. ``out``: for an Image or PointCloud2, a
+        writable uint8 array of ``data``'s size that receives the noised bytes and
+        becomes ``msg.data`` (by default a new array)."""
         if self.msgtype is None:
             self.msgtype = message_type(msg)
             self.handler = self._check(self.msgtype)

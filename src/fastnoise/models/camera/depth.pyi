@@ -1,6 +1,6 @@
 """Type stubs for fastnoise.models.camera.depth (Gazebo's depth-camera noise, metres)."""
 
-from typing import ClassVar, TypeVar
+from typing import ClassVar, Never, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -44,7 +44,7 @@ class DepthNoise(_FrameCounter):
     def apply(
         self,
         depth: _Depth,
-        *,
+        *args: Never,
         frame: int | None = None,
         out: _Depth | None = None,
         threads: int = 1,

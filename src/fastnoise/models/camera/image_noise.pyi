@@ -1,12 +1,13 @@
 """Type stubs for fastnoise.models.camera.image_noise (Gazebo's per-pixel camera noise)."""
 
-from typing import Literal, TypeVar
+from typing import Literal, Never, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
 from fastnoise.core.model import _FrameCounter
+from fastnoise.models.camera.depth import GAZEBO_UNIFORM_FLOOR as GAZEBO_UNIFORM_FLOOR
 
 _Image = TypeVar(
     "_Image",
@@ -45,7 +46,7 @@ class ImageNoise(_FrameCounter):
     def apply(
         self,
         image: _Image,
-        *,
+        *args: Never,
         frame: int | None = None,
         out: _Image | None = None,
         threads: int = 1,

@@ -3,7 +3,7 @@ document). Units: angles deg, depth and altitude m, velocities m/s, propeller sp
 
 from collections.abc import Iterator, Mapping, Sequence
 from os import PathLike
-from typing import IO, Any, ClassVar
+from typing import IO, Any, ClassVar, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -11,6 +11,8 @@ from typing_extensions import deprecated, disjoint_base
 
 from fastnoise.core.model import Model
 from fastnoise.models.dvl.config import DvlConfig, DvlSensorNoise
+
+__all__ = ["TRUTH_DTYPE", "MESSAGE_DTYPE", "AugmentedWhiteNoise", "DvlMeasurement", "DvlSimulator"]
 
 TRUTH_DTYPE: np.dtype[np.void]
 MESSAGE_DTYPE: np.dtype[np.void]
@@ -47,7 +49,7 @@ class AugmentedWhiteNoise(Model):
     def strict(self) -> bool: ...
     def measure(self, truth: float) -> float: ...
     def measure_many(
-        self, truth: npt.ArrayLike, *, out: npt.NDArray[np.float64] | None = None
+        self, truth: npt.ArrayLike, *args: Never, out: npt.NDArray[np.float64] | None = None
     ) -> npt.NDArray[np.float64]: ...
     def reset(self) -> None: ...
 
@@ -118,7 +120,7 @@ class DvlSimulator(Model):
     def measure_many(
         self,
         truth: npt.NDArray[np.void] | Mapping[str, npt.ArrayLike],
-        *,
+        *args: Never,
         out: npt.NDArray[np.void] | None = None,
         threads: int = 1,
     ) -> npt.NDArray[np.void]: ...

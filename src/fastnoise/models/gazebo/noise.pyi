@@ -1,7 +1,7 @@
 """Type stubs for fastnoise.models.gazebo.noise (gz-sensors' GaussianNoiseModel)."""
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -59,5 +59,5 @@ class GazeboNoise(Model):
     def reset(self, env_ids: npt.ArrayLike | None = None) -> None: ...
     def apply_one(self, x: Any, dt: npt.ArrayLike = 0.0) -> Any: ...
     def apply(
-        self, x: npt.ArrayLike, dt: npt.ArrayLike = 0.0, *, out: np.ndarray | None = None
+        self, x: npt.ArrayLike, dt: npt.ArrayLike = 0.0, *args: Never, out: np.ndarray | None = None
     ) -> np.ndarray: ...

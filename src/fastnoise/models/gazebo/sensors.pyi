@@ -1,7 +1,7 @@
 """Type stubs for fastnoise.models.gazebo.sensors (gz-sensors magnetometer, altimeter and
 force-torque noise)."""
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -22,7 +22,11 @@ class _GazeboSensor(Model):
     def bias(self, component: str) -> float: ...
     def reset(self, env_ids: npt.ArrayLike | None = None) -> None: ...
     def apply(
-        self, data: npt.ArrayLike, dt: npt.ArrayLike = 0.0, *, out: np.ndarray | None = None
+        self,
+        data: npt.ArrayLike,
+        dt: npt.ArrayLike = 0.0,
+        *args: Never,
+        out: np.ndarray | None = None,
     ) -> np.ndarray: ...
 
 class MagnetometerNoise(_GazeboSensor):

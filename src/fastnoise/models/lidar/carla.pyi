@@ -1,6 +1,6 @@
 """Type stubs for fastnoise.models.lidar.carla (CARLA's ray-cast lidar noise)."""
 
-from typing import ClassVar
+from typing import ClassVar, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +35,7 @@ class CarlaLidarNoise(_FrameCounter):
     def apply(
         self,
         points: npt.ArrayLike,
-        *,
+        *args: Never,
         frame: int | None = None,
         first_index: int = 0,
         drop: bool | None = None,

@@ -1,7 +1,7 @@
 """Type stubs for fastnoise.models.lidar.lidar_noise (RGL lidar noise; Gazebo range noise is
 re-exported from fastnoise.models.lidar.range_noise)."""
 
-from typing import ClassVar
+from typing import ClassVar, Never
 
 import numpy as np
 import numpy.typing as npt
@@ -70,7 +70,7 @@ class LidarNoise(_FrameCounter):
         points: npt.ArrayLike,
         distances: npt.ArrayLike | None = None,
         hit_mask: npt.ArrayLike | None = None,
-        *,
+        *args: Never,
         lidar_pose: npt.ArrayLike | None = None,
         frame: int | None = None,
         first_index: int = 0,

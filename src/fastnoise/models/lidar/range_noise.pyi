@@ -1,12 +1,18 @@
 """Type stubs for fastnoise.models.lidar.range_noise (Gazebo range noise)."""
 
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, Never
 
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
 from fastnoise.core.model import _FrameCounter
+
+# names the module imports (the stub says so, as stubtest checks every public name)
+from fastnoise.models.lidar.geometry import LAST_FRAME as LAST_FRAME
+from fastnoise.models.lidar.geometry import MIN_PER_THREAD as MIN_PER_THREAD
+from fastnoise.models.lidar.geometry import RESERVED_FRAME as RESERVED_FRAME
+from fastnoise.models.lidar.params import GAZEBO_ZERO as GAZEBO_ZERO
 
 _Seed = int | np.random.SeedSequence | None
 
@@ -68,7 +74,7 @@ class RangeNoise(_FrameCounter):
     def apply(
         self,
         ranges: npt.ArrayLike,
-        *,
+        *args: Never,
         frame: int | None = None,
         first_index: int = 0,
         out: np.ndarray | None = None,

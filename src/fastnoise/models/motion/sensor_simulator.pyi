@@ -8,7 +8,7 @@ from typing_extensions import disjoint_base
 from fastnoise.core.model import Model
 from fastnoise.models.motion.rigid_body import RigidBodySimulator
 
-class MotionSource(Protocol):
+class _MotionSource(Protocol):
     """What a source provides (each may also be a zero-argument method)."""
 
     @property
@@ -26,7 +26,7 @@ VALUE_MAX: float
 class SensorSimulator(Model):
     def __init__(
         self,
-        source: RigidBodySimulator | MotionSource,
+        source: RigidBodySimulator | _MotionSource,
         *,
         seed: int | SeedSequence | None = ...,
         noise_stddev: ArrayLike = ...,
@@ -43,7 +43,7 @@ class SensorSimulator(Model):
     def check_numerics(self) -> bool: ...
     def reset(self) -> None: ...
     @property
-    def source(self) -> RigidBodySimulator | MotionSource: ...
+    def source(self) -> RigidBodySimulator | _MotionSource: ...
     @property
     def drift_omega(self) -> NDArray[np.float64]: ...
     @property
