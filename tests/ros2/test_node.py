@@ -290,9 +290,9 @@ def test_malformed_messages_are_skipped_and_the_node_goes_on(context, tmp_path: 
     assert spin_until(ex, lambda: len(images) == 1 and len(clouds) == 1)
 
     suite = load_suite(suite_path)
-    want = TopicNoise.from_suite(suite, "/camera/image_raw", "sensor_msgs/Image", first_frame=1)(
-        image(1, T0 + 10**7)
-    )
+    want = TopicNoise.from_suite(
+        suite, "/camera/image_raw", "sensor_msgs/Image", first_frame=1
+    ).apply_inplace(image(1, T0 + 10**7))
     assert bytes(images[0].data) == bytes(np.asarray(want.data, dtype=np.uint8))
     assert images[0].header.stamp == good_image.header.stamp
     c = node.topics["/points_raw"]
@@ -532,7 +532,7 @@ def test_sdf_entries_run_live(context, tmp_path: Path) -> None:
         client.pubs["/imu_raw"].publish(m)
     assert spin_until(ex, lambda: len(out) == 5)
     offline = TopicNoise.from_suite(load_suite(suite_path), "/imu_raw", "sensor_msgs/Imu")
-    want = [bits(offline(imu(k, T0 + k * 10**7))) for k in range(5)]
+    want = [bits(offline.apply_inplace(imu(k, T0 + k * 10**7))) for k in range(5)]
     assert [bits(m) for m in out] == want
     assert [bits(m) for m in out] != [bits(m) for m in sent]
     ex.shutdown()
@@ -561,7 +561,7 @@ def test_pattern_entries_follow_the_graph(context, tmp_path: Path) -> None:
     assert spin_until(ex, lambda: len(out1) == 1 and len(out2) == 1)
     suite = load_suite(suite_path)
     for topic, got in (("/cam1/image_raw", out1), ("/cam2/image_raw", out2)):
-        want = TopicNoise.from_suite(suite, topic, "sensor_msgs/Image")(image(0, T0))
+        want = TopicNoise.from_suite(suite, topic, "sensor_msgs/Image").apply_inplace(image(0, T0))
         assert bits(got[0]) == bits(want)
     assert bits(out1[0]) != bits(out2[0])  # keyed by the topic name
     ex.shutdown()
