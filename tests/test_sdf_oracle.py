@@ -462,7 +462,16 @@ def test_load_sensors_agrees_with_sdformat_on_every_upstream_file(upstream):
     assert counts["files"] == len(rows) == 579 + 2 * SLOW
     explained = counts["explained differences"]
     assert counts["parsed by both"] + counts["refused by both"] + explained == counts["files"]
-    assert counts["sensors with noise compared"] >= 30 and counts["sensors sdformat reads"] >= 200
+    # the numbers docs/peers.rst and the CHANGELOG state (without the slow files)
+    if not SLOW:
+        stated = {
+            "parsed by both": 455,
+            "refused by both": 8,
+            "explained differences": 116,
+            "sensors sdformat reads": 222,
+            "sensors with noise compared": 33,
+        }
+        assert {k: counts[k] for k in stated} == stated
 
 
 @pytest.mark.parametrize(
