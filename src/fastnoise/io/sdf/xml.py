@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
-__all__ = ["Node", "SdfError", "parse_text", "read_source", "relax_comments"]
+__all__ = ["Node", "SdfError", "parse_text", "read_source", "relax_comments", "relax_prolog"]
 
 
 class SdfError(ValueError):
