@@ -8,11 +8,12 @@ text, its children and the line its start tag is on.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
-__all__ = ["Node", "SdfError", "parse_text", "read_source", "relax_comments"]
+__all__ = ["Node", "SdfError", "parse_text", "read_source", "relax_comments", "relax_prolog"]
 
 
 class SdfError(ValueError):
@@ -103,6 +104,37 @@ def relax_comments(text: str | bytes) -> str | bytes:
     return "".join(parts)
 
 
+_DECLARATION = re.compile(r"<\?xml[^>]*\?>")
+
+
+def relax_prolog(text: str | bytes) -> str | bytes:
+    """``text`` with what comes before its first ``<`` (and an XML declaration right
+    after it) turned into newlines, so that expat reads the start of a file as tinyxml2
+    (sdformat's XML parser) does.
+
+    XML 1.0 wants the declaration ``<?xml ...?>`` first of all and no text before the
+    root element; expat refuses a file that breaks either rule, tinyxml2 skips leading
+    white space and keeps stray text as a document-level text node that sdformat never
+    reads. Real gz-sim worlds rely on that: ``test/worlds/fixed_world_joint.sdf`` starts
+    with a space, ``test/worlds/reset_detachable_joint.sdf`` with ``?xml ...?>`` (its
+    ``<`` missing). Only a file whose first character is not ``<`` (a byte order mark
+    aside) changes, and every newline stays, so line numbers are the file's."""
+    if isinstance(text, bytes):
+        out_b = relax_prolog(text.decode("latin-1"))
+        assert isinstance(out_b, str)
+        return out_b.encode("latin-1")  # latin-1 round-trips every byte
+    bom = next((b for b in ("\ufeff", "\xef\xbb\xbf") if text.startswith(b)), "")
+    first = text.find("<", len(bom))
+    if first <= len(bom):
+        return text  # starts with "<" (or has none: left for expat to report)
+    head = "\n" * text.count("\n", 0, first)
+    rest = text[first:]
+    decl = _DECLARATION.match(rest)
+    if decl is not None:  # a declaration no longer first: expat would refuse it
+        rest = "\n" * decl.group().count("\n") + rest[decl.end() :]
+    return head + rest
+
+
 #: The deepest element nesting read (the root is depth 1). sdformat parses with tinyxml2,
 #: whose ``TINYXML2_MAX_ELEMENT_DEPTH`` (100, counting the document itself) refuses an
 #: element at depth 99 (``XML_ELEMENT_DEPTH_EXCEEDED``; tests/test_sdf_oracle.py
@@ -115,8 +147,9 @@ def parse_text(text: str | bytes, source: str = "<string>") -> Node:
     """The root :class:`Node` of the XML ``text``; malformed XML raises :class:`SdfError`
     with expat's line and column. Comments are read as tinyxml2 reads them
     (:func:`relax_comments`): ``--`` inside one is accepted. Elements nested more than
-    :data:`MAX_NESTING` deep raise :class:`SdfError` (as sdformat refuses them)."""
-    text = relax_comments(text)
+    :data:`MAX_NESTING` deep raise :class:`SdfError` (as sdformat refuses them). Text
+    before the first ``<`` is skipped as tinyxml2 skips it (:func:`relax_prolog`)."""
+    text = relax_prolog(relax_comments(text))
     parser = expat.ParserCreate()
     root: list[Node] = []
     stack: list[Node] = []
