@@ -8,7 +8,7 @@ for noise), and every figure was checked against a copy of the cited document (i
 #26); ``notes`` says where in it each one stands. A figure that could not be found in
 the document is left out rather than guessed, so some presets lack a term (see
 ``notes``): the ADIS16470 has no accelerometer white noise, and only the MPU-6050 has
-ADC quantization (``bits``). Two parts of fastnoise 0.3's catalogue were removed: the
+ADC quantization (``bits``). Two parts of the catalogue's first draft were dropped: the
 BNO085, whose datasheet (1000-3927) prints no noise density at all (it refers to the
 raw sensors' own data sheet), and the BMI088, whose noise figures could not be
 confirmed in its data sheet (BST-BMI088-DS001).
@@ -44,7 +44,7 @@ class Preset:
     Attributes
     ----------
     name : str
-        Registry-style key (lower case, e.g. ``"bmi088"``).
+        Registry-style key (lower case, e.g. ``"icm42688p"``).
     part : str
         Maker and part.
     source : str
