@@ -110,7 +110,9 @@ def test_from_datasheet_builds_the_model():
 # ---- the catalogue ----------------------------------------------------------------------------
 def test_presets_lists_the_catalogue_and_each_entry_is_cited():
     names = presets()
-    assert names == ["adis16470", "bmi088", "bno085", "icm42688p", "mpu6050", "wt901c"]
+    # bno085 and bmi088 were removed in issue 26: their noise figures are not in (or
+    # could not be confirmed in) their datasheets
+    assert names == ["adis16470", "icm42688p", "mpu6050", "wt901c"]
     for name in names:
         p = catalogue.CATALOGUE[name]
         assert p.source and p.notes
@@ -139,21 +141,21 @@ def test_wt901c_preset_is_wt901c_bit_for_bit():
 
 #: Each preset is simulated at rest and fitted with fit_noise (the fit of 0.3; issue 26
 #: part 2 replaces it). Checked: the fitted white-noise density N against the
-#: datasheet's, on every axis, within 3 % (the 16-bit quantization adds up to 2 %: its
-#: variance lsb^2/12 beside sigma^2); and, where the datasheet prints a bias instability
+#: datasheet's, on every axis that has one, within 3 % (the 16-bit quantization adds up
+#: to 2 %: its variance lsb^2/12 beside sigma^2; an axis whose preset has no white
+#: noise, the ADIS16470's accelerometer, is not checked for N); and, where the
+#: datasheet prints a bias instability
 #: that a log of this length can show, the fitted Gauss-Markov sigma_b against the
 #: datasheet's (in-run stability / 0.61736) within 25 % on each axis where the fit keeps
 #: the term, with the term kept on at least 4 of the 6 axes. "Can show": the
 #: Gauss-Markov peak Allan variance is at least the white noise's Allan variance at the
 #: peak's tau (computed below from the preset, not chosen after the fit). Rates: 1 kHz
-#: for 10 minutes for the presets without a bias term (at 100 Hz the 16-bit step over
-#: +/-2000 deg/s, 1.07e-3 rad/s, exceeds the ICM-42688-P's per-sample sigma), 100 Hz
+#: for 10 minutes for the presets without a bias term (at 100 Hz the MPU-6050's 16-bit
+#: step over +/-2000 deg/s, 1.07e-3 rad/s, exceeds its per-sample sigma), 100 Hz
 #: for 2 hours for those with one (its Allan peak sits at 189 s).
 ROUND_TRIP = {
     # name: (rate Hz, seconds)
     "adis16470": (100.0, 7200.0),
-    "bmi088": (100.0, 7200.0),
-    "bno085": (1000.0, 600.0),
     "icm42688p": (1000.0, 600.0),
     "mpu6050": (1000.0, 600.0),
 }
@@ -192,7 +194,8 @@ def test_preset_round_trip_through_fit_noise(name):
     ns, minima = _datasheet_figures(name)
     kept = visible = 0
     for ax, n_true, minimum in zip(fit.axes, ns, minima, strict=True):
-        assert ax.noise_density.value == pytest.approx(n_true, rel=0.03), ax.name
+        if n_true > 0.0:
+            assert ax.noise_density.value == pytest.approx(n_true, rel=0.03), ax.name
         if not _visible(n_true, minimum):
             continue
         visible += 1

@@ -4,7 +4,16 @@ in the datasheet's units, and the document they come from (name, number, revisio
 gives the (gyro, accel) :class:`TriadNoise` pair.
 
 Every figure is the datasheet's *typical* value (datasheets print no per-part spread
-for noise). The entries go through :func:`~fastnoise.models.imu.datasheet.datasheet_triads`,
+for noise), and every figure was checked against a copy of the cited document (issue
+#26); ``notes`` says where in it each one stands. A figure that could not be found in
+the document is left out rather than guessed, so some presets lack a term (see
+``notes``): the ADIS16470 has no accelerometer white noise, and only the MPU-6050 has
+ADC quantization (``bits``). Two parts of the catalogue's first draft were dropped: the
+BNO085, whose datasheet (1000-3927) prints no noise density at all (it refers to the
+raw sensors' own data sheet), and the BMI088, whose noise figures could not be
+confirmed in its data sheet (BST-BMI088-DS001).
+
+The entries go through :func:`~fastnoise.models.imu.datasheet.datasheet_triads`,
 whose docstring gives the unit mapping. The full-scale setting is the largest the part
 offers (the one flight controllers and VIO rigs run); change ``full_scale``/``bits`` with
 ``TriadNoise.replace`` for another. Where a datasheet prints no bias instability the
@@ -35,7 +44,7 @@ class Preset:
     Attributes
     ----------
     name : str
-        Registry-style key (lower case, e.g. ``"bmi088"``).
+        Registry-style key (lower case, e.g. ``"icm42688p"``).
     part : str
         Maker and part.
     source : str
@@ -66,74 +75,49 @@ CATALOGUE: types.MappingProxyType[str, Preset] = types.MappingProxyType(
             _p(
                 "adis16470",
                 "Analog Devices ADIS16470",
-                "ADIS16470 Wide Dynamic Range Miniature MEMS IMU, data sheet Rev. C",
-                "Table 1 (specifications, typ.): gyroscope in-run bias stability 8 deg/h, "
-                "angle random walk 0.34 deg/sqrt(h), range +/-2000 deg/s; accelerometer "
-                "in-run bias stability 13 ug, velocity random walk 0.037 m/s/sqrt(h), "
-                "range +/-40 g. Output: 32-bit (16-bit word plus its 16-bit extension).",
+                "ADIS16470 Wide Dynamic Range, Miniature MEMS IMU, data sheet Rev. C "
+                "(copyright 2017-2019)",
+                "Features list on page 1 (typ.): gyroscope +/-2000 deg/s dynamic range, "
+                "8 deg/h in-run bias stability, 0.008 deg/s/sqrt(Hz) rms rate noise "
+                "density; accelerometer +/-40 g dynamic range, 13 ug in-run bias "
+                "stability. Not used: the angle and velocity random walks and the "
+                "accelerometer noise density of the specification table, and the output "
+                "word length, which could not be confirmed; so the accelerometer has no "
+                "white-noise term and neither sensor is quantized.",
+                gyro_noise_density=0.008,
                 gyro_in_run_bias_stability=8.0,
-                gyro_arw=0.34,
                 gyro_range=2000.0,
-                gyro_bits=32,
                 accel_in_run_bias_stability=13.0,
-                accel_vrw=0.037,
                 accel_range=40.0,
-                accel_bits=32,
-            ),
-            _p(
-                "bmi088",
-                "Bosch Sensortec BMI088",
-                "BMI088 6-axis Motion Tracking for High-performance Applications, data "
-                "sheet BST-BMI088-DS001-13, revision 1.3 (May 2018)",
-                "Section 1 (specifications, typ.): gyroscope rate noise density "
-                "0.014 deg/s/sqrt(Hz), bias stability 2 deg/h, range +/-2000 deg/s, "
-                "16 bit; accelerometer output noise density 175 ug/sqrt(Hz), range "
-                "+/-24 g, 16 bit.",
-                gyro_noise_density=0.014,
-                gyro_bias_instability=2.0,
-                gyro_range=2000.0,
-                gyro_bits=16,
-                accel_noise_density=175.0,
-                accel_range=24.0,
-                accel_bits=16,
-            ),
-            _p(
-                "bno085",
-                "CEVA (Hillcrest Labs) BNO085",
-                "BNO080/BNO085 Data Sheet, document 1000-3927, revision 1.7",
-                "Section 6 (sensor characteristics, typ.): gyroscope noise density "
-                "0.014 deg/s/sqrt(Hz), range +/-2000 deg/s; accelerometer noise density "
-                "150 ug/sqrt(Hz), range +/-8 g; 16-bit raw outputs.",
-                gyro_noise_density=0.014,
-                gyro_range=2000.0,
-                gyro_bits=16,
-                accel_noise_density=150.0,
-                accel_range=8.0,
-                accel_bits=16,
             ),
             _p(
                 "icm42688p",
                 "TDK InvenSense ICM-42688-P",
-                "ICM-42688-P High Precision 6-Axis MEMS MotionTracking Device, data sheet "
-                "DS-000347, revision 1.6",
-                "Tables 1 and 2 (typ.): gyroscope rate noise spectral density "
-                "0.0028 deg/s/sqrt(Hz), range +/-2000 deg/s; accelerometer noise "
-                "spectral density 70 ug/sqrt(Hz), range +/-16 g; 16-bit ADCs.",
+                "ICM-42688-P Datasheet, High Precision 6-Axis MEMS MotionTracking Device, "
+                "document DS-000347, revision 1.7",
+                "Features list on page 1 (typ., low-noise mode): gyroscope noise "
+                "2.8 mdps/sqrt(Hz), user-selectable full scale up to +/-2000 deg/s; "
+                "accelerometer noise 70 ug/sqrt(Hz), full scale up to +/-16 g. No bias "
+                "instability is printed there. The register word length was not "
+                "confirmed (page 1 gives only the 19-bit gyroscope / 18-bit "
+                "accelerometer FIFO format), so the preset is not quantized.",
                 gyro_noise_density=0.0028,
                 gyro_range=2000.0,
-                gyro_bits=16,
                 accel_noise_density=70.0,
                 accel_range=16.0,
-                accel_bits=16,
             ),
             _p(
                 "mpu6050",
                 "TDK InvenSense MPU-6050",
                 "MPU-6000 and MPU-6050 Product Specification, PS-MPU-6000A-00, "
                 "revision 3.4 (2013-08-19)",
-                "Sections 6.1 and 6.2 (typ.): gyroscope rate noise spectral density "
-                "0.005 deg/s/sqrt(Hz), range +/-2000 deg/s; accelerometer noise power "
-                "spectral density 400 ug/sqrt(Hz), range +/-16 g; 16-bit ADCs.",
+                "Section 6.1, Gyroscope Specifications (typ., 25 C): rate noise spectral "
+                "density 0.005 deg/s/sqrt(Hz) at 10 Hz (noise rows stated for "
+                "FS_SEL=0), full scale +/-2000 deg/s at FS_SEL=3, 16-bit ADC word. "
+                "Section 6.2, Accelerometer Specifications (typ.): noise power spectral "
+                "density 400 ug/sqrt(Hz) at 10 Hz, AFS_SEL=0 and ODR 1 kHz; full scale "
+                "+/-16 g at AFS_SEL=3, 16-bit ADC word. The densities are applied at the "
+                "largest full scale unchanged.",
                 gyro_noise_density=0.005,
                 gyro_range=2000.0,
                 gyro_bits=16,
