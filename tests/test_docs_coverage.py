@@ -19,6 +19,10 @@ from pathlib import Path
 
 import pytest
 
+# Docs against the public names, no C code: the scalar-path and sanitizer runs leave it
+# out (-m "not python_only").
+pytestmark = pytest.mark.python_only
+
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 #: The public modules: the top-level package, the adapters and the io entry points.

@@ -25,6 +25,10 @@ import pytest
 from fastnoise import ImuNoise, TriadNoise
 from fastnoise.models.imu import FormatLossWarning, formats
 
+# File formats and unit conversions in Python: the scalar-path and sanitizer runs, which
+# are there for the C code, leave them out (-m "not python_only").
+pytestmark = pytest.mark.python_only
+
 yaml = pytest.importorskip("yaml")
 
 
