@@ -15,6 +15,10 @@ from fastnoise import cli
 from fastnoise.models.imu.imu_noise import ImuNoise
 from fastnoise.models.imu.triad import TriadNoise
 
+# The fit's command line (Python analysis and file output): the scalar-path and
+# sanitizer runs leave it out (-m "not python_only").
+pytestmark = pytest.mark.python_only
+
 DT = 0.01
 
 

@@ -12,6 +12,11 @@ da = pytest.importorskip("dask.array")
 import fastnoise  # noqa: E402
 from fastnoise import dask as fdask  # noqa: E402
 
+# The Dask adapter is Python around kernels that the model tests cover directly: the
+# scalar-path and sanitizer runs leave it out (-m "not python_only"), and its worker
+# processes under ASan cost minutes.
+pytestmark = pytest.mark.python_only
+
 
 @pytest.fixture(scope="module")
 def client():

@@ -27,6 +27,10 @@ from fastnoise.models.imu.imu_noise import ImuNoise  # noqa: E402
 from fastnoise.models.imu.triad import TriadNoise  # noqa: E402
 from fastnoise.models.lidar.lidar_noise import LidarNoise, RangeNoise  # noqa: E402
 
+# matplotlib figures, no C code of their own: the scalar-path and sanitizer runs leave
+# them out (-m "not python_only").
+pytestmark = pytest.mark.python_only
+
 DT = 0.01
 PNG = b"\x89PNG\r\n\x1a\n"
 
