@@ -19,10 +19,12 @@ for one step.
 Timings: python -m pytest bench/bench_batch.py --benchmark-enable -q
 """
 
-import math
+import os
+import time
 
 import numpy as np
 import pytest
+from _imu_formula import NumpyImu, coefficients
 
 from fastnoise.models.imu.imu_noise import ImuNoise
 
@@ -43,16 +45,6 @@ ACCEL = dict(
 )
 
 
-def _coefficients():
-    """Per-axis (6,) white sigma, Gauss-Markov alpha and drive, random-walk step."""
-    p = [GYRO] * 3 + [ACCEL] * 3
-    white = np.array([q["noise_density"] / math.sqrt(DT) for q in p])
-    alpha = np.array([math.exp(-DT / q["gauss_markov_correlation_time"]) for q in p])
-    drive = np.array([q["gauss_markov_stddev"] for q in p]) * np.sqrt(1 - alpha**2)
-    walk = np.array([q["random_walk_density"] * math.sqrt(DT) for q in p])
-    return white, alpha, drive, walk
-
-
 def _steps(step):
     """STEPS steps of a control loop (one round): fastnoise refills its normals every
     16 samples, so a round holds whole refills and its time is the honest mean."""
@@ -67,56 +59,32 @@ def motion():
     return rng.normal(0, 1.0, (N, 3)), rng.normal(0, 9.0, (N, 3))
 
 
-@pytest.mark.benchmark(group="batch-imu-step-4096")
-def test_fastnoise_step(benchmark, motion):
+def _fastnoise_case(motion):
+    """The batch model and its step (outputs into preallocated arrays)."""
     omega, accel = motion
     m = ImuNoise(gyro=GYRO, accel=ACCEL, seed=1, num_envs=N)
     wo, ao = np.empty((N, 3)), np.empty((N, 3))
-    w, a = benchmark(_steps, lambda: m.step(omega, accel, DT, out_omega=wo, out_accel=ao))
-    assert w is wo and a is ao
-    assert np.all(np.isfinite(wo)) and np.all(np.isfinite(ao))
-    # the batch is the single models, bit for bit (env 7 against ImuNoise(env=7))
-    one = ImuNoise(gyro=GYRO, accel=ACCEL, seed=1, env=7)
-    for _ in range(int(m.sample_count[7])):
-        ow, oa = one.step(omega[7], accel[7], DT)
-    assert np.array_equal(ow, wo[7]) and np.array_equal(oa, ao[7])
+    return m, lambda: m.step(omega, accel, DT, out_omega=wo, out_accel=ao)
 
 
-@pytest.mark.benchmark(group="batch-imu-step-4096")
-def test_numpy_step(benchmark, motion):
-    omega, accel = motion
-    white, alpha, drive, walk = _coefficients()
-    rng = np.random.default_rng(1)
-    true = np.concatenate([omega, accel], axis=1)  # (N, 6)
-    gm = np.zeros((N, 6))
-    rw = np.zeros((N, 6))
-    out = np.empty((N, 6))
-    z = np.empty((N, 6))
+def _numpy_case(motion):
+    """The numpy formula (bench/_imu_formula.py) over all environments."""
+    imu = NumpyImu(coefficients(GYRO, ACCEL, DT), (N,), np.random.default_rng(1))
+    true = np.concatenate(motion, axis=1)  # (N, 6)
 
     def step():
-        rng.standard_normal(out=z)
-        np.multiply(gm, alpha, out=gm)
-        np.add(gm, drive * z, out=gm)
-        rng.standard_normal(out=z)
-        np.add(rw, walk * z, out=rw)
-        rng.standard_normal(out=z)
-        np.multiply(white, z, out=out)
-        np.add(out, true, out=out)
-        np.add(out, gm, out=out)
-        np.add(out, rw, out=out)
+        out = imu.step(true)
         return out[:, :3], out[:, 3:]
 
-    w, a = benchmark(_steps, step)
-    assert w.shape == (N, 3) and np.all(np.isfinite(a))
+    return step
 
 
-@pytest.mark.benchmark(group="batch-imu-step-4096")
-def test_torch_step(benchmark, motion):
-    torch = pytest.importorskip("torch")
-    omega, accel = motion
-    white, alpha, drive, walk = (torch.from_numpy(c) for c in _coefficients())
+def _torch_case(torch, motion):
+    """The same formula in torch on the CPU, Isaac Lab's style."""
+    c = {k: torch.from_numpy(v) for k, v in coefficients(GYRO, ACCEL, DT).items()}
+    white, alpha, drive, walk = c["white"], c["alpha"], c["drive"], c["walk"]
     torch.manual_seed(1)
-    true = torch.from_numpy(np.concatenate([omega, accel], axis=1))
+    true = torch.from_numpy(np.concatenate(motion, axis=1))
     gm = torch.zeros((N, 6), dtype=torch.float64)
     rw = torch.zeros((N, 6), dtype=torch.float64)
 
@@ -128,5 +96,67 @@ def test_torch_step(benchmark, motion):
         out = true + torch.randn_like(true) * white + gm + rw
         return out[:, :3], out[:, 3:]
 
+    return step
+
+
+@pytest.mark.benchmark(group="batch-imu-step-4096")
+def test_fastnoise_step(benchmark, motion):
+    omega, accel = motion
+    m, step = _fastnoise_case(motion)
     w, a = benchmark(_steps, step)
+    assert np.all(np.isfinite(w)) and np.all(np.isfinite(a))
+    # the batch is the single models, bit for bit (env 7 against ImuNoise(env=7))
+    one = ImuNoise(gyro=GYRO, accel=ACCEL, seed=1, env=7)
+    for _ in range(int(m.sample_count[7])):
+        ow, oa = one.step(omega[7], accel[7], DT)
+    assert np.array_equal(ow, w[7]) and np.array_equal(oa, a[7])
+
+
+@pytest.mark.benchmark(group="batch-imu-step-4096")
+def test_numpy_step(benchmark, motion):
+    w, a = benchmark(_steps, _numpy_case(motion))
+    assert w.shape == (N, 3) and np.all(np.isfinite(a))
+
+
+@pytest.mark.benchmark(group="batch-imu-step-4096")
+def test_torch_step(benchmark, motion):
+    torch = pytest.importorskip("torch")
+    w, a = benchmark(_steps, _torch_case(torch, motion))
     assert tuple(w.shape) == (N, 3) and bool(torch.isfinite(a).all())
+
+
+def test_interleaved_ratios(motion):
+    """Rounds of STEPS steps of each case in turn (the order rotated every round), wall
+    time (perf_counter) and CPU time (process_time) of each; prints the medians per
+    step and numpy / fastnoise and torch / fastnoise (issue 24 asks for >= 5 and >= 3).
+    Run with -s to see it; FASTNOISE_BENCH_ROUNDS sets the rounds (default 5)."""
+    torch = None
+    try:
+        import torch
+    except ImportError:
+        pass
+    cases = {"fastnoise": _fastnoise_case(motion)[1], "numpy": _numpy_case(motion)}
+    if torch is not None:
+        cases["torch"] = _torch_case(torch, motion)
+    rounds = int(os.environ.get("FASTNOISE_BENCH_ROUNDS", "5"))
+    names = list(cases)
+    wall = {k: [] for k in names}
+    cpu = {k: [] for k in names}
+    for case in cases.values():  # warm every case (first refills, torch's pools)
+        _steps(case)
+    for r in range(rounds):
+        for k in names[r % len(names) :] + names[: r % len(names)]:
+            t0, c0 = time.perf_counter(), time.process_time()
+            _steps(cases[k])
+            wall[k].append((time.perf_counter() - t0) / STEPS)
+            cpu[k].append((time.process_time() - c0) / STEPS)
+    med = {k: (float(np.median(wall[k])), float(np.median(cpu[k]))) for k in names}
+    fw, fc = med["fastnoise"]
+    threads = f", torch threads {torch.get_num_threads()}" if torch is not None else ""
+    lines = [f"\nImuNoise step, {N} envs, {rounds} rounds of {STEPS} steps{threads}:"]
+    for k in names:
+        w, c = med[k]
+        ratio = "" if k == "fastnoise" else f"   {k}/fastnoise {w / fw:.2f}x wall {c / fc:.2f}x cpu"
+        lines.append(f"  {k:<10} {w * 1e3:8.3f} ms wall {c * 1e3:8.3f} ms cpu{ratio}")
+    print("\n".join(lines))
+    assert all(np.isfinite(v).all() for v in med.values())

@@ -16,6 +16,7 @@ import math
 import numpy as np
 import pytest
 import scipy.signal
+from _imu_formula import NumpyImu, coefficients
 
 from fastnoise.models.imu.imu_noise import ImuNoise
 
@@ -37,16 +38,6 @@ ACCEL = dict(
 )
 
 
-def _numpy_params():
-    p = [GYRO] * 3 + [ACCEL] * 3
-    sigma_w = np.array([q["noise_density"] / math.sqrt(DT) for q in p])
-    alpha = np.array([math.exp(-DT / q["gauss_markov_correlation_time"]) for q in p])
-    drive = np.array([q["gauss_markov_stddev"] for q in p]) * np.sqrt(1 - alpha**2)
-    fs = np.array([q["full_scale"] for q in p])
-    lsb = 2 * fs / 2.0**16
-    return sigma_w, alpha, drive, fs, lsb
-
-
 @pytest.fixture(scope="module")
 def motion():
     rng = np.random.default_rng(0)
@@ -64,7 +55,10 @@ def test_fastnoise_apply(benchmark, motion):
 def _numpy_apply(omega, accel):
     """What a numpy/scipy user writes, per triad: rng.normal for the white and the
     driving noise, lfilter along time for the Gauss-Markov bias, clip, round."""
-    sigma_w, alpha, drive, fs, lsb = _numpy_params()
+    c = coefficients(GYRO, ACCEL, DT)
+    sigma_w, alpha, drive, fs, lsb = (
+        c[k] for k in ("white", "alpha", "drive", "full_scale", "lsb")
+    )
     rng = np.random.default_rng(1)
     out = []
     for true, s in ((omega, slice(0, 3)), (accel, slice(3, 6))):
@@ -108,16 +102,12 @@ def test_fastnoise_step(benchmark):
 
 @pytest.mark.benchmark(group="imu-step")
 def test_numpy_step(benchmark):
-    sigma_w, alpha, drive, fs, lsb = _numpy_params()
-    rng = np.random.default_rng(1)
-    bias = np.zeros(6)
+    """The formula of bench/_imu_formula.py for one IMU (its in-place numpy updates)."""
+    imu = NumpyImu(coefficients(GYRO, ACCEL, DT), (), np.random.default_rng(1))
     omega, accel = np.array([0.1, 0.2, 0.3]), np.array([0.0, 0.0, 9.81])
 
     def step(omega, accel, dt):
-        nonlocal bias
-        bias = alpha * bias + drive * rng.normal(size=6)
-        y = np.concatenate([omega, accel]) + sigma_w * rng.normal(size=6) + bias
-        y = np.round(np.clip(y, -fs, fs) / lsb) * lsb
+        y = imu.step(np.concatenate([omega, accel]))
         return y[:3], y[3:]
 
     w, a = benchmark(step, omega, accel, DT)

@@ -5,6 +5,9 @@
 #include "normal_many.h"
 
 #include <math.h>
+#if defined(_WIN32)
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,16 +23,32 @@ static uint64_t stream_id(int axis, int term) {
     return FN_IMU_STREAM_TAG | ((uint64_t)axis << 8) | (uint64_t)term;
 }
 
+/* The hot states on cache-line boundaries (a shared-row step reads 3 whole lines). */
+static fn_imu_hot *hot_alloc(size_t n) {
+#if defined(_WIN32)
+    return _aligned_malloc(n * sizeof(fn_imu_hot), 64);
+#else
+    return aligned_alloc(64, n * sizeof(fn_imu_hot)); /* 384 n: a multiple of 64 */
+#endif
+}
+
+static void hot_free(fn_imu_hot *p) {
+#if defined(_WIN32)
+    _aligned_free(p);
+#else
+    free(p);
+#endif
+}
+
 int fn_imu_batch_alloc(fn_imu_batch *b, size_t n) {
     memset(b, 0, sizeof *b);
     if (n == 0 || n > SIZE_MAX / (SPAN * ZN * sizeof(double))) return -1;
     b->env = malloc(n * sizeof *b->env);
-    b->hot = malloc(n * sizeof *b->hot);
+    b->hot = hot_alloc(n);
     b->z = malloc(n * SPAN * ZN * sizeof *b->z);
-    b->zspan = malloc(n * sizeof *b->zspan);
     b->gate = malloc(n * sizeof *b->gate);
     b->cold = malloc(n * sizeof *b->cold);
-    if (!b->env || !b->hot || !b->z || !b->zspan || !b->gate || !b->cold) {
+    if (!b->env || !b->hot || !b->z || !b->gate || !b->cold) {
         fn_imu_batch_free(b);
         return -1;
     }
@@ -43,9 +62,8 @@ int fn_imu_batch_alloc(fn_imu_batch *b, size_t n) {
 
 void fn_imu_batch_free(fn_imu_batch *b) {
     free(b->env);
-    free(b->hot);
+    hot_free(b->hot);
     free(b->z);
-    free(b->zspan);
     free(b->gate);
     free(b->cold);
     memset(b, 0, sizeof *b);
@@ -70,6 +88,8 @@ static void take_coefs(fn_imu_batch *b, size_t e) {
         plain = plain && c->full_scale == INFINITY && !(c->lsb > 0.0);
     }
     h->plain = plain;
+    b->shared_known = 0; /* the shared row is found again before its next use */
+    b->clear = 0;
 }
 
 void fn_imu_batch_push(fn_imu_batch *b, size_t e) {
@@ -90,7 +110,8 @@ void fn_imu_batch_push(fn_imu_batch *b, size_t e) {
     for (int a = 0; a < FN_IMU_AXES; a++)
         for (int t = 0; t < FN_IMU_TERMS; t++)
             if (m->on[a][t]) h->on |= 1u << (FN_IMU_AXES * t + a);
-    b->zspan[e] = UINT64_MAX;
+    h->zspan = UINT64_MAX;
+    b->clear = 0;
 }
 
 void fn_imu_batch_pull(fn_imu_batch *b, size_t e) {
@@ -122,7 +143,7 @@ static void set_dt(fn_imu_batch *b, size_t e, double dt) {
  * fn_stream_next_unit returns them (the many-stream kernel gives the bulk fill's bits
  * with mean 0 and stddev 1); zeros for terms that are off. Float32 normals are kept
  * as floats (the step widens them exactly, as fn_stream_next_unit does). */
-static void fill_span(fn_imu_batch *b, size_t e, uint64_t s) {
+void fn_imu_batch_fill_span(fn_imu_batch *b, size_t e, uint64_t s) {
     const fn_imu_hot *h = &b->hot[e];
     int f32 = h->f32;
     uint64_t key[FN_IMU_BATCH_Z], stream[FN_IMU_BATCH_Z], group[FN_IMU_BATCH_Z];
@@ -154,7 +175,7 @@ static void fill_span(fn_imu_batch *b, size_t e, uint64_t s) {
             for (size_t j = 0; j < SPAN; j++)
                 z[j * ZN + (size_t)slot[i]] = v[i * FN_GROUP + j];
     }
-    b->zspan[e] = s;
+    b->hot[e].zspan = s;
 }
 
 /* The checks of fn_imu_step_checked for one sample at the current coefficients (the
@@ -231,7 +252,7 @@ static inline void step_env(fn_imu_batch *b, size_t e, const double *w, const do
                             double *w_out, double *acc_out) {
     fn_imu_hot *h = &b->hot[e];
     uint64_t s = h->count / SPAN;
-    if (b->zspan[e] != s) fill_span(b, e, s);
+    if (h->zspan != s) fn_imu_batch_fill_span(b, e, s);
     size_t at = zat(e, (size_t)(h->count % SPAN));
     double z[FN_IMU_BATCH_Z], x[FN_IMU_AXES], y[FN_IMU_AXES];
     if (h->f32) {
@@ -280,9 +301,121 @@ static inline void step_env(fn_imu_batch *b, size_t e, const double *w, const do
     b->gate[e].ok = checks_pass(h); /* the next step's checks */
 }
 
+/* The general path steps the envs one by one: the bound of shared-row steps no longer
+ * holds, and after shared-row steps no gate's verdict does. */
+static void forget_gates(fn_imu_batch *b) {
+    b->clear = 0;
+    if (!b->gates_stale) return;
+    for (size_t e = 0; e < b->n; e++)
+        b->gate[e].ok = 0;
+    b->gates_stale = 0;
+}
+
+/* ---- the shared-row step ----------------------------------------------------------
+ * When every environment has the same coefficients (same parameters, same step; only
+ * the key, the turn-on offsets, the bias states and the counts differ), no linear step
+ * and one normal dtype, a step reads the coefficients once (b->row) and of each env
+ * only its counters, bias states, offsets and its cached normals of the sample. The
+ * arithmetic is step_env's, operation for operation, so the bits are the same. */
+
+/* Whether every env shares env 0's coefficients (b->row, taken from env 0). */
+static void find_shared(fn_imu_batch *b) {
+    const fn_imu_hot *h0 = &b->hot[0];
+    fn_imu_row *r = &b->row;
+    memcpy(r->white, h0->white, sizeof r->white);
+    memcpy(r->alpha, h0->alpha, sizeof r->alpha);
+    memcpy(r->gm_drive, h0->gm_drive, sizeof r->gm_drive);
+    memcpy(r->rw_step, h0->rw_step, sizeof r->rw_step);
+    r->cold = b->cold[0];
+    r->coef_dt = b->gate[0].coef_dt;
+    r->max_input = b->gate[0].max_input;
+    r->f32 = h0->f32;
+    r->plain = h0->plain;
+    int shared = 1;
+    for (size_t e = 0; e < b->n && shared; e++) {
+        const fn_imu_hot *h = &b->hot[e];
+        /* bitwise equality: -0 and +0, or two NaNs, count as different rows */
+        shared = !h->linear && h->f32 == r->f32 && h->plain == r->plain &&
+                 memcmp(h->white, r->white, sizeof r->white) == 0 &&
+                 memcmp(h->alpha, r->alpha, sizeof r->alpha) == 0 &&
+                 memcmp(h->gm_drive, r->gm_drive, sizeof r->gm_drive) == 0 &&
+                 memcmp(h->rw_step, r->rw_step, sizeof r->rw_step) == 0 &&
+                 (h->plain || memcmp(&b->cold[e], &r->cold, sizeof r->cold) == 0) &&
+                 memcmp(&b->gate[e].coef_dt, &r->coef_dt, sizeof r->coef_dt) == 0 &&
+                 memcmp(&b->gate[e].max_input, &r->max_input, sizeof r->max_input) == 0;
+    }
+    b->shared = shared;
+    b->shared_known = 1;
+}
+
+/* The most steps (at most 2^20) for which every env's checks (check_one) are sure to
+ * pass, 0 when one fails now. A step moves |gm| by at most Z_MAX gm_drive (alpha <= 1,
+ * |z| < Z_MAX, the roundings add far less than the factor 2 kept below) and |rw| by
+ * at most Z_MAX rw_step, so from the largest |gm| and |rw| over the envs, k more steps
+ * pass while the state after them stays within TERM_MAX / 2; and each step uses one
+ * unit of room. */
+static uint64_t clear_steps(const fn_imu_batch *b) {
+    const fn_imu_row *r = &b->row;
+    double gmax[FN_IMU_AXES] = {0}, rmax[FN_IMU_AXES] = {0};
+    uint64_t k = (uint64_t)1 << 20;
+    for (int a = 0; a < FN_IMU_AXES; a++)
+        if (!(r->white[a] <= FN_IMU_TERM_MAX) || !(r->alpha[a] <= 1.0)) return 0;
+    for (size_t e = 0; e < b->n; e++) {
+        const fn_imu_hot *h = &b->hot[e];
+        if (!checks_pass(h)) return 0;
+        if (h->room < k) k = h->room;
+        for (int a = 0; a < FN_IMU_AXES; a++) {
+            gmax[a] = fmax(gmax[a], fabs(h->gm[a]));
+            rmax[a] = fmax(rmax[a], fabs(h->rw[a]));
+        }
+    }
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        const double lim = 0.5 * FN_IMU_TERM_MAX;
+        const double d[2] = {FN_IMU_Z_MAX * r->gm_drive[a], FN_IMU_Z_MAX * r->rw_step[a]};
+        const double m[2] = {gmax[a], rmax[a]};
+        for (int i = 0; i < 2; i++) {
+            if (!(m[i] <= lim)) return 0;
+            if (d[i] > 0.0) {
+                double steps = floor((lim - m[i]) / d[i]) - 1.0;
+                if (!(steps >= 1.0)) return 0;
+                if (steps < (double)k) k = (uint64_t)steps;
+            }
+        }
+    }
+    return k;
+}
+
+/* Any finite true value beyond max_input in v[0..n) (then the general path finds and
+ * words it): imu.h's SIMD kernel. */
+static int any_too_large(const double *v, size_t n, double max_input) {
+    int bad = 0;
+    FN_DISPATCH(fn_imu_any_too_large, (v, n, max_input, &bad));
+    return bad;
+}
+
+/* The shared-row step when it applies (one step dt for all, every env on the row,
+ * the checks sure to pass, no true value out of range): 1 when it ran, 0 when the
+ * general path must run (nothing changed then but the shared row's cache). */
+static int try_shared_step(fn_imu_batch *b, const double *omega, const double *accel,
+                           double dt, double *omega_out, double *accel_out) {
+    if (!b->shared_known) find_shared(b);
+    if (!b->shared || dt != b->row.coef_dt) return 0;
+    if (b->clear == 0 && (b->clear = clear_steps(b)) == 0) return 0;
+    if (any_too_large(omega, 3 * b->n, b->row.max_input) ||
+        any_too_large(accel, 3 * b->n, b->row.max_input))
+        return 0;
+    FN_DISPATCH(fn_imu_batch_shared_step, (b, omega, accel, omega_out, accel_out));
+    b->clear--;
+    b->gates_stale = 1;
+    return 1;
+}
+
 int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double *accel,
                               const double *dt, size_t dt_stride, double *omega_out,
                               double *accel_out, size_t *env, size_t *where) {
+    if (dt_stride == 0 && try_shared_step(b, omega, accel, dt[0], omega_out, accel_out))
+        return FN_IMU_OK;
+    forget_gates(b);
     for (size_t e = 0; e < b->n; e++) {
         fn_imu_gate *g = &b->gate[e];
         double d = dt[e * dt_stride];
@@ -312,6 +445,7 @@ int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,
                                size_t time_stride, double *omega_out, double *accel_out,
                                size_t *env, size_t *where) {
     if (t == 0) return FN_IMU_OK;
+    forget_gates(b);
     for (size_t e = 0; e < b->n; e++) {
         fn_imu_batch_pull(b, e); /* the bias states and count that the checks read */
         fn_imu *m = &b->env[e];

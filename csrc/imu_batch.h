@@ -31,23 +31,29 @@
 #define FN_IMU_BATCH_SPAN FN_GROUP                  /* samples cached per env (one group) */
 
 /* What a step of one environment reads and writes, kept apart from the (large)
- * fn_imu so that a step walks one compact array: the coefficients for the gate's
- * coef_dt (fn_imu_coefs of each axis, stored field by field over the six axes so that
- * the step's arithmetic runs on whole vectors of axes), the bias states and the
- * counters. fn_imu_batch_pull / _push copy it to and from the environment's fn_imu,
- * where the Python layer reads and sets states; the coefficients are only ever a copy
- * of the fn_imu's own cache. */
+ * fn_imu so that a step walks one compact array. The first three cache lines hold
+ * what every step touches (counters, the span its cached normals hold, bias states,
+ * offsets: all a shared-row step reads of an environment); after them, the
+ * coefficients for the gate's coef_dt (fn_imu_coefs of each axis, stored field by
+ * field over the six axes so that the step's arithmetic runs on whole vectors of
+ * axes), which only a step of an environment with coefficients of its own reads.
+ * fn_imu_batch_pull / _push copy it to and from the environment's fn_imu, where the
+ * Python layer reads and sets states; the coefficients are only ever a copy of the
+ * fn_imu's own cache. 384 bytes, allocated on 64-byte boundaries. */
 typedef struct {
-    double offset[FN_IMU_AXES], white[FN_IMU_AXES], alpha[FN_IMU_AXES];
-    double gm_drive[FN_IMU_AXES], rw_step[FN_IMU_AXES];
-    double gm[FN_IMU_AXES], rw[FN_IMU_AXES];
     uint64_t count, room;
+    uint64_t zspan; /* the span the env's cached normals hold (UINT64_MAX: none) */
+    double gm[FN_IMU_AXES], rw[FN_IMU_AXES], offset[FN_IMU_AXES];
     uint64_t key; /* the fn_imu's key and which of its streams draw (bit 6 t + a) */
     uint32_t on;
     int linear; /* a scale, misalignment or G-sensitivity is on (fn_imu_linear) */
     int f32;    /* the unit normals are float32 (normal_dtype FN_FLOAT32) */
     int plain;  /* no axis saturates or quantizes (full_scale +inf, lsb 0) */
+    double white[FN_IMU_AXES], alpha[FN_IMU_AXES];
+    double gm_drive[FN_IMU_AXES], rw_step[FN_IMU_AXES];
 } fn_imu_hot;
+
+_Static_assert(sizeof(fn_imu_hot) == 384, "fn_imu_hot: six whole cache lines");
 
 /* The coefficients a step reads only when the hot state is not plain. */
 typedef struct {
@@ -63,6 +69,18 @@ typedef struct {
     int ok;
 } fn_imu_gate;
 
+/* The coefficients that every environment of a batch shares, when they all do (the
+ * common case: parameters that are not per environment, no scale, misalignment or
+ * G-sensitivity, one normal dtype, one step): a step then reads them once for all
+ * environments, and of each environment only the first lines of its hot state. */
+typedef struct {
+    double white[FN_IMU_AXES], alpha[FN_IMU_AXES];
+    double gm_drive[FN_IMU_AXES], rw_step[FN_IMU_AXES];
+    fn_imu_cold cold;
+    double coef_dt, max_input;
+    int f32, plain;
+} fn_imu_row;
+
 typedef struct {
     size_t n;          /* environments */
     fn_imu *env;       /* n models */
@@ -70,7 +88,16 @@ typedef struct {
     fn_imu_gate *gate; /* n check states (coef_dt authoritative, as hot) */
     fn_imu_cold *cold; /* n saturation and quantization coefficients */
     double *z;         /* cached unit normals (the layout above) */
-    uint64_t *zspan;   /* the span each env's cache holds (UINT64_MAX: none) */
+    /* The shared row: valid while shared_known; shared says whether every env has
+     * these coefficients (and no linear step). Any change of an env's coefficients
+     * clears shared_known. */
+    fn_imu_row row;
+    int shared_known, shared;
+    /* Shared-row steps left before the checks of the bias states and counters must
+     * run again: for this many steps every env's checks pass (a bound computed from
+     * the states, see clear_steps in imu_batch.c); 0 after any other change. */
+    uint64_t clear;
+    int gates_stale; /* shared-row steps ran: every gate's ok is out of date */
 } fn_imu_batch;
 
 /* Allocate n >= 1 environments, each a blank fn_imu (fn_imu_blank); 0 on success,
@@ -104,5 +131,16 @@ int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,
                                const double *accel, const double *dt, size_t env_stride,
                                size_t time_stride, double *omega_out, double *accel_out,
                                size_t *env, size_t *where);
+
+/* Internal (imu_batch.c, imu_batch_kern.c): env e's cache of unit normals filled with
+ * span s (FN_IMU_BATCH_SPAN samples of each of its streams that draw). */
+void fn_imu_batch_fill_span(fn_imu_batch *b, size_t e, uint64_t s);
+
+/* Internal: one sample of every env on the shared row b->row (b->shared), after the
+ * caller's checks (imu_batch.c); the arithmetic of a single model, operation for
+ * operation. SIMD-dispatched; every target gives the same bits. */
+FN_DECLARE_KERNEL(void, fn_imu_batch_shared_step,
+                  (fn_imu_batch * b, const double *omega, const double *accel,
+                   double *omega_out, double *accel_out))
 
 #endif

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
+# no_partial_overlap is compiled (fastnoise.core._arrays): every kernel entry calls it,
+# and its common case, arrays in disjoint byte ranges, is decided there in C
+from fastnoise.core._arrays import no_partial_overlap as no_partial_overlap
+
 # dtype kinds a numeric input may have: bool, complex, str, bytes, object, datetime,
 # timedelta and void are refused rather than reinterpreted.
 _REAL_KINDS = "iuf"
@@ -70,28 +74,3 @@ def output(
     if not out.flags.writeable:
         raise ValueError(f"{name} is read-only: it must be writeable")
     return out
-
-
-def _same_view(a: np.ndarray, b: np.ndarray) -> bool:
-    return (
-        a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
-        and a.strides == b.strides
-        and a.shape == b.shape
-        and a.dtype == b.dtype
-    )
-
-
-def no_partial_overlap(
-    outputs: dict[str, np.ndarray | None], inputs: dict[str, np.ndarray | None]
-) -> None:
-    """Refuse an output that shares memory with an input (or another output) unless
-    it is the very same view (the in-place case every kernel supports)."""
-    outs = [(k, v) for k, v in outputs.items() if v is not None]
-    ins = [(k, v) for k, v in inputs.items() if v is not None]
-    for i, (ko, o) in enumerate(outs):
-        for kx, x in ins + outs[i + 1 :]:
-            if np.may_share_memory(o, x) and not (_same_view(o, x) and (kx, x) in ins):
-                raise ValueError(
-                    f"{ko} overlaps {kx}: pass separate arrays (or the very same array "
-                    f"for an in-place call where {kx} is an input)"
-                )
