@@ -39,6 +39,9 @@ from fastnoise.analysis.theory import allan_variance_terms
 from fastnoise.models.imu.imu_noise import ImuNoise
 from fastnoise.models.imu.triad import TriadNoise
 
+# pure analysis code (numpy): the C sanitizer and scalar-path runs leave these out
+pytestmark = pytest.mark.python_only
+
 FS = 100.0
 DT = 1.0 / FS
 K_SIGMA = 5.0

@@ -36,6 +36,9 @@ from _fit_grid import (
 
 from fastnoise.analysis import fit_noise
 
+# pure analysis code (numpy): the C sanitizer and scalar-path runs leave these out
+pytestmark = pytest.mark.python_only
+
 needs_slow = pytest.mark.skipif(
     os.environ.get("FASTNOISE_SLOW") != "1", reason="long statistical case: FASTNOISE_SLOW=1"
 )
