@@ -156,9 +156,7 @@ def band_spectrum(y: FloatArray, dt: float) -> BandSpectrum:
     pl = zl.real**2 + zl.imag**2
     cl = np.asarray(vl.real * zl.real + vl.imag * zl.imag, dtype=np.float64)
     # the Hann-tapered DFT from the untapered one (h = 0.5 - 0.5 cos(2 pi t / L))
-    k = np.arange(low + 3, top + 1, 2)
-    if k.size == 0:
-        k = np.arange(0, dtype=np.int64)
+    k = np.arange(low + 3, min(top, length // 2 - 1) + 1, 2)  # k + 1 <= L // 2
     hann = 0.5 * x[k] - 0.25 * (x[k - 1] + x[k + 1])
     pk = (hann.real**2 + hann.imag**2) / (0.375 * length)  # sum(h^2) = 3 L / 8
     # band edges in the index j of the kept ordinates
