@@ -17,6 +17,9 @@ import pytest
 
 from fastnoise.analysis import mdev, oadev, ohdev, tdev, totdev
 
+# pure analysis code (numpy): the C sanitizer and scalar-path runs leave these out
+pytestmark = pytest.mark.python_only
+
 # ---- the NBS14 data sets -------------------------------------------------------------------
 
 

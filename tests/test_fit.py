@@ -39,6 +39,9 @@ from fastnoise.analysis.theory import allan_variance_terms
 from fastnoise.models.imu.imu_noise import ImuNoise
 from fastnoise.models.imu.triad import TriadNoise
 
+# pure analysis code (numpy): the C sanitizer and scalar-path runs leave these out
+pytestmark = pytest.mark.python_only
+
 FS = 100.0
 DT = 1.0 / FS
 K_SIGMA = 5.0
@@ -172,15 +175,12 @@ def test_round_trip_long(case):
 
 @needs_slow
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 26 open: with all three terms (white + GM + RW) the spectral fit's "
-    "sigma_b intervals are about 20% too narrow and biased by ~0.4 sd (11 of 30 axes at "
-    "68% here); the two-term cases are calibrated (tests/test_fit_identification.py)",
-)
 def test_intervals_cover_the_truth():
     """68% intervals hold the true value in about 68% of fits (30 fits per term; the
-    binomial sd is 0.085, so at least 0.45 is asked)."""
+    binomial sd is 0.085, so at least 0.45 is asked). Measured with all three terms:
+    N 14/30, sigma_b 15/30, tau_c 22/30, K 24/30. sigma_b's interval is still somewhat
+    narrow here (its z-score ln(est/true)/sd has mean 0.4 and sd 1.26 over these fits):
+    see docs/fit.rst."""
     truth = CASES["all"]
     hits = {"N": 0, "sigma_b": 0, "tau_c": 0, "K": 0}
     count = 0

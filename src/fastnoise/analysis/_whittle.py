@@ -9,13 +9,36 @@ omega in radians per sample, u = sin^2(omega/2), phi = exp(-dt/tau_c))::
 
     S(omega) = a_w 4u + a_g (1 - phi^2) 4u / ((1 - phi)^2 + 4 phi u) + a_r
 
-d is Hann-tapered, its periodogram I_k taken at the Fourier frequencies omega_k = 2 pi
-k / L, and only the odd k are kept: with a Hann taper neighbouring bins are correlated
-(0.44), bins two apart almost not (0.03), so the kept ordinates are close to
-independent, each exponential with mean E[I_k]. (d has mean zero for all three terms, so
-nothing is subtracted; the lowest kept bin, k = 1, carries most of what separates a
-Gauss-Markov term with a long tau_c from a random walk.) The taper smooths the spectrum over a
-few bins; to second order E[I_k] = S + (2 pi^2 / (3 L^2)) S'' (S'' = d^2 S / d omega^2),
+The lowest Fourier bins (k = 1 .. K0, omega_k = 2 pi k / L) carry most of what separates
+a Gauss-Markov term with a long tau_c from a random walk, so there every bin is used,
+untapered, with its exact distribution ("the low ordinates"). The untapered DFT of d is
+X_k = (e^(i omega_k) - 1) Y_k + e^(i omega_k) (y_L - y_0), Y_k the DFT of y_1 .. y_L.
+The term along the fixed direction v_k = e^(i omega_k) is the leakage of a
+non-periodic log: for white noise (and nearly for a Gauss-Markov term) the rest,
+(e^(i omega) - 1) Y_k, has independent ordinates of mean S(omega_k) (exactly for white
+noise; a Gauss-Markov term gets its finite-length Fejer correction, of relative size
+tau_c / T), and for a random walk X_k itself has. So the coefficient beta of the data
+along v is treated as unknown (a restricted, or marginal, likelihood: beta has a flat
+prior and is integrated out), which makes the low ordinates exact for all three terms:
+with z_k = Z_k / sqrt(L) (Z_k = X_k - v_k (y_L - y_0)), P_k = |z_k|^2, c_k = Re(conj(v_k)
+z_k), their negative log-likelihood is
+``sum_k (ln S_k + P_k / S_k) - (sum_k c_k / S_k)^2 / sum_k (1 / S_k) + ln(sum_k 1 / S_k) / 2``.
+This uses twice the ordinates of a tapered periodogram there (every bin, not the odd ones)
+and about doubles the information on the terms' low-frequency shapes.
+
+The end-to-end change s = (y_L - y_0) / sqrt(L) is one more ordinate, Gaussian with
+variance (2 a_w + 2 a_g (1 - phi^L)) / L + a_r (the last band, count 1/2): a random walk
+wanders over the whole log, a Gauss-Markov term only by about sigma_b, so this one number
+separates the two. (It is nearly independent of the low ordinates' contrasts: exactly
+for white noise and a random walk, to O(sqrt(tau_c / T)) for a Gauss-Markov term.)
+
+Above the low ordinates d is Hann-tapered (its DFT is 0.5 X_k - 0.25 (X_(k-1) + X_(k+1))),
+its periodogram I_k taken at the Fourier frequencies, and only the odd k >= K0 + 3 are
+kept (they share no untapered bin with the low ordinates): with a Hann taper
+neighbouring bins are correlated (0.44), bins two apart almost not (0.03), so the kept
+ordinates are close to independent, each exponential with mean E[I_k]. (d has mean zero
+for all three terms, so nothing is subtracted.) The taper smooths the spectrum over a few
+bins; to second order E[I_k] = S + (2 pi^2 / (3 L^2)) S'' (S'' = d^2 S / d omega^2),
 which matters only in the lowest bins where the white and Gauss-Markov terms of the
 differenced series vanish like omega^2; this correction is in the model. The kept
 ordinates are averaged in bands (single bins at the low end, then about 20% wide);
@@ -25,7 +48,8 @@ within-band variation of S, which is averaged over the band.
 
 For a fixed tau_c the model is linear in the amplitudes; their maximum-likelihood values
 are found by iteratively reweighted non-negative least squares (Fisher scoring of the
-gamma likelihood), and tau_c by a grid search on ln tau_c refined by golden section.
+gamma likelihood, with beta at its generalized-least-squares value for the current
+model), and tau_c by a grid search on ln tau_c refined by golden section.
 """
 
 from __future__ import annotations
@@ -51,6 +75,8 @@ _RATIO = 1.2
 ORDINATE_CORRELATION = 1.0 + 2.0 / 36.0
 #: At most this many model evaluation points per band.
 _POINTS = 8
+#: Untapered low ordinates k = 1 .. LOW_BINS (fewer in short logs; an even number).
+LOW_BINS = 48
 
 
 def fast_length(n: int) -> int:
@@ -89,6 +115,23 @@ class BandSpectrum:
     trig: FloatArray  # (3, E): sin^2(omega/2), cos(omega), sin^2(omega)
     starts: npt.NDArray[np.int64]  # (B,): first evaluation point of each band
     white: FloatArray  # (B,): exact band means of the white shape
+    low: int  # the first ``low`` bands are the untapered low ordinates (count 1 each)
+    lowc: FloatArray  # (low,): c_k = Re(conj(v_k) z_k) of the low ordinates
+    tapered: FloatArray  # (E,): 1 at the points of Hann bands, 0 at the low ordinates
+    info_weight: FloatArray  # (B,): count / variance inflation of the band mean
+
+    def effective_power(self, model: FloatArray) -> FloatArray:
+        """(B,) or (G, B) band powers with the low ordinates' leakage coefficient beta
+        set to its generalized-least-squares value under ``model`` (B,) or (G, B)."""
+        lo = self.low
+        power = np.broadcast_to(self.power, model.shape).copy()
+        if lo == 0:
+            return power
+        inv = 1.0 / np.maximum(model[..., :lo], 1e-300)
+        beta = np.sum(self.lowc * inv, axis=-1) / np.sum(inv, axis=-1)
+        b = np.asarray(beta)[..., None]
+        power[..., :lo] = self.power[:lo] - 2.0 * b * self.lowc + b * b
+        return power
 
     def band_mean(self, values: FloatArray) -> FloatArray:
         """(E, k) values at the evaluation points -> (B, k) band means."""
@@ -100,14 +143,22 @@ def band_spectrum(y: FloatArray, dt: float) -> BandSpectrum:
     d = np.diff(np.asarray(y, dtype=np.float64))
     length = fast_length(d.size)
     d = d[:length]
-    t = np.arange(length, dtype=np.float64)
-    h = 0.5 - 0.5 * np.cos((2.0 * math.pi / length) * t)
-    spec = np.fft.rfft(h * d)
-    per = (spec.real**2 + spec.imag**2) / float(np.sum(h * h))
-    k = np.arange(1, (length - 1) // 2 + 1, 2)
-    if k.size == 0:
+    x = np.fft.rfft(d)
+    top = (length - 1) // 2
+    if top < 1:
         raise ValueError(f"{y.size} samples are too few for a spectral fit")
-    pk = per[k]
+    # the low ordinates: every bin k = 1 .. low, untapered (module docstring)
+    low = min(LOW_BINS, 2 * (top // 8))
+    kl = np.arange(1, low + 1)
+    wl = 2.0 * math.pi * kl / length
+    vl = np.exp(1j * wl)
+    zl = (x[kl] - vl * float(np.sum(d))) / math.sqrt(length)
+    pl = zl.real**2 + zl.imag**2
+    cl = np.asarray(vl.real * zl.real + vl.imag * zl.imag, dtype=np.float64)
+    # the Hann-tapered DFT from the untapered one (h = 0.5 - 0.5 cos(2 pi t / L))
+    k = np.arange(low + 3, min(top, length // 2 - 1) + 1, 2)  # k + 1 <= L // 2
+    hann = 0.5 * x[k] - 0.25 * (x[k - 1] + x[k + 1])
+    pk = (hann.real**2 + hann.imag**2) / (0.375 * length)  # sum(h^2) = 3 L / 8
     # band edges in the index j of the kept ordinates
     edges = list(range(min(_SINGLE, k.size) + 1))
     while edges[-1] < k.size:
@@ -116,9 +167,7 @@ def band_spectrum(y: FloatArray, dt: float) -> BandSpectrum:
     cs = np.concatenate([[0.0], np.cumsum(pk)])
     count = np.diff(e).astype(np.float64)
     power = (cs[e[1:]] - cs[e[:-1]]) / count
-    om: list[FloatArray] = []
-    bd: list[npt.NDArray[np.int64]] = []
-    wt: list[FloatArray] = []
+    om: list[FloatArray] = [np.asarray(w, dtype=np.float64).reshape(1) for w in wl]
     for b in range(count.size):
         lo, hi = int(e[b]), int(e[b + 1])
         idx: FloatArray
@@ -128,34 +177,56 @@ def band_spectrum(y: FloatArray, dt: float) -> BandSpectrum:
             idx = np.asarray(
                 lo - 0.5 + (np.arange(_POINTS) + 0.5) * ((hi - lo) / _POINTS), dtype=np.float64
             )
-        pts = 2.0 * math.pi * (2.0 * idx + 1.0) / length  # k = 2 j + 1
-        om.append(pts)
-        bd.append(np.full(pts.size, b, dtype=np.int64))
-        wt.append(np.full(pts.size, 1.0 / pts.size))
+        om.append(2.0 * math.pi * (k[0] + 2.0 * idx) / length)  # k = k0 + 2 j
     omega = np.concatenate(om)
-    band = np.concatenate(bd)
-    weight = np.concatenate(wt)
-    starts = np.concatenate([[0], np.cumsum([p.size for p in om])[:-1]]).astype(np.int64)
+    sizes = [p.size for p in om]
+    band = np.repeat(np.arange(len(om), dtype=np.int64), sizes)
+    weight = np.concatenate([np.full(n, 1.0 / n) for n in sizes])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     trig = np.stack([np.sin(0.5 * omega) ** 2, np.cos(omega), np.sin(omega) ** 2])
+    tapered = np.ones(omega.size)
+    tapered[:low] = 0.0
     # the white shape's band means exactly, over every kept ordinate (the bands hold up
     # to ~1e6 ordinates, where an approximate mean would bias N by more than its sd)
     wk = 2.0 * math.pi * k / length
     c = 2.0 * math.pi**2 / (3.0 * float(length) ** 2)
     wsum = np.concatenate([[0.0], np.cumsum(2.0 - 2.0 * np.cos(wk) + c * 2.0 * np.cos(wk))])
-    white = (wsum[e[1:]] - wsum[e[:-1]]) / count
-    return BandSpectrum(power, count, omega, band, weight, length, dt, trig, starts, white)
+    white = np.concatenate([2.0 - 2.0 * np.cos(wl), (wsum[e[1:]] - wsum[e[:-1]]) / count])
+    # the endpoint band: s = (y_L - y_0) / sqrt(L), one real Gaussian ordinate
+    s_end = float(np.sum(d)) / math.sqrt(length)
+    white = np.concatenate([white, [2.0 / length]])
+    counts = np.concatenate([np.ones(low), count, [0.5]])
+    inflation = np.concatenate([np.ones(low), np.full(count.size, ORDINATE_CORRELATION), [1.0]])
+    return BandSpectrum(
+        power=np.concatenate([pl, power, [s_end * s_end]]),
+        count=counts,
+        omega=omega,
+        band=band,
+        weight=weight,
+        length=length,
+        dt=dt,
+        trig=trig,
+        starts=starts,
+        white=white,
+        low=low,
+        lowc=cl,
+        tapered=tapered,
+        info_weight=counts / inflation,
+    )
 
 
-def _point_shapes(trig: FloatArray, dt: float, tau_c: float, length: int) -> FloatArray:
-    """(E, 3) expected tapered periodogram per unit amplitude at the points whose
-    sin^2(omega/2), cos(omega), sin^2(omega) are ``trig``."""
-    c = 2.0 * math.pi**2 / (3.0 * float(length) ** 2)
-    u, cw, s2 = trig[0], trig[1], trig[2]
+def _point_shapes(spec: BandSpectrum, tau_c: float) -> FloatArray:
+    """(E, 3) expected periodogram per unit amplitude at the evaluation points: the
+    tapered one (to second order in the taper's smoothing) at the Hann bands' points,
+    the exact finite-length one at the low ordinates."""
+    length = spec.length
+    c = 2.0 * math.pi**2 / (3.0 * float(length) ** 2) * spec.tapered
+    u, cw, s2 = spec.trig[0], spec.trig[1], spec.trig[2]
     g = np.empty((u.size, 3))
     g[:, 0] = 4.0 * u + c * 2.0 * cw
     g[:, 2] = 1.0
     if math.isfinite(tau_c):
-        eps = -math.expm1(-dt / tau_c)  # 1 - phi
+        eps = -math.expm1(-spec.dt / tau_c)  # 1 - phi
         phi = 1.0 - eps
         q = eps * (1.0 + phi)  # 1 - phi^2
         a, b = eps * eps, 4.0 * phi
@@ -164,6 +235,16 @@ def _point_shapes(trig: FloatArray, dt: float, tau_c: float, length: int) -> Flo
         f1 = 4.0 * a / den**2
         f2 = -8.0 * a * b / den**3
         g[:, 1] = q * (f + c * (f2 * s2 / 4.0 + f1 * cw / 2.0))
+        lo = spec.low
+        if lo:
+            # E|Y_k|^2 / L of a unit AR(1) over L samples: sum_(|h| < L) (1 - |h| / L)
+            # phi^|h| e^(-i omega h) = 2 Re(A) - 1 (A the h >= 0 half), times |e^(i omega) - 1|^2
+            z = phi * np.exp(-1j * spec.omega[:lo])
+            pl = phi ** float(length)
+            big = (1.0 - pl) / (1.0 - z) - (z - length * pl + (length - 1) * pl * z) / (
+                length * (1.0 - z) ** 2
+            )
+            g[:lo, 1] = 4.0 * u[:lo] * (2.0 * big.real - 1.0)
     else:
         g[:, 1] = 0.0
     return g
@@ -171,15 +252,39 @@ def _point_shapes(trig: FloatArray, dt: float, tau_c: float, length: int) -> Flo
 
 def shapes(spec: BandSpectrum, tau_c: float) -> FloatArray:
     """(B, 3) band-mean model per unit amplitude (white, Gauss-Markov at tau_c, RW)."""
-    g = spec.band_mean(_point_shapes(spec.trig, spec.dt, tau_c, spec.length))
+    g = spec.band_mean(_point_shapes(spec, tau_c))
+    # the endpoint band: var(y_L - y_0) / L per unit amplitude
+    length = float(spec.length)
+    gm = -2.0 * math.expm1(-length * spec.dt / tau_c) / length if math.isfinite(tau_c) else 0.0
+    g = np.concatenate([g, [[2.0 / length, gm, 1.0]]])
     g[:, 0] = spec.white
     return g
 
 
 def nll(spec: BandSpectrum, model: FloatArray) -> float:
-    """Negative log-likelihood (up to a constant) of band means ``model`` (B,)."""
+    """Negative log-likelihood (up to a constant) of band means ``model`` (B,): the
+    restricted one at the low ordinates (module docstring), the gamma one above."""
     s = np.maximum(model, 1e-300)
-    return float(np.sum(spec.count * (np.log(s) + spec.power / s)))
+    val = float(np.sum(spec.count * (np.log(s) + spec.power / s)))
+    lo = spec.low
+    if lo:
+        inv = 1.0 / s[:lo]
+        si = float(np.sum(inv))
+        sc = float(np.sum(spec.lowc * inv))
+        val += 0.5 * math.log(si) - sc * sc / si
+    return val
+
+
+def _nll_rows(spec: BandSpectrum, s: FloatArray) -> FloatArray:
+    """``nll`` of each row of s (G, B) (s > 0)."""
+    val = np.sum(spec.count[None, :] * (np.log(s) + spec.power[None, :] / s), axis=1)
+    lo = spec.low
+    if lo:
+        inv = 1.0 / s[:, :lo]
+        si = np.sum(inv, axis=1)
+        sc = np.sum(spec.lowc[None, :] * inv, axis=1)
+        val = val + 0.5 * np.log(si) - sc * sc / si
+    return np.asarray(val, dtype=np.float64)
 
 
 def _solve(g: list[list[float]], r: list[float]) -> list[float] | None:
@@ -248,12 +353,12 @@ def amplitudes(
     if start is not None and np.any(start[cols] > 0):
         x = np.asarray(start[cols], dtype=np.float64)
     else:
-        x = _nnls(gs * sw[:, None], spec.power * sw)
+        x = _nnls(gs * sw[:, None], spec.effective_power(np.maximum(spec.power, 1e-300)) * sw)
     cur = nll(spec, gs @ x)
     for _ in range(40):
         s = np.maximum(gs @ x, 1e-300)
         sw = np.sqrt(spec.count) / s
-        x_new = _nnls(gs * sw[:, None], spec.power * sw)
+        x_new = _nnls(gs * sw[:, None], spec.effective_power(s) * sw)
         new = nll(spec, gs @ x_new)
         step = 1.0
         while not new <= cur and step > 1e-3:
@@ -284,15 +389,17 @@ def _amplitudes_grid(
     sw = np.broadcast_to(np.sqrt(spec.count) / np.maximum(spec.power, 1e-300), gs.shape[:2])
     x = np.zeros((gs.shape[0], gs.shape[2]))
     eye = 1e-12 * np.eye(gs.shape[2])
+    power = spec.effective_power(np.broadcast_to(np.maximum(spec.power, 1e-300), gs.shape[:2]))
     for _ in range(iterations):
         a = gn * sw[:, :, None]
         m = np.einsum("gbi,gbj->gij", a, a) + eye
-        r = np.einsum("gbi,gb->gi", a, spec.power[None, :] * sw)
+        r = np.einsum("gbi,gb->gi", a, power * sw)
         x = np.linalg.solve(m, r[:, :, None])[:, :, 0]
-        s = np.einsum("gbi,gi->gb", gn, x)
-        sw = np.sqrt(spec.count)[None, :] / np.maximum(s, 1e-300)
+        s = np.maximum(np.einsum("gbi,gi->gb", gn, x), 1e-300)
+        sw = np.sqrt(spec.count)[None, :] / s
+        power = spec.effective_power(s)
     s = np.maximum(np.einsum("gbi,gi->gb", gn, x), 1e-300)
-    vals = np.sum(spec.count[None, :] * (np.log(s) + spec.power[None, :] / s), axis=1)
+    vals = _nll_rows(spec, s)
     bad = np.any(x < 0.0, axis=1) | ~np.all(np.isfinite(x), axis=1) | ~np.isfinite(vals)
     vals[bad] = np.inf
     return x / norms, vals
@@ -382,7 +489,7 @@ def log_covariance(spec: BandSpectrum, fit: ModelFit) -> tuple[list[str], FloatA
     if not cols:
         return names, np.zeros((0, 0))
     jac = np.stack(cols, axis=1)
-    info = jac.T @ (jac * spec.count[:, None]) / ORDINATE_CORRELATION
+    info = jac.T @ (jac * spec.info_weight[:, None])
     return names, np.asarray(np.linalg.pinv(info), dtype=np.float64)
 
 
@@ -392,6 +499,6 @@ def amplitude_sd(spec: BandSpectrum, fit: ModelFit, g: FloatArray, j: int) -> fl
     model = np.maximum(g @ fit.amp, 1e-300)
     use = [i for i in range(3) if fit.amp[i] > 0 and i != j] + [j]
     jac = g[:, use] / model[:, None]
-    info = jac.T @ (jac * spec.count[:, None]) / ORDINATE_CORRELATION
+    info = jac.T @ (jac * spec.info_weight[:, None])
     cov = np.linalg.pinv(info)
     return float(math.sqrt(max(cov[-1, -1], 0.0)))
