@@ -19,6 +19,19 @@ otherwise). The figures are printed and kept
 in the benchmark's ``extra_info``. Runs in the ROS 2 venv (.ci/steps/45-ros2.sh)::
 
     FASTNOISE_ROS2_BENCH_SECONDS=60 python -m pytest bench/bench_ros2_node.py -s
+
+A shared machine's other load decides single runs (a 30 s pair on a loaded 2-core
+machine gave the relay anything from 1.2 ms to 1 s of p99). Two knobs make the
+comparison fair:
+
+- ``FASTNOISE_ROS2_BENCH_REPEAT=N`` (default 1) runs N relay/node pairs, alternated,
+  and reports each pair and the medians over the pairs of the p99 difference (node
+  minus relay, ms) and of the CPU ratio (node / relay); the targets are checked on
+  those medians.
+- ``FASTNOISE_ROS2_BENCH_RT=1`` runs the three processes of every measurement, relay
+  and node alike, with the real-time round-robin policy (``SCHED_RR`` priority 10;
+  needs root or CAP_SYS_NICE), so that the rest of the machine's load does not
+  preempt them: what an otherwise idle machine would show.
 """
 
 from __future__ import annotations
@@ -26,6 +39,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -43,6 +57,30 @@ HERE = Path(__file__).resolve().parent / "ros2"
 SECONDS = float(os.environ.get("FASTNOISE_ROS2_BENCH_SECONDS", "60"))
 DEPTH = int(os.environ.get("FASTNOISE_ROS2_BENCH_DEPTH", "1000"))
 STRICT = os.environ.get("FASTNOISE_ROS2_BENCH_STRICT") == "1"
+REPEAT = int(os.environ.get("FASTNOISE_ROS2_BENCH_REPEAT", "1"))
+RT = os.environ.get("FASTNOISE_ROS2_BENCH_RT") == "1"
+RT_PRIORITY = 10
+
+
+def _realtime() -> None:  # preexec_fn of every process of a measurement (RT=1)
+    os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(RT_PRIORITY))
+
+
+_SET_RR = f"import os; os.sched_setscheduler(0, os.SCHED_RR, os.sched_param({RT_PRIORITY}))"
+
+
+def _check_realtime() -> None:
+    probe = subprocess.run(
+        [sys.executable, "-c", _SET_RR],
+        capture_output=True,
+        text=True,
+    )
+    if probe.returncode != 0:
+        pytest.fail(
+            "FASTNOISE_ROS2_BENCH_RT=1 needs the SCHED_RR policy (root or CAP_SYS_NICE): "
+            + probe.stderr.strip().splitlines()[-1]
+        )
+
 
 for _key, _value in (
     ("ROS_DOMAIN_ID", str(1 + (os.getpid() + 50) % 101)),
@@ -104,6 +142,8 @@ def run(scenario: str, middle: str, tmp: Path) -> dict:
     py = sys.executable
     result = tmp / f"{scenario}-{middle}.json"
     args = dict(stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=HERE)
+    if RT:
+        args["preexec_fn"] = _realtime
     sub = subprocess.Popen(
         [py, "stream.py", "subscribe", scenario, str(SECONDS), str(DEPTH), str(result)], **args
     )
@@ -136,6 +176,7 @@ def run(scenario: str, middle: str, tmp: Path) -> dict:
             text=True,
             cwd=HERE,
             timeout=SECONDS + 120,
+            preexec_fn=_realtime if RT else None,
         )
         cpu = _cpu_seconds(mid.pid) - cpu0
         assert pub.returncode == 0, pub.stderr
@@ -172,39 +213,63 @@ def run(scenario: str, middle: str, tmp: Path) -> dict:
     }
 
 
-def _report(scenario: str, figures: dict[str, dict]) -> None:
-    print(f"\n{scenario} ({SECONDS:g} s, depth {DEPTH}):")
-    for middle, f in figures.items():
-        print(
-            f"  {middle:<6} sent {sum(f['sent'].values()):>6} lost {f['lost']:>4}  "
-            f"latency p50 {f['p50_ms']:.3f} ms p99 {f['p99_ms']:.3f} ms max {f['max_ms']:.3f} ms  "
-            f"cpu {f['cpu_us_per_msg']:.0f} us/msg  taken after stop {f['taken_after_stop']}"
-        )
+def _report(scenario: str, pairs: list[dict[str, dict]]) -> dict[str, float]:
+    """Print every pair; return the medians over the pairs of the p99 difference (node
+    minus relay, ms) and of the CPU ratio (node / relay)."""
+    mode = ", SCHED_RR" if RT else ""
+    print(f"\n{scenario} ({SECONDS:g} s, depth {DEPTH}, {len(pairs)} pair(s){mode}):")
+    for i, figures in enumerate(pairs):
+        for middle, f in figures.items():
+            print(
+                f"  {i + 1:>2} {middle:<6} sent {sum(f['sent'].values()):>6} lost {f['lost']:>4}  "
+                f"latency p50 {f['p50_ms']:.3f} ms p99 {f['p99_ms']:.3f} ms "
+                f"max {f['max_ms']:.3f} ms  cpu {f['cpu_us_per_msg']:.0f} us/msg  "
+                f"taken after stop {f['taken_after_stop']}"
+            )
+    diffs = [p["node"]["p99_ms"] - p["relay"]["p99_ms"] for p in pairs]
+    ratios = [p["node"]["cpu_us_per_msg"] / max(1e-9, p["relay"]["cpu_us_per_msg"]) for p in pairs]
+    medians = {"p99_diff_ms": statistics.median(diffs), "cpu_ratio": statistics.median(ratios)}
+    print(
+        f"  median over pairs: node p99 - relay p99 {medians['p99_diff_ms']:+.3f} ms "
+        f"({', '.join(f'{d:+.3f}' for d in diffs)}), node cpu / relay cpu "
+        f"{medians['cpu_ratio']:.2f} ({', '.join(f'{r:.2f}' for r in ratios)})"
+    )
+    return medians
 
 
 @pytest.mark.parametrize("scenario", ["imu", "heavy"])
 def test_fastnoise_node_beside_relay(scenario: str, tmp_path: Path, benchmark) -> None:
-    figures: dict[str, dict] = {}
+    if RT:
+        _check_realtime()
+    pairs: list[dict[str, dict]] = []
 
     def both() -> None:
-        figures["relay"] = run(scenario, "relay", tmp_path)
-        figures["node"] = run(scenario, "node", tmp_path)
+        for _ in range(max(1, REPEAT)):  # alternated: load that drifts hits both
+            pairs.append({"relay": run(scenario, "relay", tmp_path)})
+            pairs[-1]["node"] = run(scenario, "node", tmp_path)
 
     benchmark.pedantic(both, rounds=1, iterations=1)
-    benchmark.extra_info.update({f"{m}_{k}": v for m, f in figures.items() for k, v in f.items()})
-    _report(scenario, figures)
-    node, relay = figures["node"], figures["relay"]
+    medians = _report(scenario, pairs)
+    benchmark.extra_info.update(medians)
+    benchmark.extra_info["realtime"] = RT
+    for i, figures in enumerate(pairs):
+        suffix = f"_{i + 1}" if len(pairs) > 1 else ""
+        benchmark.extra_info.update(
+            {f"{m}_{k}{suffix}": v for m, f in figures.items() for k, v in f.items()}
+        )
     # KEEP_LAST drops the oldest message once a reader holds DEPTH of them: when a
     # loaded machine delays the node that long, losses are the QoS working, and a
     # timing outcome (asserted only with STRICT); below that, none may be lost
     window_ms = 1e3 * DEPTH / max(RATES[scenario])
-    if STRICT or node["max_ms"] < window_ms:
-        assert node["lost"] == 0, f"the node lost {node['lost']} messages: {node}"
-    else:
-        print(f"  (latency over the {window_ms:.0f} ms of a depth-{DEPTH} queue: loss reported)")
-    assert node["acked"], f"the node did not acknowledge every input: {node}"
+    for figures in pairs:
+        node = figures["node"]
+        if STRICT or node["max_ms"] < window_ms:
+            assert node["lost"] == 0, f"the node lost {node['lost']} messages: {node}"
+        else:
+            print(f"  (latency over the {window_ms:.0f} ms of a depth-{DEPTH} queue: loss shown)")
+        assert node["acked"], f"the node did not acknowledge every input: {node}"
     # the relay is the floor: what it loses or leaves unacknowledged is reported only
     if STRICT and scenario == "imu":
-        assert node["p99_ms"] <= relay["p99_ms"] + 1.0, figures
+        assert medians["p99_diff_ms"] <= 1.0, pairs
     if STRICT and scenario == "heavy":
-        assert node["cpu_us_per_msg"] <= 1.5 * relay["cpu_us_per_msg"], figures
+        assert medians["cpu_ratio"] <= 1.5, pairs

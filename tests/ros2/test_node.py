@@ -381,6 +381,49 @@ def test_diagnostics_and_sim_time(context, tmp_path: Path) -> None:
     node.destroy_node()
 
 
+def test_diagnostics_report_is_refreshed_in_place() -> None:
+    """The node's reused ``/diagnostics`` message serializes to the same bytes as one
+    built anew, follows the counters from one report to the next, and carries the
+    latency values only when messages came since the last report."""
+    from builtin_interfaces.msg import Time
+    from rclpy.serialization import serialize_message
+
+    from fastnoise.ros2.diagnostics import DiagnosticsReport, TopicCounters, diagnostic_array
+
+    def counters() -> list[TopicCounters]:
+        a = TopicCounters("/imu_raw", "/imu", "sensor_msgs/Imu", "imu", received=5, published=5)
+        b = TopicCounters("/scan_raw", "/scan", "sensor_msgs/LaserScan", "lidar", skipped=2)
+        a.latencies = [1e-4, 2e-4, 3e-4, 4e-4]  # s
+        return [a, b]
+
+    report = DiagnosticsReport("n")
+    first = report.update(counters(), Time(sec=7))
+    assert serialize_message(first) == serialize_message(
+        diagnostic_array("n", counters(), Time(sec=7))
+    )
+    values = {kv.key: kv.value for kv in first.status[0].values}
+    assert values["messages_in"] == "5"
+    assert (values["latency_mean_us"], values["latency_p50_us"]) == ("250.0", "200.0")
+    assert (values["latency_p99_us"], values["latency_max_us"]) == ("400.0", "400.0")
+    assert first.status[1].level == first.status[1].WARN
+    assert first.status[1].message.endswith("; 2 skipped")
+
+    topics = counters()
+    topics[0].received = topics[0].published = 9
+    topics[0].latencies = []  # no message since the last report: no latency values
+    topics[1].skipped = 0
+    second = report.update(topics, Time(sec=8))
+    assert second is first  # one message, refreshed
+    assert second.header.stamp.sec == 8
+    values = {kv.key: kv.value for kv in second.status[0].values}
+    assert values["messages_in"] == values["messages_out"] == "9"
+    assert not any(k.startswith("latency_") for k in values)
+    assert second.status[1].level == second.status[1].OK
+    assert serialize_message(second) == serialize_message(
+        diagnostic_array("n", topics, Time(sec=8))
+    )
+
+
 # ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("sig", "n"), [(signal.SIGINT, 400), (signal.SIGTERM, 100)])
 def test_multiprocess_signal_loses_nothing(context, tmp_path: Path, sig, n) -> None:

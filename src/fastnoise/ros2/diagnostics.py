@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["TopicCounters", "diagnostic_array"]
+__all__ = ["DiagnosticsReport", "TopicCounters", "diagnostic_array"]
 
 
 @dataclass
@@ -49,41 +49,88 @@ class TopicCounters:
         }
 
 
-def diagnostic_array(node_name: str, topics: list[TopicCounters], stamp: Any) -> Any:
-    """A ``DiagnosticArray`` with one status per input topic (``"<node>: <topic>"``):
-    level OK, or WARN when messages were skipped or a QoS mismatch was seen; values
-    ``messages_in``, ``messages_out``, ``messages_skipped``, ``stamp_warnings``,
-    ``incompatible_qos``, and ``latency_mean_us``/``_p50_us``/``_p99_us``/``_max_us``
-    over the messages since the last report."""
-    from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+_COUNTS = (
+    ("input", "input"),
+    ("output", "output"),
+    ("messages_in", "received"),
+    ("messages_out", "published"),
+    ("messages_skipped", "skipped"),
+    ("stamp_warnings", "warnings"),
+    ("incompatible_qos", "incompatible_qos"),
+)
+_LATENCY = ("mean", "p50", "p99", "max")
 
-    arr = DiagnosticArray()
-    arr.header.stamp = stamp
-    for t in topics:
-        st = DiagnosticStatus()
-        st.name = f"{node_name}: {t.input}"
-        st.hardware_id = node_name
-        problems = []
-        if t.skipped:
-            problems.append(f"{t.skipped} skipped")
-        if t.incompatible_qos:
-            problems.append("incompatible QoS")
-        st.level = DiagnosticStatus.WARN if problems else DiagnosticStatus.OK
-        st.message = (
-            f"{t.msgtype} -> {t.output} ({t.model}): {t.received} in, {t.published} out"
-            + (f"; {', '.join(problems)}" if problems else "")
-        )
-        values = {
-            "input": t.input,
-            "output": t.output,
-            "messages_in": str(t.received),
-            "messages_out": str(t.published),
-            "messages_skipped": str(t.skipped),
-            "stamp_warnings": str(t.warnings),
-            "incompatible_qos": str(t.incompatible_qos),
-        }
-        for k, v in t.latency_summary().items():
-            values[f"latency_{k}_us"] = f"{v * 1e6:.1f}"
-        st.values = [KeyValue(key=k, value=v) for k, v in values.items()]
-        arr.status.append(st)
-    return arr
+
+class DiagnosticsReport:
+    """The node's ``/diagnostics`` message, built once and refreshed in place.
+
+    Building a ``DiagnosticArray`` from scratch costs about 0.3 ms for three topics
+    (some 40 rclpy message constructors), paid on the executor's thread between two
+    messages of a 1 kHz topic; here each topic's ``DiagnosticStatus`` and its
+    ``KeyValue`` entries are made the first time the topic is reported and only their
+    strings change afterwards. :meth:`update` returns the same message object each
+    time: publish it before the next update."""
+
+    def __init__(self, node_name: str) -> None:
+        from diagnostic_msgs.msg import DiagnosticArray
+
+        self.node_name = node_name
+        self.message = DiagnosticArray()
+        self._entries: dict[str, tuple[Any, list[Any], list[Any]]] = {}
+
+    def _entry(self, t: TopicCounters) -> tuple[Any, list[Any], list[Any]]:
+        entry = self._entries.get(t.input)
+        if entry is None:
+            from diagnostic_msgs.msg import DiagnosticStatus, KeyValue
+
+            st = DiagnosticStatus()
+            st.name = f"{self.node_name}: {t.input}"
+            st.hardware_id = self.node_name
+            counts = [KeyValue(key=key) for key, _ in _COUNTS]
+            latency = [KeyValue(key=f"latency_{k}_us") for k in _LATENCY]
+            entry = self._entries[t.input] = (st, counts, counts + latency)
+        return entry
+
+    def update(self, topics: list[TopicCounters], stamp: Any) -> Any:
+        """The ``DiagnosticArray`` of ``topics`` now, stamped ``stamp``: one status per
+        input topic (``"<node>: <topic>"``), as :func:`diagnostic_array` describes.
+        Reading the latencies forgets them (:meth:`TopicCounters.latency_summary`)."""
+        from diagnostic_msgs.msg import DiagnosticStatus
+
+        arr = self.message
+        arr.header.stamp = stamp
+        statuses = []
+        for t in topics:
+            st, counts, with_latency = self._entry(t)
+            problems = []
+            if t.skipped:
+                problems.append(f"{t.skipped} skipped")
+            if t.incompatible_qos:
+                problems.append("incompatible QoS")
+            st.level = DiagnosticStatus.WARN if problems else DiagnosticStatus.OK
+            st.message = (
+                f"{t.msgtype} -> {t.output} ({t.model}): {t.received} in, {t.published} out"
+                + (f"; {', '.join(problems)}" if problems else "")
+            )
+            for kv, (_, attr) in zip(counts, _COUNTS, strict=True):
+                kv.value = str(getattr(t, attr))
+            summary = t.latency_summary()
+            if summary:
+                for kv, k in zip(with_latency[len(counts) :], _LATENCY, strict=True):
+                    kv.value = f"{summary[k] * 1e6:.1f}"
+                st.values = with_latency
+            else:
+                st.values = counts
+            statuses.append(st)
+        arr.status = statuses
+        return arr
+
+
+def diagnostic_array(node_name: str, topics: list[TopicCounters], stamp: Any) -> Any:
+    """A new ``DiagnosticArray`` with one status per input topic (``"<node>: <topic>"``):
+    level OK, or WARN when messages were skipped or a QoS mismatch was seen; values
+    ``input``, ``output``, ``messages_in``, ``messages_out``, ``messages_skipped``,
+    ``stamp_warnings``, ``incompatible_qos``, and ``latency_mean_us``/``_p50_us``/
+    ``_p99_us``/``_max_us`` (microseconds) over the messages since the last report
+    (absent when none came). The node reuses one :class:`DiagnosticsReport` instead."""
+    return DiagnosticsReport(node_name).update(topics, stamp)

@@ -18,7 +18,7 @@ import numpy as np
 from fastnoise.io.ros.messages import stamp_ns
 from fastnoise.io.ros.noise import TopicNoise
 from fastnoise.io.suite import RATE_HANDLERS, Entry, Suite, load_suite, normalize_topic
-from fastnoise.ros2.diagnostics import TopicCounters, diagnostic_array
+from fastnoise.ros2.diagnostics import DiagnosticsReport, TopicCounters
 from fastnoise.ros2.names import is_pattern, message_class, output_topic, topic_message_type
 from fastnoise.ros2.qos import DEFAULT_DEPTH, incompatible_text, qos_profile
 
@@ -209,6 +209,7 @@ class NoiseNode(_Base):  # type: ignore[misc]
             from diagnostic_msgs.msg import DiagnosticArray
 
             self._diagnostics = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+            self._report = DiagnosticsReport(self.get_name())
             self.create_timer(float(diagnostics_period), self.publish_diagnostics, clock=steady)
         if self._patterns or self._pending:
             self.discover()
@@ -371,7 +372,7 @@ class NoiseNode(_Base):  # type: ignore[misc]
             return
         stamp = self.get_clock().now().to_msg()
         counters = [t.counters for t in self._topics.values()]
-        self._diagnostics.publish(diagnostic_array(self.get_name(), counters, stamp))
+        self._diagnostics.publish(self._report.update(counters, stamp))
 
     def drain(self, timeout: float = 5.0) -> int:
         """Take every message the middleware still holds for the node's subscriptions
