@@ -7,29 +7,20 @@ that is read comes back byte for byte when its model adds no noise. Small by def
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 from pathlib import Path
 
 import numpy as np
-import pytest
+from _fuzz_common import fuzz_settings
+from hypothesis import HealthCheck, given
+from hypothesis import strategies as st
 
-pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from fastnoise import LidarNoise
+from fastnoise.io.files.cloud import noise_pcd, noise_ply
+from fastnoise.io.files.cloud_formats import read_pcd, read_ply
+from fastnoise.io.suite import load_suite
 
-from fastnoise import LidarNoise  # noqa: E402
-from fastnoise.io.files.cloud import noise_pcd, noise_ply  # noqa: E402
-from fastnoise.io.files.cloud_formats import read_pcd, read_ply  # noqa: E402
-from fastnoise.io.suite import load_suite  # noqa: E402
-
-EXAMPLES = 2000 if os.environ.get("FASTNOISE_SLOW") else 100
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+FUZZ = fuzz_settings(HealthCheck.function_scoped_fixture)
 QUIET = LidarNoise(seed=1)  # no noise: a file read must come back unchanged
 
 counts = st.one_of(

@@ -10,7 +10,6 @@ message index; never another exception, never a crash or hang. Small by default
 
 from __future__ import annotations
 
-import os
 from types import SimpleNamespace
 
 import numpy as np
@@ -18,8 +17,8 @@ import pytest
 
 pytest.importorskip("rosbags")
 cv2 = pytest.importorskip("cv2")
-pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from _fuzz_common import fuzz_settings  # noqa: E402
+from hypothesis import HealthCheck, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from rosbags.interfaces import MessageDefinitionFormat, Nodetype  # noqa: E402
 from rosbags.serde import SerdeError  # noqa: E402
@@ -31,13 +30,7 @@ from fastnoise.io.ros import TopicNoise  # noqa: E402
 from fastnoise.io.ros.bags import Codec  # noqa: E402
 from fastnoise.io.suite import Suite  # noqa: E402
 
-EXAMPLES = 2000 if os.environ.get("FASTNOISE_SLOW") else 100
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+FUZZ = fuzz_settings(HealthCheck.data_too_large)
 STORE = get_typestore(Stores.ROS2_HUMBLE)
 C = {"stddev": 0.1}
 # one model per message type, with the parameters its handler needs
