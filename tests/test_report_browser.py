@@ -26,11 +26,16 @@ CHROMIUM = next(
     (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p),
     None,
 )
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no chromium on PATH (Debian: apt-get install chromium); "
-    "CI runs this file in .ci/steps/72-report-page.sh",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="no chromium on PATH (Debian: apt-get install chromium); "
+        "CI runs this file in .ci/steps/72-report-page.sh",
+    ),
+    # an HTML page in a browser, no C code: and the sanitizer run's LD_PRELOAD must not
+    # reach a browser process (-m "not python_only" leaves it out there)
+    pytest.mark.python_only,
+]
 
 WIDTH, HEIGHT = 1200, 900  # the browser window, CSS pixels (device scale factor 1)
 # a pixel is "coloured" when its channels differ by more than this (0-255): the page's
