@@ -17,7 +17,8 @@ Run (prints the table: ns per call of the fastest round, x bare, x numba):
     python -m pytest bench/bench_per_sample.py --benchmark-enable -q -p no:cacheprovider
 
 Each round times ``_CALLS`` calls; pytest-benchmark divides by that count, so the
-medians below are per call.
+times are per call. Many short rounds, and the fastest kept: on a shared machine a
+short round is more often left alone than a long one.
 """
 
 # numba's nopython code draws with numpy's global functions (np.random.standard_normal),
@@ -50,8 +51,8 @@ from fastnoise import (
 from fastnoise.models.dvl import TRUTH_DTYPE
 from fastnoise.models.imu import TriadNoise
 
-_CALLS = 10_000
-_ROUNDS = 15
+_CALLS = 2_000
+_ROUNDS = 60
 
 # ---- the bare compiled calls ---------------------------------------------------------
 
@@ -513,40 +514,47 @@ def _record(benchmark, name, kind):
         _RESULTS.setdefault(name, {})[kind] = stats.stats.min * 1e9
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_fastnoise(benchmark, name):
-    benchmark.group = f"per-sample-{name}"
+def _run_fastnoise(benchmark, request, name):
     fn, args = CASES[name][0]()
     _time(benchmark, fn, args)
-    _record(benchmark, name, "fastnoise")
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_bare(benchmark, bare, name):
-    benchmark.group = f"per-sample-{name}"
+def _run_bare(benchmark, request, name):
+    bare = request.getfixturevalue("bare")  # skips without Cython or a C compiler
     fname, args = CASES[name][1]
     _time(benchmark, getattr(bare, fname), _bare_args(args))
-    _record(benchmark, name, "bare")
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_numba(benchmark, name):
-    benchmark.group = f"per-sample-{name}"
+def _run_numba(benchmark, request, name):
     funcs = _numba_funcs()
     fname, args = CASES[name][2]
     fn = funcs[fname]
     args = _numba_args(args)
     fn(*args)  # compile outside the timing
     _time(benchmark, fn, args)
-    _record(benchmark, name, "numba")
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_numpy(benchmark, name):
-    benchmark.group = f"per-sample-{name}"
+def _run_numpy(benchmark, request, name):
     fn, args = _numpy_case(name)
     _time(benchmark, fn, args)
-    _record(benchmark, name, "numpy")
+
+
+_KINDS = {
+    "fastnoise": _run_fastnoise,
+    "bare": _run_bare,
+    "numba": _run_numba,
+    "numpy": _run_numpy,
+}
+
+
+# Call by call: the four cases of one call run one after the other, so the ratios
+# compare timings taken within seconds of each other (on a shared machine the load
+# drifts over the minutes a whole run takes).
+@pytest.mark.parametrize(("name", "kind"), [(name, kind) for name in CASES for kind in _KINDS])
+def test_call(benchmark, request, name, kind):
+    benchmark.group = f"per-sample-{name}"
+    _KINDS[kind](benchmark, request, name)
+    _record(benchmark, name, kind)
 
 
 def test_table(capsys):

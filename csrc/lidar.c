@@ -110,4 +110,33 @@ DEFINE_RAYS_CHECK(float, f32)
     }
 
 DEFINE_RANGE(double, f64)
+
+_Static_assert(FN_GROUP == sizeof(((fn_range_cache *)0)->z) / sizeof(float),
+               "fn_range_cache holds one group of normals");
+
+int fn_range_noise_one_f64(const fn_range_params *p, uint64_t index, double in, double *out,
+                           fn_range_cache *cache) {
+    if (p->frame >= FN_LIDAR_RESERVED_FRAME) return -1; /* any index has room for 1 */
+    uint64_t group = index / FN_GROUP;
+    if (!cache->ok || cache->group != group || cache->frame != p->frame ||
+        cache->key != p->key) {
+        fn_group_normals_f32(p->key, fn_lidar_stream(p->frame, FN_LIDAR_RANGE), group,
+                             cache->z);
+        cache->key = p->key;
+        cache->frame = p->frame;
+        cache->group = group;
+        cache->ok = 1;
+    }
+    /* what the fill writes for it: fma(1, z, 0), so a -0 becomes +0 */
+    float z = 0.0f + 1.0f * cache->z[index % FN_GROUP];
+    /* the chunk kernel's arithmetic for one beam (plain operations: the same bits on
+     * every target) */
+    double y = fn_range_beam_f64(in, (double)z, p->bias, p->mean, p->stddev,
+                                 p->precision > 0, p->precision, p->min_range, p->max_range,
+                                 p->noise != 0, p->inf_outside != 0);
+    if (p->nan_rule != FN_RANGE_NAN_DEFAULT && in != in)
+        y = p->nan_rule == FN_RANGE_NAN_MAX ? p->max_range : in;
+    *out = y;
+    return 0;
+}
 DEFINE_RANGE(float, f32)

@@ -128,6 +128,20 @@ typedef struct {
 
 int fn_range_noise_f64(const fn_range_params *p, uint64_t first_index, size_t n,
                        const double *in, double *out);
+
+/* The normals of one group of a frame's range stream, kept by a caller between
+ * per-beam calls (a scan's beams are visited in order: one group serves 16 beams). */
+typedef struct {
+    uint64_t key, frame, group;
+    int ok; /* 0: empty (zero the struct to make it so) */
+    float z[16];
+} fn_range_cache;
+
+/* One beam: fn_range_noise_f64 with n = 1 at first_index = index, bit for bit, its
+ * normal read through *cache (refilled when key, frame or group differ). Returns 0,
+ * or -1 (nothing written, cache untouched) for a reserved frame. */
+int fn_range_noise_one_f64(const fn_range_params *p, uint64_t index, double in, double *out,
+                           fn_range_cache *cache);
 int fn_range_noise_f32(const fn_range_params *p, uint64_t first_index, size_t n,
                        const float *in, float *out);
 

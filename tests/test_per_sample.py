@@ -257,3 +257,72 @@ def test_gazebo_apply_one_dt_bounds_taken():
     g, h = GazeboNoise(**GZ, seed=1), GazeboNoise(**GZ, seed=1)
     assert g.apply_one(1.0, 1e30) == h.apply(np.array([1.0]), 1e30)[0]
     assert g.apply_one(1.0, 0.0) == h.apply(np.array([1.0]), 0.0)[0]
+
+
+# ---- RangeNoise.apply_one: the per-beam group cache ---------------------------------------
+
+
+def _range(**kw):
+    from fastnoise import RangeNoise
+
+    params = {"bias_mean": 0.02, "bias_stddev": 0.01, "precision": 0.0, "seed": 5}
+    params.update(kw)
+    return RangeNoise(0.01, 0.05, 0.1, 30.0, **params)
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {},
+        {"precision": 0.004},
+        {"inf_outside_limits": True},
+        {"nan_range": "keep"},
+        {"nan_range": "max"},
+        {"enabled": False},
+    ],
+)
+def test_range_apply_one_equals_apply(kw):
+    """Beam by beam, in order, backwards and at random, over several frames and group
+    boundaries: each beam is what apply gives for it, bit for bit."""
+    rng = np.random.default_rng(3)
+    scan = rng.uniform(-1.0, 40.0, 70)
+    scan[[3, 17, 40]] = [np.nan, np.inf, -np.inf]
+    ref_model = _range(**kw)
+    refs = [ref_model.apply(scan, frame=f) for f in (0, 1, 7)]
+    m = _range(**kw)
+    orders = [np.arange(70), np.arange(70)[::-1], rng.permutation(70)]
+    for f, ref in zip((0, 1, 7), refs, strict=True):
+        for order in orders:
+            got = np.array([m.apply_one(float(scan[i]), f, int(i)) for i in order])
+            assert np.array_equal(_bits(got), _bits(ref[order]))
+
+
+def test_range_apply_one_follows_frame_and_reinit():
+    """The cache never serves another frame's or another seed's normals: frame=None
+    reads the counter as apply advances it, and __init__ with a new seed changes
+    the values apply_one gives at once."""
+    m, ref = _range(), _range()
+    for _ in range(3):
+        want = ref.apply(np.full(20, 5.0))  # frame k, then the counter moves on
+        got = [m.apply_one(5.0, None, i) for i in range(20)]
+        assert np.array_equal(_bits(np.array(got)), _bits(want))
+        m.frame += 1
+    a = m.apply_one(5.0, 0, 3)
+    m.__init__(0.01, 0.05, 0.1, 30.0, bias_mean=0.02, bias_stddev=0.01, seed=6)
+    other = _range(seed=6)
+    assert _bits(m.apply_one(5.0, 0, 3)) == _bits(other.apply(np.full(4, 5.0), frame=0)[3])
+    assert m.apply_one(5.0, 0, 3) != a
+
+
+def test_range_apply_one_last_index_and_refusals():
+    m, ref = _range(), _range()
+    last = 2**64 - 1
+    got = m.apply_one(5.0, 2, last)
+    want = ref.apply(np.full(1, 5.0), frame=2, first_index=last)[0]
+    assert _bits(got) == _bits(want)
+    with pytest.raises((ValueError, OverflowError), match="index"):
+        m.apply_one(5.0, 2, 2**64)
+    with pytest.raises((ValueError, OverflowError), match="frame"):
+        m.apply_one(5.0, 2**62 - 1, 0)
+    with pytest.raises((TypeError, ValueError), match="range_m"):
+        m.apply_one("5", 0, 0)

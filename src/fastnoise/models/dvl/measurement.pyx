@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+cimport cython
 cimport numpy as cnp
 
 from libc.stddef cimport ptrdiff_t
@@ -46,6 +47,7 @@ cdef object _rec_dtype = None
 cdef Py_ssize_t _rec_off[FN_DVL_NSENSORS]
 
 
+@cython.freelist(16)
 cdef class DvlMeasurement:
     """DvlMeasurement(*values)
 --
@@ -208,7 +210,9 @@ cdef int fill_truth(truth, double *t) except -1:
                 return _fill_void(arr[()], t)
             raise TypeError(f"truth is a structured array of shape {truth.shape}: measure takes "
                             f"one record (a row, or a 0-d array); use measure_many for a batch")
-        if not (type(truth) is np.ndarray and cnp.PyArray_TYPE(arr) == cnp.NPY_FLOAT64
+        # cnp.ndarray: a pointer compare (np.ndarray would be a module attribute
+        # lookup on every call, a quarter of this path's glue)
+        if not (type(truth) is cnp.ndarray and cnp.PyArray_TYPE(arr) == cnp.NPY_FLOAT64
                 and cnp.PyArray_NDIM(arr) == 1 and cnp.PyArray_ISNOTSWAPPED(arr)
                 and cnp.PyArray_ISALIGNED(arr)):
             arr = _arrays.intake("truth", arr, _F64, ndim=1)
@@ -341,7 +345,7 @@ cdef bint record_columns(truth, _Batch job) except -1:
     cdef char *base
     cdef Py_ssize_t stride, off
     cdef int j
-    if type(truth) is not np.ndarray or cnp.PyArray_NDIM(truth) != 1:
+    if type(truth) is not cnp.ndarray or cnp.PyArray_NDIM(truth) != 1:
         return False
     arr = <cnp.ndarray>truth
     base = <char *>cnp.PyArray_DATA(arr)

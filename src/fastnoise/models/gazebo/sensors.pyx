@@ -475,20 +475,29 @@ cdef class _GazeboSensor(Model):
         return tuple(res[:, k].copy() for k in range(ncol))
 
     cdef int _rooms(self, size_t rows) except -1:
-        cdef int r
+        cdef int r, i
+        cdef size_t m
+        cdef _Channels ch = self._ch
         for r in range(self._nrun):
-            self._ch.check_room(self._run[r][0], rows * <size_t>self._run[r][2])
+            # the test of check_room, inline (apply_one takes this path per reading);
+            # check_room itself words the refusal
+            i = self._run[r][0]
+            m = rows * <size_t>self._run[r][2]
+            if ch.on[i] and m > UINT64_MAX - ch.ch[i].count:
+                ch.check_room(i, m)
         return 0
 
     cdef void _row(self, double *v, double dt) noexcept nogil:
         cdef int r, i, c, j
+        cdef fn_gz_channel *ch = self._ch.ch
         for r in range(self._nrun):
             i = self._run[r][0]
             if self._ch.on[i]:
                 c = self._run[r][1]
-                v[c] = self._ch.one(i, v[c], dt)
+                # _Channels.one's C call, made here directly (no method call a sample)
+                v[c] = fn_gz_channel_apply_one(&ch[i], v[c], dt)
                 for j in range(c + 1, c + self._run[r][2]):
-                    v[j] = self._ch.one(i, v[j], 0.0)
+                    v[j] = fn_gz_channel_apply_one(&ch[i], v[j], 0.0)
 
     cdef int _extra(self, grid, dts, Py_ssize_t stride) except -1:
         return 0
@@ -511,7 +520,10 @@ cdef class _GazeboSensor(Model):
         a[4] = <PyObject *>a4
         a[5] = <PyObject *>a5
         for k in range(self._ncol):
-            v[k] = real_one(<str>PyTuple_GET_ITEM(self._args, k), <object>a[k])
+            if type(<object>a[k]) is float:  # a float as it is: no call
+                v[k] = <double><object>a[k]
+            else:
+                v[k] = real_one(<str>PyTuple_GET_ITEM(self._args, k), <object>a[k])
         d = dt_one(dt)
         self._rooms(1)
         lock_model(self)

@@ -60,5 +60,9 @@ cdef extern from "lidar.h" nogil:
 
     int fn_range_noise_f64(const fn_range_params *p, uint64_t first_index, size_t n,
                            const double *inp, double *out)
+    ctypedef struct fn_range_cache:
+        int ok
+    int fn_range_noise_one_f64(const fn_range_params *p, uint64_t index, double inp,
+                               double *out, fn_range_cache *cache)
     int fn_range_noise_f32(const fn_range_params *p, uint64_t first_index, size_t n,
                            const float *inp, float *out)

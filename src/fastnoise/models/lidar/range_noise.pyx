@@ -30,7 +30,9 @@ from fastnoise.models.lidar.capi cimport (
     FN_LIDAR_RANGE,
     fn_lidar_stream,
     fn_range_noise_f32,
+    fn_range_cache,
     fn_range_noise_f64,
+    fn_range_noise_one_f64,
     fn_range_params,
 )
 
@@ -212,6 +214,9 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
     _frame_optional = True  # 0.2 states had no frame counter: they load as frame 0
 
     cdef fn_range_params prm
+    # apply_one's normals: the last group of the range stream it read (zeroed by the
+    # allocation: empty; keyed by key, frame and group, so it never serves stale values)
+    cdef fn_range_cache _zc
     cdef fn_range_params *envp  # a batch's parameters, one per environment (else NULL)
     cdef object _frames         # a batch's frame counters, (num_envs,) uint64
     # floats; in a batch, (num_envs,) float64 arrays where per environment
@@ -541,8 +546,10 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
             idx = index
         else:
             idx = frame_index("index", index, _LAST_INDEX)
-        rc = fn_range_noise_f64(&prm, idx, 1, &r, &out)
-        if rc != 0:  # checked above: the C guard against wrapping indices
+        # one beam through the group cache: a loop over a scan's beams computes each
+        # group of 16 normals once (the values are fn_range_noise_f64's, bit for bit)
+        rc = fn_range_noise_one_f64(&prm, idx, r, &out, &self._zc)
+        if rc != 0:  # checked above: the C guard against a reserved frame
             raise OverflowError(f"frame={prm.frame}, index={idx} lies past the end of the "
                                 "lidar streams")
         return out
