@@ -115,7 +115,6 @@ cdef class _Channels:
     """The noise channels of one model (internal)."""
 
     def __cinit__(self, key, names, params):
-        cdef fn_gz_params p
         cdef int i
         self.key = key
         self.names = tuple(names)
@@ -124,16 +123,9 @@ cdef class _Channels:
         for i in range(self.n):
             d = self.params[i]
             self.on[i] = d is not None
-            if d is None:
-                continue
-            p.mean = d["mean"]
-            p.stddev = d["stddev"]
-            p.dyn_stddev = d["dynamic_bias_stddev"]
-            p.dyn_tau = d["dynamic_bias_correlation_time"]
-            p.precision = d["precision"]
-            fn_gz_channel_init(&self.ch[i], &p, <uint64_t>key,
-                               FN_STREAM_GZ_TAG | (<uint64_t>i << 8),
-                               d["bias_mean"], d["bias_stddev"])
+            if d is not None:
+                init_channel(&self.ch[i], d, <uint64_t>key,
+                             FN_STREAM_GZ_TAG | (<uint64_t>i << 8))
 
     cdef int check_room(self, int i, size_t samples) except -1:
         # uint64 arithmetic (count <= 2**64 - 1): no Python integers per sample
@@ -197,7 +189,7 @@ cdef class _Channels:
             raise OverflowError(f"{self.names[i]}: the run passes the end of its streams")
 
 
-cdef int _init_channel(fn_gz_channel *c, object d, uint64_t key, uint64_t stream) except -1:
+cdef int init_channel(fn_gz_channel *c, object d, uint64_t key, uint64_t stream) except -1:
     cdef fn_gz_params p
     p.mean = d["mean"]
     p.stddev = d["stddev"]
@@ -231,7 +223,7 @@ cdef class _EnvChannels:
         PyMem_Free(self.ch)
 
     def reset(self, Py_ssize_t e):
-        _init_channel(&self.ch[e], self.params[e], <uint64_t>self.keys[e], FN_STREAM_GZ_TAG)
+        init_channel(&self.ch[e], self.params[e], <uint64_t>self.keys[e], FN_STREAM_GZ_TAG)
 
     def bias(self):
         return np.array([self.ch[e].bias for e in range(self.n)])
