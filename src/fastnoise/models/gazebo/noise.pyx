@@ -384,19 +384,6 @@ cdef class GazeboNoise(Model):
         self._key = key
         self._built = True
 
-    def _params(self):
-        check_built(self)
-        params = {}
-        for p in type(self).declaration.params:
-            if p.in_state:
-                v = getattr(self, p.name)
-                params[p.name] = v.tolist() if isinstance(v, np.ndarray) else float(v)
-        if self.num_envs is not None:
-            params["num_envs"] = self.num_envs
-        if self.env is not None:
-            params["env"] = self.env
-        return params
-
     @property
     def bias(self):
         """The current bias (u): the turn-on bias, moved by the dynamic bias; a batch:

@@ -229,17 +229,14 @@ cdef class _GazeboSensor(Model):
                 unlock_model(self)
         return self._ch.bias(k)
 
-    def _params(self):
-        check_built(self)
+    def _model_params(self):
+        # the components' checked dicts (per-environment arrays as lists) and the unit
+        # switch; Model._params adds num_envs and env
         d = {n: None if v is None else
              {k: (x.tolist() if isinstance(x, np.ndarray) else x) for k, x in v.items()}
              for n, v in zip(self._components, self._bvalues)}
         if self._units is not None:
             d[self._units[0]] = self._unit
-        if self.num_envs is not None:
-            d["num_envs"] = self.num_envs
-        if self.env is not None:
-            d["env"] = self.env
         return d
 
     def _position(self):
