@@ -4,7 +4,7 @@
 cimport cython
 
 from fastnoise.core.model cimport Model
-from fastnoise.models.gazebo.capi cimport fn_gz_channel, fn_gz_layout
+from fastnoise.models.gazebo.capi cimport fn_gz_channel, fn_gz_layout, fn_gz_tile
 from fastnoise.models.gazebo.noise cimport _Channels
 
 
@@ -19,6 +19,7 @@ cdef class _GazeboSensor(Model):
     # a batch (num_envs=N; docs/batching.rst): environment e's component i is
     # _bch[e * _nch + i]; _ch is None. One model: _bch is NULL, _nenv 0.
     cdef fn_gz_channel *_bch
+    cdef fn_gz_tile _tile  # a batch's white normals for one-reading steps (zeroed: none)
     cdef Py_ssize_t _nenv
     cdef int _nch
     cdef bint _bon[6]  # component i has noise (the same in every environment)

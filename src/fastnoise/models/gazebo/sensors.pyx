@@ -42,7 +42,13 @@ from fastnoise.models.gazebo.capi cimport (
     FN_STREAM_GZ_TAG,
     fn_gz_batch_rows,
     fn_gz_channel,
+    fn_gz_tile,
+    fn_gz_tile_alloc,
+    fn_gz_tile_free,
+    fn_gz_tile_push,
+    fn_gz_tile_sync,
 )
+from libc.string cimport memset
 from fastnoise.models.gazebo.noise cimport dt_one, init_channel, real_one
 
 import dataclasses
@@ -115,6 +121,7 @@ cdef class _GazeboSensor(Model):
     def _build(self, comps, seed, units=None, num_envs=None, env=None):
         cdef fn_gz_channel *bch = NULL
         cdef fn_gz_channel *old
+        cdef fn_gz_tile tile, old_tile
         cdef Py_ssize_t e, nch
         cdef int i
         cls = type(self)
@@ -136,6 +143,7 @@ cdef class _GazeboSensor(Model):
             name, allowed = cls._units
             alt = v[name] == allowed[1]
         nch = len(cls._components)
+        memset(&tile, 0, sizeof(tile))
         ch = None
         benv = None
         if num_envs is None:
@@ -146,8 +154,10 @@ cdef class _GazeboSensor(Model):
             benv = [(env_model_key(ss, cls.model_name, e), [_env_dict(d, e) for d in params])
                     for e in range(num_envs)]
             bch = <fn_gz_channel *>PyMem_Malloc(num_envs * nch * sizeof(fn_gz_channel))
-            if bch == NULL:
+            if bch == NULL or fn_gz_tile_alloc(&tile, <size_t>(num_envs * nch)) != 0:
+                PyMem_Free(bch)
                 raise MemoryError(f"num_envs={num_envs}: no memory for the environments")
+            memset(bch, 0, num_envs * nch * sizeof(fn_gz_channel))  # components off: zeros
             try:
                 for e in range(num_envs):
                     for i in range(nch):
@@ -156,9 +166,12 @@ cdef class _GazeboSensor(Model):
                                          FN_STREAM_GZ_TAG | (<uint64_t>i << 8))
             except BaseException:
                 PyMem_Free(bch)
+                fn_gz_tile_free(&tile)
                 raise
         lock_model(self)  # a rebuild (the state setter) must not pull it from a running apply
         old = self._bch
+        old_tile = self._tile
+        self._tile = tile
         if cls._units is not None:
             self._unit = v[cls._units[0]]
             self._alt = alt
@@ -177,6 +190,7 @@ cdef class _GazeboSensor(Model):
         self._env = env
         unlock_model(self)
         PyMem_Free(old)
+        fn_gz_tile_free(&old_tile)
         self._seed_seq = ss
         self._key = key
         self._built = True
@@ -184,6 +198,7 @@ cdef class _GazeboSensor(Model):
     def __dealloc__(self):
         PyMem_Free(self._bch)
         self._bch = NULL
+        fn_gz_tile_free(&self._tile)
 
     def _layout(self):
         # the class's reading layout, for one model (_run) and a batch (_lay); the
@@ -223,6 +238,7 @@ cdef class _GazeboSensor(Model):
         if self._nenv:
             lock_model(self)
             try:
+                fn_gz_tile_sync(&self._tile, self._bch)
                 return np.array([self._bch[e * self._nch + k].bias if self._bon[k] else 0.0
                                  for e in range(self._nenv)])
             finally:
@@ -247,6 +263,7 @@ cdef class _GazeboSensor(Model):
             envs = []
             lock_model(self)
             try:
+                fn_gz_tile_sync(&self._tile, self._bch)
                 for e in range(self._nenv):
                     p = {}
                     for i, name in enumerate(self._components):
@@ -291,6 +308,7 @@ cdef class _GazeboSensor(Model):
                 c.bias = b
                 c.wok = 0
                 c.dok = 0
+            fn_gz_tile_push(&self._tile, self._bch, 0, <size_t>(self._nenv * self._nch))
         finally:
             unlock_model(self)
 
@@ -313,6 +331,8 @@ cdef class _GazeboSensor(Model):
                         if params[i] is not None:
                             init_channel(&self._bch[e * self._nch + i], params[i], key,
                                          FN_STREAM_GZ_TAG | (<uint64_t>i << 8))
+                    fn_gz_tile_push(&self._tile, self._bch, <size_t>(e * self._nch),
+                                    <size_t>((e + 1) * self._nch))
             finally:
                 unlock_model(self)
             return
@@ -357,7 +377,7 @@ cdef class _GazeboSensor(Model):
         lock_model(self)
         try:
             with nogil:
-                rc = fn_gz_batch_rows(self._bch, <size_t>self._nenv, &self._lay, tt,
+                rc = fn_gz_batch_rows(self._bch, &self._tile, <size_t>self._nenv, &self._lay, tt,
                                       <double *>cnp.PyArray_DATA(r),
                                       <const double *>cnp.PyArray_DATA(d), es, ts, &env)
         finally:
