@@ -35,6 +35,7 @@ cdef class _GazeboSensor(Model):
     cdef void _row(self, double *v, double dt) noexcept nogil
     # the batch's extra step under the lock, after the runs (NavSat's horizontal model)
     cdef int _extra(self, grid, dts, Py_ssize_t stride) except -1
+
     # apply_one's body: check dt and the reading (n_columns values a0, a1, ...), noise
     # it, return it (a float for one column, else a tuple)
     @cython.final
