@@ -5,7 +5,8 @@ Each of the 6 wrench components (N, N m) gets gz-sensors' noise with white noise
 (stddev) and a turn-on bias (bias_mean, bias_stddev), drawn once per environment.
 
 * ``test_fastnoise_step``: ``ForceTorqueNoise(num_envs=4096).apply`` of one reading per
-  environment ((N, 1, 6), in place): one nogil call for every environment.
+  environment ((N, 1, 6), in place): one C call for every environment
+  (``fn_gz_batch_rows``: the hot state and the tile of white normals).
 * ``test_numpy_step``: the vectorized numpy formula over all environments,
   ``x + bias + stddev * rng.standard_normal((N, 6))``, in place.
 

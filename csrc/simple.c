@@ -32,18 +32,19 @@ static inline double simple_op(int op, double x, double v) {
     return v;
 }
 
-void fn_simple_apply(const fn_simple_term *t, size_t nenv, const uint64_t *keys,
+void fn_simple_apply(const fn_simple_term *t, size_t ts, size_t nenv, const uint64_t *keys,
                      uint64_t *steps, size_t m, const double *bias, size_t mb,
                      const void *x, void *out, int dtype, double *scratch) {
     for (size_t e = 0; e < nenv; e++) {
         uint64_t stream = steps[e] << 1 | FN_STREAM_SIMPLE_NOISE;
         const double *be = bias ? bias + e * mb : NULL;
-        fn_simple_draw(t, keys[e], stream, m, scratch);
+        const int op = t[e * ts].op;
+        fn_simple_draw(&t[e * ts], keys[e], stream, m, scratch);
         if (dtype == FN_FLOAT32) {
             const float *xe = (const float *)x + e * m;
             float *oe = (float *)out + e * m;
             for (size_t j = 0; j < m; j++) {
-                double y = simple_op(t->op, (double)xe[j], scratch[j]);
+                double y = simple_op(op, (double)xe[j], scratch[j]);
                 if (be) y = y + be[mb > 1 ? j : 0];
                 oe[j] = (float)y;
             }
@@ -51,7 +52,7 @@ void fn_simple_apply(const fn_simple_term *t, size_t nenv, const uint64_t *keys,
             const double *xe = (const double *)x + e * m;
             double *oe = (double *)out + e * m;
             for (size_t j = 0; j < m; j++) {
-                double y = simple_op(t->op, xe[j], scratch[j]);
+                double y = simple_op(op, xe[j], scratch[j]);
                 if (be) y = y + be[mb > 1 ? j : 0];
                 oe[j] = y;
             }
@@ -60,15 +61,15 @@ void fn_simple_apply(const fn_simple_term *t, size_t nenv, const uint64_t *keys,
     }
 }
 
-void fn_simple_rebias(const fn_simple_term *t, size_t nids, const int64_t *ids,
+void fn_simple_rebias(const fn_simple_term *t, size_t ts, size_t nids, const int64_t *ids,
                       const uint64_t *keys, const uint64_t *resets, size_t mb, double *bias,
                       double *scratch) {
     for (size_t i = 0; i < nids; i++) {
         size_t e = (size_t)ids[i];
         uint64_t stream = resets[e] << 1 | FN_STREAM_SIMPLE_BIAS;
         double *be = bias + e * mb;
-        fn_simple_draw(t, keys[e], stream, mb, scratch);
+        fn_simple_draw(&t[e * ts], keys[e], stream, mb, scratch);
         for (size_t j = 0; j < mb; j++)
-            be[j] = simple_op(t->op, be[j], scratch[j]);
+            be[j] = simple_op(t[e * ts].op, be[j], scratch[j]);
     }
 }

@@ -38,17 +38,19 @@ void fn_simple_draw(const fn_simple_term *t, uint64_t key, uint64_t stream, size
 
 /* One step of nenv environments of m components each: out[e m + j] =
  * op(x[e m + j], v_j) (+ bias[e mb + j * (mb > 1)] when bias is not NULL), with v
- * drawn at step steps[e] of key keys[e]; then every steps[e] advances by one.
+ * drawn by term t[e * ts] (ts = 0: one term for every environment, 1: one per
+ * environment, for domain randomization) at step steps[e] of key keys[e]; then every
+ * steps[e] advances by one.
  * x and out are float64 (dtype FN_FLOAT64) or float32 (FN_FLOAT32, computed in
  * double and rounded once); out may be x. scratch holds m doubles. */
-void fn_simple_apply(const fn_simple_term *t, size_t nenv, const uint64_t *keys,
+void fn_simple_apply(const fn_simple_term *t, size_t ts, size_t nenv, const uint64_t *keys,
                      uint64_t *steps, size_t m, const double *bias, size_t mb,
                      const void *x, void *out, int dtype, double *scratch);
 
 /* The bias of environments ids[0..nids): bias[e mb + j] = op(bias[e mb + j], v_j)
- * with v drawn at reset resets[e] of key keys[e] (bias stream). scratch holds mb
- * doubles. */
-void fn_simple_rebias(const fn_simple_term *t, size_t nids, const int64_t *ids,
+ * with v drawn by term t[e * ts] at reset resets[e] of key keys[e] (bias stream).
+ * scratch holds mb doubles. */
+void fn_simple_rebias(const fn_simple_term *t, size_t ts, size_t nids, const int64_t *ids,
                       const uint64_t *keys, const uint64_t *resets, size_t mb, double *bias,
                       double *scratch);
 

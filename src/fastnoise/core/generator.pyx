@@ -233,14 +233,6 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
         """The environment this generator is (``env=``), or None."""
         return self._env
 
-    def _params(self):
-        params = Model._params(self)
-        if self.n_envs:
-            params["num_envs"] = int(self.n_envs)
-        if self._env is not None:
-            params["env"] = self._env
-        return params
-
     def _batch_draw(self, double mean, double stddev, size, dt, out):
         """The next normals of every environment: (num_envs, *size), one C call."""
         cdef int code = FN_FLOAT64 if dt == _F64 else FN_FLOAT32

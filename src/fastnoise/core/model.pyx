@@ -65,6 +65,9 @@ from libc.stdint cimport uint64_t
 
 import copy as _copy
 import warnings
+from collections.abc import Mapping
+
+import numpy as np
 
 from fastnoise.core import registry as _registry
 from fastnoise.core import validate
@@ -132,6 +135,16 @@ def check_state(cls, state):
     return params, ss, position
 
 
+def _plain(p, value):
+    # spec p's plain value; a batch's per-environment arrays (a real's (N,), a vector's
+    # (N, 3), or in a component dict) as lists
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if p.kind in ("component", "mapping") and isinstance(value, Mapping):
+        return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in value.items()}
+    return p.plain(value)
+
+
 def _restore(cls, state, extras):
     """Unpickle: the one path, through ``from_state``."""
     if not (isinstance(cls, type) and issubclass(cls, Model)):
@@ -161,12 +174,30 @@ cdef class Model:
         self._seed_seq = None  # the lock needs no set-up: zeroed memory is unlocked
 
     # ---- what each model provides ---------------------------------------------------
+    def _model_params(self):
+        """The model's own constructor keyword arguments (plain values), without
+        ``num_envs`` and ``env`` (:meth:`_params` adds those): by default every declared
+        parameter kept in the state, read from the attribute of its name
+        (:meth:`fastnoise.core.spec.Declaration.state_params`), a per-environment array
+        (of a batch, also inside a dict-valued parameter) as a list. A model overrides
+        it only where such an attribute is not the constructor's value."""
+        params = {}
+        for p in type(self).declaration.params:
+            if p.in_state:
+                params[p.name] = _plain(p, getattr(self, p.name))
+        return params
+
     def _params(self):
-        """The constructor's keyword arguments (plain values) that rebuild this model:
-        by default every declared parameter kept in the state, read from the attribute
-        of its name (:meth:`fastnoise.core.spec.Declaration.state_params`)."""
+        """``state['params']``: the constructor's keyword arguments (plain values) that
+        rebuild this model, :meth:`_model_params` and, where set, ``num_envs`` and
+        ``env`` (the one place they are added, for every batched model)."""
         check_built(self)
-        return type(self).declaration.state_params(self)
+        params = self._model_params()
+        if self.num_envs is not None:
+            params["num_envs"] = self.num_envs
+        if self.env is not None:
+            params["env"] = self.env
+        return params
 
     def _position(self):
         """Counters and recurrent values that move as the model is used (plain values)."""

@@ -40,6 +40,30 @@ cdef extern from "gznoise.h" nogil:
 
 
 cdef extern from "gznoise_batch.h" nogil:
-    int fn_gz_batch_apply(fn_gz_channel *ch, size_t n, size_t t, const double *x,
-                          const double *dt, size_t env_stride, size_t time_stride,
-                          double *out, size_t *env)
+    int FN_GZ_LAYOUT_RUNS
+    int FN_GZ_LAYOUT_NAVSAT_DEG
+    int FN_GZ_LAYOUT_NAVSAT_M
+    int FN_GZ_LAYOUT_HPA
+
+    ctypedef struct fn_gz_layout:
+        int nch
+        int ncol
+        int nrun
+        int run[6][3]
+        int on[6]
+        uint64_t per_row[6]
+        int mode
+
+    ctypedef struct fn_gz_tile:
+        size_t m
+
+    int fn_gz_tile_alloc(fn_gz_tile *t, size_t m)
+    void fn_gz_tile_free(fn_gz_tile *t)
+    void fn_gz_tile_sync(fn_gz_tile *t, fn_gz_channel *ch)
+    void fn_gz_tile_push(fn_gz_tile *t, const fn_gz_channel *ch, size_t c0, size_t c1)
+    int fn_gz_batch_rows(fn_gz_channel *ch, fn_gz_tile *tile, size_t n,
+                         const fn_gz_layout *lay, size_t t, double *x, const double *dt,
+                         size_t env_stride, size_t time_stride, size_t *env)
+    int fn_gz_batch_apply(fn_gz_channel *ch, fn_gz_tile *tile, size_t n, size_t t,
+                          const double *x, const double *dt, size_t env_stride,
+                          size_t time_stride, double *out, size_t *env)

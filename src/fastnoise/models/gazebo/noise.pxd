@@ -1,5 +1,7 @@
 # The channel set shared by GazeboNoise and the Gazebo sensor models (gazebo_sensors.pxd).
 
+from libc.stdint cimport uint64_t
+
 from fastnoise.models.gazebo.capi cimport fn_gz_channel
 
 
@@ -19,3 +21,7 @@ cdef class _Channels:
 cdef double real_one(str name, object v) except? -1.5
 # A per-sample dt (s): finite, in [0, 1e30].
 cdef double dt_one(object dt) except? -1.0
+# Set up channel c from a checked component dict (every key of PARAM_KEYS) under `key`
+# on the stream base `stream` (FN_STREAM_GZ_TAG | component << 8): the one place a
+# dict becomes fn_gz_params, for GazeboNoise, its batches and the sensor models.
+cdef int init_channel(fn_gz_channel *c, object d, uint64_t key, uint64_t stream) except -1

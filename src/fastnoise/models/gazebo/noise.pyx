@@ -21,6 +21,11 @@ from fastnoise.models.gazebo.capi cimport (
     fn_gz_channel_apply_one,
     fn_gz_channel_init,
     fn_gz_expm1,
+    fn_gz_tile,
+    fn_gz_tile_alloc,
+    fn_gz_tile_free,
+    fn_gz_tile_push,
+    fn_gz_tile_sync,
     fn_gz_params,
     fn_gz_wgs84_deg_per_m,
 )
@@ -115,7 +120,6 @@ cdef class _Channels:
     """The noise channels of one model (internal)."""
 
     def __cinit__(self, key, names, params):
-        cdef fn_gz_params p
         cdef int i
         self.key = key
         self.names = tuple(names)
@@ -124,16 +128,9 @@ cdef class _Channels:
         for i in range(self.n):
             d = self.params[i]
             self.on[i] = d is not None
-            if d is None:
-                continue
-            p.mean = d["mean"]
-            p.stddev = d["stddev"]
-            p.dyn_stddev = d["dynamic_bias_stddev"]
-            p.dyn_tau = d["dynamic_bias_correlation_time"]
-            p.precision = d["precision"]
-            fn_gz_channel_init(&self.ch[i], &p, <uint64_t>key,
-                               FN_STREAM_GZ_TAG | (<uint64_t>i << 8),
-                               d["bias_mean"], d["bias_stddev"])
+            if d is not None:
+                init_channel(&self.ch[i], d, <uint64_t>key,
+                             FN_STREAM_GZ_TAG | (<uint64_t>i << 8))
 
     cdef int check_room(self, int i, size_t samples) except -1:
         # uint64 arithmetic (count <= 2**64 - 1): no Python integers per sample
@@ -197,7 +194,7 @@ cdef class _Channels:
             raise OverflowError(f"{self.names[i]}: the run passes the end of its streams")
 
 
-cdef int _init_channel(fn_gz_channel *c, object d, uint64_t key, uint64_t stream) except -1:
+cdef int init_channel(fn_gz_channel *c, object d, uint64_t key, uint64_t stream) except -1:
     cdef fn_gz_params p
     p.mean = d["mean"]
     p.stddev = d["stddev"]
@@ -212,6 +209,7 @@ cdef class _EnvChannels:
     """The channels of a batch of environments, one per environment (internal)."""
 
     cdef fn_gz_channel *ch
+    cdef fn_gz_tile tile  # white normals for one-sample steps (fn_gz_batch_rows)
     cdef Py_ssize_t n
     cdef object keys    # per environment: its key
     cdef object params  # per environment: its checked parameter dict
@@ -222,25 +220,30 @@ cdef class _EnvChannels:
         self.params = tuple(params)
         self.n = len(self.keys)
         self.ch = <fn_gz_channel *>PyMem_Malloc(self.n * sizeof(fn_gz_channel))
-        if self.ch == NULL:
+        if self.ch == NULL or fn_gz_tile_alloc(&self.tile, <size_t>self.n) != 0:
             raise MemoryError(f"num_envs={self.n}: no memory for the environments")
         for e in range(self.n):
             self.reset(e)
 
     def __dealloc__(self):
         PyMem_Free(self.ch)
+        fn_gz_tile_free(&self.tile)
 
     def reset(self, Py_ssize_t e):
-        _init_channel(&self.ch[e], self.params[e], <uint64_t>self.keys[e], FN_STREAM_GZ_TAG)
+        init_channel(&self.ch[e], self.params[e], <uint64_t>self.keys[e], FN_STREAM_GZ_TAG)
+        fn_gz_tile_push(&self.tile, self.ch, <size_t>e, <size_t>(e + 1))
 
     def bias(self):
+        fn_gz_tile_sync(&self.tile, self.ch)
         return np.array([self.ch[e].bias for e in range(self.n)])
 
     def count(self):
+        fn_gz_tile_sync(&self.tile, self.ch)
         return np.array([self.ch[e].count for e in range(self.n)],
                         dtype=np.uint64).astype(np.int64)
 
     def position(self):
+        fn_gz_tile_sync(&self.tile, self.ch)
         return {"envs": [{"count": int(self.ch[e].count), "bias": float(self.ch[e].bias)}
                          for e in range(self.n)]}
 
@@ -263,6 +266,7 @@ cdef class _EnvChannels:
             self.ch[e].bias = vals[e][1]
             self.ch[e].wok = 0
             self.ch[e].dok = 0
+        fn_gz_tile_push(&self.tile, self.ch, 0, <size_t>self.n)
 
     def run(self, x, out, dt, size_t es, size_t ts):
         """Channel e on row e of the (n, t) float64 C-contiguous ``x`` into ``out``
@@ -278,7 +282,8 @@ cdef class _EnvChannels:
         cdef const double *pd = <const double *>cnp.PyArray_DATA(d)
         cdef double *po = <double *>cnp.PyArray_DATA(o)
         with nogil:
-            rc = fn_gz_batch_apply(self.ch, <size_t>self.n, t, px, pd, es, ts, po, &env)
+            rc = fn_gz_batch_apply(self.ch, &self.tile, <size_t>self.n, t, px, pd, es, ts, po,
+                                   &env)
         if rc != 0:
             raise OverflowError(f"environment {env}: {t} more samples would pass the end "
                                 "of its streams (2**64 - 1 samples)")
@@ -391,19 +396,6 @@ cdef class GazeboNoise(Model):
         self._seed_seq = ss
         self._key = key
         self._built = True
-
-    def _params(self):
-        check_built(self)
-        params = {}
-        for p in type(self).declaration.params:
-            if p.in_state:
-                v = getattr(self, p.name)
-                params[p.name] = v.tolist() if isinstance(v, np.ndarray) else float(v)
-        if self.num_envs is not None:
-            params["num_envs"] = self.num_envs
-        if self.env is not None:
-            params["env"] = self.env
-        return params
 
     @property
     def bias(self):

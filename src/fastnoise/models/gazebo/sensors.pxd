@@ -4,7 +4,7 @@
 cimport cython
 
 from fastnoise.core.model cimport Model
-from fastnoise.models.gazebo.capi cimport fn_gz_channel
+from fastnoise.models.gazebo.capi cimport fn_gz_channel, fn_gz_layout, fn_gz_tile
 from fastnoise.models.gazebo.noise cimport _Channels
 
 
@@ -19,10 +19,11 @@ cdef class _GazeboSensor(Model):
     # a batch (num_envs=N; docs/batching.rst): environment e's component i is
     # _bch[e * _nch + i]; _ch is None. One model: _bch is NULL, _nenv 0.
     cdef fn_gz_channel *_bch
+    cdef fn_gz_tile _tile  # a batch's white normals for one-reading steps (zeroed: none)
     cdef Py_ssize_t _nenv
     cdef int _nch
     cdef bint _bon[6]  # component i has noise (the same in every environment)
-    cdef size_t _per_row[6]  # samples a reading takes from component i
+    cdef fn_gz_layout _lay  # a batch's reading layout for fn_gz_batch_rows (_layout)
     cdef bint _horizontal  # NavSat's horizontal position model runs on columns 0-1
     cdef bint _hpa  # AirSpeedNoise in hectopascals: the channel runs on float32 hPa
     cdef object _bvalues  # per component: None or its checked dict (floats or (N,) arrays)
@@ -34,13 +35,6 @@ cdef class _GazeboSensor(Model):
     cdef void _row(self, double *v, double dt) noexcept nogil
     # the batch's extra step under the lock, after the runs (NavSat's horizontal model)
     cdef int _extra(self, grid, dts, Py_ssize_t stride) except -1
-    # a batch's t readings of every environment, in place in out ((N, t, n_columns)
-    # C-contiguous), dt[e * es + k * ts]; -1 (nothing done, *env set) on count overflow
-    cdef int _env_run(self, double *out, const double *dt, size_t es, size_t ts, size_t t,
-                      size_t *env) noexcept nogil
-    # _env_run's path for fewer than 16 readings per environment (sample by sample)
-    cdef void _env_rows(self, double *out, const double *dt, size_t es, size_t ts,
-                        size_t t) noexcept nogil
 
     # apply_one's body: check dt and the reading (n_columns values a0, a1, ...), noise
     # it, return it (a float for one column, else a tuple)

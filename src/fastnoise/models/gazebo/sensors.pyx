@@ -31,20 +31,25 @@ from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 
-from libc.stdint cimport UINT64_MAX, uint64_t
+from libc.stdint cimport uint64_t
 
 from fastnoise.core.model cimport check_built, lock_model, unlock_model
 from fastnoise.models.gazebo.capi cimport (
+    FN_GZ_LAYOUT_HPA,
+    FN_GZ_LAYOUT_NAVSAT_DEG,
+    FN_GZ_LAYOUT_NAVSAT_M,
+    FN_GZ_LAYOUT_RUNS,
     FN_STREAM_GZ_TAG,
+    fn_gz_batch_rows,
     fn_gz_channel,
-    fn_gz_channel_apply,
-    fn_gz_channel_apply_one,
-    fn_gz_channel_init,
-    fn_gz_navsat_horizontal,
-    fn_gz_params,
-    fn_gz_wrap180,
+    fn_gz_tile,
+    fn_gz_tile_alloc,
+    fn_gz_tile_free,
+    fn_gz_tile_push,
+    fn_gz_tile_sync,
 )
-from fastnoise.models.gazebo.noise cimport dt_one, real_one
+from libc.string cimport memset
+from fastnoise.models.gazebo.noise cimport dt_one, init_channel, real_one
 
 import dataclasses
 from collections.abc import Mapping
@@ -61,11 +66,6 @@ from fastnoise.core.deprecation import positional_options
 from fastnoise.models.gazebo.noise import dt_array, env_dt
 
 cnp.import_array()
-
-
-# Readings per environment from which a batch runs each channel over all of them at
-# once (fn_gz_channel_apply); fewer go sample by sample (_env_rows).
-cdef size_t _BULK_ROWS = 16
 
 
 def batch_values(declaration, values, num_envs):
@@ -98,19 +98,6 @@ def _env_dict(d, Py_ssize_t e):
     return {k: (float(v[e]) if isinstance(v, np.ndarray) else v) for k, v in d.items()}
 
 
-cdef int _init_channel(fn_gz_channel *c, object d, uint64_t key, int i) except -1:
-    # as _Channels does for component i (csrc/gznoise.h streams GZ_TAG | i << 8)
-    cdef fn_gz_params p
-    p.mean = d["mean"]
-    p.stddev = d["stddev"]
-    p.dyn_stddev = d["dynamic_bias_stddev"]
-    p.dyn_tau = d["dynamic_bias_correlation_time"]
-    p.precision = d["precision"]
-    fn_gz_channel_init(c, &p, key, FN_STREAM_GZ_TAG | (<uint64_t>i << 8), d["bias_mean"],
-                       d["bias_stddev"])
-    return 0
-
-
 cdef class _GazeboSensor(Model):
     """The part every Gazebo sensor model shares (internal, not a model itself): one
     gz-sensors noise channel per component, run over the columns of a reading. A sensor
@@ -134,9 +121,12 @@ cdef class _GazeboSensor(Model):
     def _build(self, comps, seed, units=None, num_envs=None, env=None):
         cdef fn_gz_channel *bch = NULL
         cdef fn_gz_channel *old
+        cdef fn_gz_tile tile, old_tile
         cdef Py_ssize_t e, nch
         cdef int i
         cls = type(self)
+        if not (len(cls._runs) <= 6 and 0 < cls.n_columns <= 6):  # the C arrays' size
+            raise TypeError(f"{cls.__name__}: at most 6 runs and 1 to 6 columns")
         num_envs, env = _spec.check_envs(num_envs, env)
         values = dict(zip(cls._components, comps))
         if cls._units is not None:
@@ -153,6 +143,7 @@ cdef class _GazeboSensor(Model):
             name, allowed = cls._units
             alt = v[name] == allowed[1]
         nch = len(cls._components)
+        memset(&tile, 0, sizeof(tile))
         ch = None
         benv = None
         if num_envs is None:
@@ -163,18 +154,24 @@ cdef class _GazeboSensor(Model):
             benv = [(env_model_key(ss, cls.model_name, e), [_env_dict(d, e) for d in params])
                     for e in range(num_envs)]
             bch = <fn_gz_channel *>PyMem_Malloc(num_envs * nch * sizeof(fn_gz_channel))
-            if bch == NULL:
+            if bch == NULL or fn_gz_tile_alloc(&tile, <size_t>(num_envs * nch)) != 0:
+                PyMem_Free(bch)
                 raise MemoryError(f"num_envs={num_envs}: no memory for the environments")
+            memset(bch, 0, num_envs * nch * sizeof(fn_gz_channel))  # components off: zeros
             try:
                 for e in range(num_envs):
                     for i in range(nch):
                         if params[i] is not None:
-                            _init_channel(&bch[e * nch + i], benv[e][1][i], benv[e][0], i)
+                            init_channel(&bch[e * nch + i], benv[e][1][i], benv[e][0],
+                                         FN_STREAM_GZ_TAG | (<uint64_t>i << 8))
             except BaseException:
                 PyMem_Free(bch)
+                fn_gz_tile_free(&tile)
                 raise
         lock_model(self)  # a rebuild (the state setter) must not pull it from a running apply
         old = self._bch
+        old_tile = self._tile
+        self._tile = tile
         if cls._units is not None:
             self._unit = v[cls._units[0]]
             self._alt = alt
@@ -186,37 +183,48 @@ cdef class _GazeboSensor(Model):
             self._bon[i] = params[i] is not None
         self._horizontal = cls._horizontal_model
         self._hpa = cls._hpa_model and not alt
+        self._layout()  # under the lock: a running batch reads the layout
         self._bvalues = params
         self._benv = benv
         self._num_envs = num_envs
         self._env = env
         unlock_model(self)
         PyMem_Free(old)
+        fn_gz_tile_free(&old_tile)
         self._seed_seq = ss
         self._key = key
-        self._layout()
         self._built = True
 
     def __dealloc__(self):
         PyMem_Free(self._bch)
         self._bch = NULL
+        fn_gz_tile_free(&self._tile)
 
     def _layout(self):
+        # the class's reading layout, for one model (_run) and a batch (_lay); the
+        # sizes were checked by _build
         cls = type(self)
-        if not (len(cls._runs) <= 6 and 0 < cls.n_columns <= 6):  # the C arrays' size
-            raise TypeError(f"{cls.__name__}: at most 6 runs and 1 to 6 columns")
         self._ncol = cls.n_columns
         self._args = cls._components if cls._arguments is None else cls._arguments
         self._nrun = len(cls._runs)
+        self._lay.nch = self._nch
+        self._lay.ncol = self._ncol
+        self._lay.nrun = self._nrun
         for i in range(6):
-            self._per_row[i] = 0
+            self._lay.per_row[i] = 0
+            self._lay.on[i] = self._bon[i]
         for r, (i, c, m) in enumerate(cls._runs):
-            self._run[r][0] = i
-            self._run[r][1] = c
-            self._run[r][2] = m
-            self._per_row[i] += m
+            self._run[r][0] = self._lay.run[r][0] = i
+            self._run[r][1] = self._lay.run[r][1] = c
+            self._run[r][2] = self._lay.run[r][2] = m
+            self._lay.per_row[i] += m
         if cls._horizontal_model:
-            self._per_row[0] += 2
+            self._lay.per_row[0] += 2
+            self._lay.mode = FN_GZ_LAYOUT_NAVSAT_M if self._alt else FN_GZ_LAYOUT_NAVSAT_DEG
+        elif self._hpa:
+            self._lay.mode = FN_GZ_LAYOUT_HPA
+        else:
+            self._lay.mode = FN_GZ_LAYOUT_RUNS
 
     def bias(self, component):
         """The current bias of ``component`` (one of the constructor's component
@@ -230,23 +238,21 @@ cdef class _GazeboSensor(Model):
         if self._nenv:
             lock_model(self)
             try:
+                fn_gz_tile_sync(&self._tile, self._bch)
                 return np.array([self._bch[e * self._nch + k].bias if self._bon[k] else 0.0
                                  for e in range(self._nenv)])
             finally:
                 unlock_model(self)
         return self._ch.bias(k)
 
-    def _params(self):
-        check_built(self)
+    def _model_params(self):
+        # the components' checked dicts (per-environment arrays as lists) and the unit
+        # switch; Model._params adds num_envs and env
         d = {n: None if v is None else
              {k: (x.tolist() if isinstance(x, np.ndarray) else x) for k, x in v.items()}
              for n, v in zip(self._components, self._bvalues)}
         if self._units is not None:
             d[self._units[0]] = self._unit
-        if self.num_envs is not None:
-            d["num_envs"] = self.num_envs
-        if self.env is not None:
-            d["env"] = self.env
         return d
 
     def _position(self):
@@ -257,6 +263,7 @@ cdef class _GazeboSensor(Model):
             envs = []
             lock_model(self)
             try:
+                fn_gz_tile_sync(&self._tile, self._bch)
                 for e in range(self._nenv):
                     p = {}
                     for i, name in enumerate(self._components):
@@ -301,6 +308,7 @@ cdef class _GazeboSensor(Model):
                 c.bias = b
                 c.wok = 0
                 c.dok = 0
+            fn_gz_tile_push(&self._tile, self._bch, 0, <size_t>(self._nenv * self._nch))
         finally:
             unlock_model(self)
 
@@ -321,7 +329,10 @@ cdef class _GazeboSensor(Model):
                     key, params = self._benv[e]
                     for i in range(self._nch):
                         if params[i] is not None:
-                            _init_channel(&self._bch[e * self._nch + i], params[i], key, i)
+                            init_channel(&self._bch[e * self._nch + i], params[i], key,
+                                         FN_STREAM_GZ_TAG | (<uint64_t>i << 8))
+                    fn_gz_tile_push(&self._tile, self._bch, <size_t>(e * self._nch),
+                                    <size_t>((e + 1) * self._nch))
             finally:
                 unlock_model(self)
             return
@@ -334,90 +345,10 @@ cdef class _GazeboSensor(Model):
         self._ch = ch
         unlock_model(self)
 
-    cdef int _env_run(self, double *out, const double *dt, size_t es, size_t ts, size_t t,
-                      size_t *env) noexcept nogil:
-        cdef size_t e, k, ncol = <size_t>self._ncol
-        cdef int i, r, c
-        cdef fn_gz_channel *ch
-        cdef double *o
-        cdef const double *d
-        cdef float h
-        for e in range(<size_t>self._nenv):  # room in every channel first
-            ch = self._bch + e * self._nch
-            for i in range(self._nch):
-                if (self._bon[i] and self._per_row[i] > 0
-                        and t > (UINT64_MAX - ch[i].count) / self._per_row[i]):
-                    env[0] = e
-                    return -1
-        if t < _BULK_ROWS:
-            self._env_rows(out, dt, es, ts, t)
-            return 0
-        for e in range(<size_t>self._nenv):
-            ch = self._bch + e * self._nch
-            o = out + e * t * ncol
-            d = dt + e * es
-            if self._horizontal:
-                fn_gz_navsat_horizontal(&ch[0] if self._bon[0] else NULL, self._alt, o,
-                                        <ptrdiff_t>ncol, d, <ptrdiff_t>ts, t, o,
-                                        <ptrdiff_t>ncol)
-            if self._hpa:  # AirSpeedNoise.apply_one's float32 hPa arithmetic, per sample
-                if self._bon[0]:
-                    for k in range(t):
-                        h = <float>(o[k] / 100.0)
-                        h = <float>fn_gz_channel_apply_one(&ch[0], <double>h, d[k * ts])
-                        h = h * <float>100.0
-                        o[k] = <double>h
-                continue
-            for r in range(self._nrun):
-                i = self._run[r][0]
-                if self._bon[i]:
-                    c = self._run[r][1]
-                    fn_gz_channel_apply(&ch[i], <size_t>self._run[r][2], o + c,
-                                        <ptrdiff_t>ncol, 1, d, <ptrdiff_t>ts, t, o + c,
-                                        <ptrdiff_t>ncol)
-        return 0
-
-    cdef void _env_rows(self, double *out, const double *dt, size_t es, size_t ts,
-                        size_t t) noexcept nogil:
-        # _env_run for a few readings (a control loop's step): sample by sample through
-        # each channel's normal cache, as _row does (a run's set-up costs more than the
-        # samples). The same bits: a channel's samples are the same whichever way.
-        cdef size_t e, k, ncol = <size_t>self._ncol
-        cdef int i, r, c, j
-        cdef fn_gz_channel *ch
-        cdef double *v
-        cdef double dk
-        cdef float h
-        for e in range(<size_t>self._nenv):
-            ch = self._bch + e * self._nch
-            for k in range(t):
-                v = out + (e * t + k) * ncol
-                dk = dt[e * es + k * ts]
-                if self._horizontal:
-                    if self._alt or not self._bon[0]:
-                        fn_gz_navsat_horizontal(&ch[0] if self._bon[0] else NULL, self._alt,
-                                                v, 0, &dk, 0, 1, v, 0)
-                    else:  # degrees: latitude then longitude, one channel, then wrapped
-                        v[0] = fn_gz_wrap180(fn_gz_channel_apply_one(&ch[0], v[0], dk))
-                        v[1] = fn_gz_wrap180(fn_gz_channel_apply_one(&ch[0], v[1], 0.0))
-                if self._hpa:
-                    if self._bon[0]:
-                        h = <float>(v[0] / 100.0)
-                        h = <float>fn_gz_channel_apply_one(&ch[0], <double>h, dk)
-                        h = h * <float>100.0
-                        v[0] = <double>h
-                    continue
-                for r in range(self._nrun):
-                    i = self._run[r][0]
-                    if self._bon[i]:
-                        c = self._run[r][1]
-                        v[c] = fn_gz_channel_apply_one(&ch[i], v[c], dk)
-                        for j in range(c + 1, c + self._run[r][2]):
-                            v[j] = fn_gz_channel_apply_one(&ch[i], v[j], 0.0)
-
     def _env_apply(self, data, dt, out, bint one):
         """A batch's apply_one (``data`` (N, n_columns)) or apply (``data`` (N, T,
-        n_columns)); one column: no last axis. One nogil call for all environments."""
+        n_columns)); one column: no last axis. One C call (fn_gz_batch_rows, nogil) for all
+        environments."""
         cdef size_t env = 0
         cdef size_t es, ts, tt
         cdef cnp.ndarray r, d
@@ -446,8 +377,9 @@ cdef class _GazeboSensor(Model):
         lock_model(self)
         try:
             with nogil:
-                rc = self._env_run(<double *>cnp.PyArray_DATA(r),
-                                   <const double *>cnp.PyArray_DATA(d), es, ts, tt, &env)
+                rc = fn_gz_batch_rows(self._bch, &self._tile, <size_t>self._nenv, &self._lay, tt,
+                                      <double *>cnp.PyArray_DATA(r),
+                                      <const double *>cnp.PyArray_DATA(d), es, ts, &env)
         finally:
             unlock_model(self)
         if rc != 0:

@@ -538,15 +538,14 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
     model_name = "imu"
     declaration = _declarations.IMU
 
-    def _params(self):
+    def _model_params(self):
+        # a batch's triads hold per-environment values (Model._params adds num_envs
+        # and env)
         if self.b.n == 0:
-            params = Model._params(self)
-            if self._env is not None:
-                params["env"] = self._env
-            return params
+            return Model._model_params(self)
         return {"gyro": _batch.batch_params(self._gyro),
                 "accel": _batch.batch_params(self._accel),
-                "normal_dtype": self.normal_dtype, "num_envs": self._num_envs, "env": None}
+                "normal_dtype": self.normal_dtype}
 
     def _position(self):
         cdef int i, t

@@ -334,19 +334,6 @@ Gazebo's Gaussian range noise for scans (the Gazebo sensor noise tutorial,
         self._built = True
 
     # ---- a batch of environments ---------------------------------------------------
-    def _params(self):
-        check_built(self)
-        params = {}
-        for p in type(self).declaration.params:
-            if p.in_state:
-                v = getattr(self, p.name)
-                params[p.name] = v.tolist() if isinstance(v, np.ndarray) else p.plain(v)
-        if self.num_envs is not None:
-            params["num_envs"] = self.num_envs
-        if self.env is not None:
-            params["env"] = self.env
-        return params
-
     @property
     def frame(self):
         """Frame index that the next call without ``frame`` uses; a batch: (num_envs,)

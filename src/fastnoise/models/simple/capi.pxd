@@ -20,9 +20,9 @@ cdef extern from "simple.h" nogil:
 
     void fn_simple_draw(const fn_simple_term *t, uint64_t key, uint64_t stream, size_t m,
                         double *v)
-    void fn_simple_apply(const fn_simple_term *t, size_t nenv, const uint64_t *keys,
+    void fn_simple_apply(const fn_simple_term *t, size_t ts, size_t nenv, const uint64_t *keys,
                          uint64_t *steps, size_t m, const double *bias, size_t mb,
                          const void *x, void *out, int dtype, double *scratch)
-    void fn_simple_rebias(const fn_simple_term *t, size_t nids, const int64_t *ids,
+    void fn_simple_rebias(const fn_simple_term *t, size_t ts, size_t nids, const int64_t *ids,
                           const uint64_t *keys, const uint64_t *resets, size_t mb,
                           double *bias, double *scratch)

@@ -84,19 +84,28 @@ DEFAULT_BIAS_NOISE = {"type": "gaussian", "mean": 0.0, "stddev": 1.0, "operation
 _TERM_PARAMS = {"gaussian": GAUSSIAN_PARAMS, "uniform": UNIFORM_PARAMS, "constant": CONSTANT_PARAMS}
 
 
-def check_range(n_min: float, n_max: float, where: str = "") -> None:
-    """The rule across a uniform term's ends: n_max >= n_min."""
-    if n_max < n_min:
+def check_range(n_min: Any, n_max: Any, where: str = "") -> None:
+    """The rule across a uniform term's ends: n_max >= n_min (each a float, or a
+    per-environment array: the first environment that breaks it is named)."""
+    lo, hi = np.broadcast_arrays(
+        np.asarray(n_min, dtype=np.float64), np.asarray(n_max, dtype=np.float64)
+    )
+    bad = np.flatnonzero(hi < lo)
+    if bad.size:
+        i = int(bad[0])
+        at = f"[{i}]" if lo.ndim else ""
         raise ValueError(
-            f"{where}n_max={n_max!r} is not allowed: it must be >= {where}n_min={n_min!r}"
+            f"{where}n_max{at}={float(hi.flat[i])!r} is not allowed: it must be >= "
+            f"{where}n_min{at}={float(lo.flat[i])!r}"
         )
 
 
-def check_term(name: str, value: object) -> dict[str, Any]:
+def check_term(name: str, value: object, num_envs: int | None = None) -> dict[str, Any]:
     """A term of ``additive_bias_noise`` (its ``noise`` or ``bias_noise``): a dict with
     ``type`` (``gaussian``, ``uniform`` or ``constant``), optionally ``operation``
     (default ``add``) and that type's parameters (defaults as the models'). Returns
-    the dict with every key filled in."""
+    the dict with every key filled in. With ``num_envs`` (a batch) each real parameter
+    may be per environment, shape (num_envs,) (returned as a float64 array)."""
     if not isinstance(value, Mapping):
         raise TypeError(
             f"{name}={value!r} is not allowed: it must be a dict with 'type' (one of "
@@ -126,7 +135,12 @@ def check_term(name: str, value: object) -> dict[str, Any]:
             high=p.high,
             choices=p.choices,
         )
-        out[k] = spec.check(value[k]) if k in value else p.default
+        if k not in value:
+            out[k] = p.default
+        elif num_envs is not None:
+            out[k] = spec.check_batch(value[k], num_envs)
+        else:
+            out[k] = spec.check(value[k])
     if kind == "uniform":
         check_range(out["n_min"], out["n_max"], f"{name}")
     return out

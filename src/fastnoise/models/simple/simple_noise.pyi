@@ -12,6 +12,9 @@ from fastnoise.core.model import Model
 _Seed = int | np.random.SeedSequence | None
 _Op = Literal["add", "scale", "abs"]
 _EnvIds = npt.ArrayLike | None
+# a float, or (with num_envs=N) one per environment, shape (N,)
+_Real = float | npt.ArrayLike
+_PerEnv = float | np.ndarray
 
 @disjoint_base
 class _TermNoise(Model):
@@ -23,14 +26,14 @@ class _TermNoise(Model):
 @disjoint_base
 class GaussianNoise(_TermNoise):
     model_name: ClassVar[str]
-    mean: float
-    stddev: float
+    mean: _PerEnv
+    stddev: _PerEnv
     operation: str
     def __init__(
         self,
         *,
-        mean: float = 0.0,
-        stddev: float = 1.0,
+        mean: _Real = 0.0,
+        stddev: _Real = 1.0,
         operation: _Op = "add",
         num_envs: int | None = None,
         env: int | None = None,
@@ -40,14 +43,14 @@ class GaussianNoise(_TermNoise):
 @disjoint_base
 class UniformNoise(_TermNoise):
     model_name: ClassVar[str]
-    n_min: float
-    n_max: float
+    n_min: _PerEnv
+    n_max: _PerEnv
     operation: str
     def __init__(
         self,
         *,
-        n_min: float = -1.0,
-        n_max: float = 1.0,
+        n_min: _Real = -1.0,
+        n_max: _Real = 1.0,
         operation: _Op = "add",
         num_envs: int | None = None,
         env: int | None = None,
@@ -57,12 +60,12 @@ class UniformNoise(_TermNoise):
 @disjoint_base
 class ConstantNoise(_TermNoise):
     model_name: ClassVar[str]
-    bias: float
+    bias: _PerEnv
     operation: str
     def __init__(
         self,
         *,
-        bias: float = 0.0,
+        bias: _Real = 0.0,
         operation: _Op = "add",
         num_envs: int | None = None,
         env: int | None = None,

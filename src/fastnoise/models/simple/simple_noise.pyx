@@ -8,6 +8,13 @@ that environment is reset. Where Isaac Lab draws from torch's global generator, 
 draw keyed Philox numbers: step s of environment e is a pure function of (seed, e, s),
 and the bias of its reset r of (seed, e, r) (``csrc/simple.h``). One C call noises
 every environment of a batch.
+
+With ``num_envs=N`` every real parameter (``mean``, ``stddev``, ``n_min``, ``n_max``,
+``bias``, and those of ``AdditiveBiasNoise``'s ``noise`` and ``bias_noise`` terms) may
+be per environment, an array of shape (N,) (domain randomization: environment i uses
+element i, bit for bit what a single model with ``env=i`` and those values gives;
+:func:`fastnoise.core.randomization.redraw` redraws them for reset environments).
+The type and the operation are one for the whole batch.
 """
 
 cimport numpy as cnp
@@ -43,32 +50,48 @@ _KINDS = {"constant": FN_SIMPLE_CONSTANT, "uniform": FN_SIMPLE_UNIFORM,
 _OPS = {"add": FN_SIMPLE_ADD, "scale": FN_SIMPLE_SCALE, "abs": FN_SIMPLE_ABS}
 # steps and resets count below 2**63 (their stream is count << 1 | kind)
 _LAST = 2**63 - 1
+# fn_simple_term as a numpy record (int kind, int op, double a, double b: C's layout)
+_TERM = np.dtype([("kind", np.intc), ("op", np.intc), ("a", np.float64), ("b", np.float64)],
+                 align=True)
+_A_B = {"gaussian": ("mean", "stddev"), "uniform": ("n_min", "n_max"), "constant": ("bias", None)}
 
 
-cdef fn_simple_term _term(str kind, str op, double a, double b):
-    cdef fn_simple_term t
-    t.kind = _KINDS[kind]
-    t.op = _OPS[op]
-    t.a = a
-    t.b = b
+def _terms(kind, op, a, b=0.0):
+    """The C terms of a checked (kind, operation, a, b): one record when a and b are
+    scalars (every environment shares it), else one per environment (a per-environment
+    array is (num_envs,))."""
+    n = max(np.size(a), np.size(b))
+    t = np.zeros(n, dtype=_TERM)
+    if _TERM.itemsize != sizeof(fn_simple_term):
+        raise RuntimeError("numpy's record differs from fn_simple_term")
+    t["kind"] = _KINDS[kind]
+    t["op"] = _OPS[op]
+    t["a"] = a
+    t["b"] = b
     return t
 
 
-cdef fn_simple_term _term_of(dict d):
-    kind = d["type"]
-    if kind == "gaussian":
-        return _term(kind, d["operation"], d["mean"], d["stddev"])
-    if kind == "uniform":
-        return _term(kind, d["operation"], d["n_min"], d["n_max"])
-    return _term(kind, d["operation"], d["bias"], 0.0)
+def _terms_of(d):
+    """The C terms of a checked term dict (check_term)."""
+    a, b = _A_B[d["type"]]
+    return _terms(d["type"], d["operation"], d[a], 0.0 if b is None else d[b])
+
+
+cdef inline const fn_simple_term *_tp(cnp.ndarray t):
+    return <const fn_simple_term *>cnp.PyArray_DATA(t)
+
+
+cdef inline size_t _ts(cnp.ndarray t):
+    # the stride between environments' terms: 0 when they share one
+    return 0 if cnp.PyArray_DIM(t, 0) == 1 else 1
 
 
 cdef class _TermNoise(Model):
     """The shared part of the Isaac Lab models (internal): keys, step counters, the
     optional bias, ``apply``, ``reset`` and the position."""
 
-    cdef fn_simple_term _t
-    cdef fn_simple_term _bt
+    cdef cnp.ndarray _t  # _TERM records: one shared, or one per environment
+    cdef cnp.ndarray _bt  # the bias term's, likewise (None without a bias)
     cdef bint _has_bias
     cdef cnp.ndarray _keys  # uint64 (n,)
     cdef cnp.ndarray _steps  # uint64 (n,): steps applied per environment
@@ -77,7 +100,7 @@ cdef class _TermNoise(Model):
     cdef Py_ssize_t _n
     cdef Py_ssize_t _mb
 
-    cdef int _build(self, fn_simple_term t, bint has_bias, fn_simple_term bt, Py_ssize_t mb,
+    cdef int _build(self, cnp.ndarray t, bint has_bias, cnp.ndarray bt, Py_ssize_t mb,
                     num_envs, env, seed) except -1:
         num_envs, env = _spec.check_envs(num_envs, env)
         ss = as_seed_sequence(seed)
@@ -93,7 +116,7 @@ cdef class _TermNoise(Model):
         bias = None
         if has_bias:
             bias = np.zeros((n, mb), dtype=np.float64)
-            _rebias(&bt, np.arange(n, dtype=np.int64), keys, resets, bias)
+            _rebias(bt, np.arange(n, dtype=np.int64), keys, resets, bias)
         lock_model(self)  # a rebuild (the state setter) must not pull arrays from an apply
         self._t = t
         self._bt = bt
@@ -170,10 +193,12 @@ cdef class _TermNoise(Model):
         cdef double *wp = <double *>cnp.PyArray_DATA(scratch)
         cdef size_t n = <size_t>self._n
         cdef size_t mb = <size_t>self._mb
+        cdef const fn_simple_term *tp = _tp(self._t)
+        cdef size_t ts = _ts(self._t)
         if self._has_bias:
             bp = <const double *>cnp.PyArray_DATA(self._bias)
         with nogil:
-            fn_simple_apply(&self._t, n, kp, sp, <size_t>m, bp, mb, xp, op, dt, wp)
+            fn_simple_apply(tp, ts, n, kp, sp, <size_t>m, bp, mb, xp, op, dt, wp)
 
     def reset(self, env_ids=None):
         """reset(env_ids=None)
@@ -197,7 +222,7 @@ cdef class _TermNoise(Model):
             if (self._resets[ids] >= _LAST).any():
                 raise OverflowError("reset: at most 2**63 - 1 resets per environment")
             self._resets[ids] += 1
-            _rebias(&self._bt, ids, self._keys, self._resets, self._bias)
+            _rebias(self._bt, ids, self._keys, self._resets, self._bias)
         finally:
             unlock_model(self)
 
@@ -239,17 +264,35 @@ def _counters(name, value, Py_ssize_t n):
                      for i, v in enumerate(value)], dtype=np.uint64)
 
 
-cdef _rebias(fn_simple_term *bt, cnp.ndarray ids, cnp.ndarray keys, cnp.ndarray resets,
+cdef _rebias(cnp.ndarray bt, cnp.ndarray ids, cnp.ndarray keys, cnp.ndarray resets,
              cnp.ndarray bias):
     cdef Py_ssize_t mb = bias.shape[1]
     cdef cnp.ndarray scratch = np.empty(mb, dtype=np.float64)
-    fn_simple_rebias(bt, <size_t>ids.shape[0], <const int64_t *>cnp.PyArray_DATA(ids),
+    fn_simple_rebias(_tp(bt), _ts(bt), <size_t>ids.shape[0], <const int64_t *>cnp.PyArray_DATA(ids),
                      <const uint64_t *>cnp.PyArray_DATA(keys),
                      <const uint64_t *>cnp.PyArray_DATA(resets), <size_t>mb,
                      <double *>cnp.PyArray_DATA(bias), <double *>cnp.PyArray_DATA(scratch))
 
 
-cdef fn_simple_term _NONE
+def _checked(declaration, values, per_env=True):
+    """A constructor's arguments checked by ``declaration``: num_envs and env first,
+    then the rest, with ``per_env`` per environment where ``num_envs`` is given (each
+    real may be a scalar or (num_envs,); an error names ``name[i]``)."""
+    envs = declaration.check_params({"num_envs": values.pop("num_envs"),
+                                     "env": values.pop("env")})
+    _spec.check_envs(envs["num_envs"], envs["env"])
+    d = declaration.check_params(values, num_envs=envs["num_envs"] if per_env else None)
+    d.update(envs)
+    return d
+
+
+def _plain(v):
+    # a checked real: a float, or a per-environment (num_envs,) float64 array (read-only,
+    # so a caller cannot change a running model's parameters through it)
+    if isinstance(v, np.ndarray):
+        v = v.copy()
+        v.flags.writeable = False
+    return v
 
 
 cdef class GaussianNoise(_TermNoise):
@@ -282,18 +325,18 @@ cdef class GaussianNoise(_TermNoise):
     model_name = "gaussian_noise"
     declaration = _d.GAUSSIAN_NOISE
 
-    cdef readonly double mean, stddev
+    cdef readonly object mean, stddev  # floats, or (num_envs,) arrays per environment
     cdef readonly str operation
 
     def __init__(self, *, mean=0.0, stddev=1.0, operation="add", num_envs=None, env=None,
                  seed=None):
-        d = self.declaration.check_params({"mean": mean, "stddev": stddev,
-                                           "operation": operation, "num_envs": num_envs,
-                                           "env": env})
-        self._build(_term("gaussian", d["operation"], d["mean"], d["stddev"]), False,
-                    _NONE, 1, d["num_envs"], d["env"], seed)
-        self.mean = d["mean"]
-        self.stddev = d["stddev"]
+        d = _checked(self.declaration, {"mean": mean, "stddev": stddev,
+                                        "operation": operation, "num_envs": num_envs,
+                                        "env": env})
+        self._build(_terms("gaussian", d["operation"], d["mean"], d["stddev"]), False,
+                    None, 1, d["num_envs"], d["env"], seed)
+        self.mean = _plain(d["mean"])
+        self.stddev = _plain(d["stddev"])
         self.operation = d["operation"]
 
 
@@ -317,19 +360,19 @@ cdef class UniformNoise(_TermNoise):
     model_name = "uniform_noise"
     declaration = _d.UNIFORM_NOISE
 
-    cdef readonly double n_min, n_max
+    cdef readonly object n_min, n_max  # floats, or (num_envs,) arrays per environment
     cdef readonly str operation
 
     def __init__(self, *, n_min=-1.0, n_max=1.0, operation="add", num_envs=None, env=None,
                  seed=None):
-        d = self.declaration.check_params({"n_min": n_min, "n_max": n_max,
-                                           "operation": operation, "num_envs": num_envs,
-                                           "env": env})
+        d = _checked(self.declaration, {"n_min": n_min, "n_max": n_max,
+                                        "operation": operation, "num_envs": num_envs,
+                                        "env": env})
         _d.check_range(d["n_min"], d["n_max"])
-        self._build(_term("uniform", d["operation"], d["n_min"], d["n_max"]), False,
-                    _NONE, 1, d["num_envs"], d["env"], seed)
-        self.n_min = d["n_min"]
-        self.n_max = d["n_max"]
+        self._build(_terms("uniform", d["operation"], d["n_min"], d["n_max"]), False,
+                    None, 1, d["num_envs"], d["env"], seed)
+        self.n_min = _plain(d["n_min"])
+        self.n_max = _plain(d["n_max"])
         self.operation = d["operation"]
 
 
@@ -353,15 +396,15 @@ cdef class ConstantNoise(_TermNoise):
     model_name = "constant_noise"
     declaration = _d.CONSTANT_NOISE
 
-    cdef readonly double bias
+    cdef readonly object bias  # a float, or a (num_envs,) array per environment
     cdef readonly str operation
 
     def __init__(self, *, bias=0.0, operation="add", num_envs=None, env=None, seed=None):
-        d = self.declaration.check_params({"bias": bias, "operation": operation,
-                                           "num_envs": num_envs, "env": env})
-        self._build(_term("constant", d["operation"], d["bias"], 0.0), False, _NONE, 1,
+        d = _checked(self.declaration, {"bias": bias, "operation": operation,
+                                        "num_envs": num_envs, "env": env})
+        self._build(_terms("constant", d["operation"], d["bias"]), False, None, 1,
                     d["num_envs"], d["env"], seed)
-        self.bias = d["bias"]
+        self.bias = _plain(d["bias"])
         self.operation = d["operation"]
 
 
@@ -414,14 +457,14 @@ cdef class AdditiveBiasNoise(_TermNoise):
             noise = _d.DEFAULT_NOISE
         if bias_noise is None:
             bias_noise = _d.DEFAULT_BIAS_NOISE
-        d = self.declaration.check_params({"per_component": per_component, "size": size,
-                                           "num_envs": num_envs, "env": env})
-        tn = _d.check_term("noise", noise)
-        tb = _d.check_term("bias_noise", bias_noise)
+        d = _checked(self.declaration, {"per_component": per_component, "size": size,
+                                        "num_envs": num_envs, "env": env}, per_env=False)
+        tn = _d.check_term("noise", noise, d["num_envs"])
+        tb = _d.check_term("bias_noise", bias_noise, d["num_envs"])
         mb = d["size"] if d["per_component"] else 1
-        self._build(_term_of(tn), True, _term_of(tb), mb, d["num_envs"], d["env"], seed)
-        self.noise = tn
-        self.bias_noise = tb
+        self._build(_terms_of(tn), True, _terms_of(tb), mb, d["num_envs"], d["env"], seed)
+        self.noise = {k: _plain(v) for k, v in tn.items()}
+        self.bias_noise = {k: _plain(v) for k, v in tb.items()}
         self.per_component = d["per_component"]
         self.size = d["size"]
 
