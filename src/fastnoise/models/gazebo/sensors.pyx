@@ -31,7 +31,7 @@ from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport UINT64_MAX, uint64_t
 
 from fastnoise.core.model cimport check_built, lock_model, unlock_model
 from fastnoise.models.gazebo.capi cimport (
@@ -42,6 +42,7 @@ from fastnoise.models.gazebo.capi cimport (
     FN_STREAM_GZ_TAG,
     fn_gz_batch_rows,
     fn_gz_channel,
+    fn_gz_channel_apply_one,
     fn_gz_tile,
     fn_gz_tile_alloc,
     fn_gz_tile_free,
