@@ -281,17 +281,7 @@ static inline void step_env(fn_imu_batch *b, size_t e, const double *w, const do
         v = v + r;
         y[a] = v + h->white[a] * zw[a];
     }
-    if (!h->plain)
-        for (int a = 0; a < FN_IMU_AXES; a++) {
-            const fn_imu_cold *k = &b->cold[e];
-            double fs = k->full_scale[a], v = y[a];
-            v = v < -fs ? -fs : v; /* fn_imu_saturated's clamp */
-            v = v > fs ? fs : v;
-            if (k->lsb[a] > 0.0)
-                v = k->inv_lsb[a] != 0.0 ? fn_imu_quantized(v, k->lsb[a], k->inv_lsb[a])
-                                         : fn_imu_quantized_away(v, k->lsb[a]);
-            y[a] = v;
-        }
+    if (!h->plain) fn_imu_cold_finish(&b->cold[e], y);
     for (int i = 0; i < 3; i++) { /* after every read: an output may be its input */
         w_out[i] = y[i];
         acc_out[i] = y[3 + i];

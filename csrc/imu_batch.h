@@ -60,6 +60,21 @@ typedef struct {
     double full_scale[FN_IMU_AXES], lsb[FN_IMU_AXES], inv_lsb[FN_IMU_AXES];
 } fn_imu_cold;
 
+/* Steps 4-5 of imu.h on the six axes of a non-plain step: the clamp to full scale
+ * (fn_imu_saturated's), then the quantization, in place. Shared by the per-env and the
+ * shared-row steps, so both give the same bits. */
+static inline void fn_imu_cold_finish(const fn_imu_cold *k, double *y) {
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        double fs = k->full_scale[a], v = y[a];
+        v = v < -fs ? -fs : v;
+        v = v > fs ? fs : v;
+        if (k->lsb[a] > 0.0)
+            v = k->inv_lsb[a] != 0.0 ? fn_imu_quantized(v, k->lsb[a], k->inv_lsb[a])
+                                     : fn_imu_quantized_away(v, k->lsb[a]);
+        y[a] = v;
+    }
+}
+
 /* What the check pass of a step reads, in a compact array of its own so that it stays
  * in cache: the step the coefficients are for, the largest accepted true value, and
  * whether the checks of the bias states (see fn_imu_step_checked) pass as the hot

@@ -63,17 +63,7 @@ void FN_KERNEL(fn_imu_batch_shared_step)(fn_imu_batch *b, const double *omega,
             v = v + q;
             y[a] = v + white[a] * zw[a];
         }
-        if (!plain)
-            for (int a = 0; a < FN_IMU_AXES; a++) {
-                const fn_imu_cold *k = &r->cold;
-                double fs = k->full_scale[a], v = y[a];
-                v = v < -fs ? -fs : v; /* fn_imu_saturated's clamp */
-                v = v > fs ? fs : v;
-                if (k->lsb[a] > 0.0)
-                    v = k->inv_lsb[a] != 0.0 ? fn_imu_quantized(v, k->lsb[a], k->inv_lsb[a])
-                                             : fn_imu_quantized_away(v, k->lsb[a]);
-                y[a] = v;
-            }
+        if (!plain) fn_imu_cold_finish(&r->cold, y);
         double *wo = omega_out + 3 * e, *ao = accel_out + 3 * e;
         for (int i = 0; i < 3; i++) { /* after every read: an output may be its input */
             wo[i] = y[i];
