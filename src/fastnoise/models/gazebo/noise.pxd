@@ -1,6 +1,6 @@
 # The channel set shared by GazeboNoise and the Gazebo sensor models (gazebo_sensors.pxd).
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport UINT64_MAX, uint64_t
 
 from fastnoise.models.gazebo.capi cimport fn_gz_channel
 
@@ -15,6 +15,13 @@ cdef class _Channels:
 
     cdef int check_room(self, int i, size_t samples) except -1
     cdef double one(self, int i, double x, double dt) noexcept nogil
+
+
+# Whether `samples` more samples of channel i would pass the end of its streams (the
+# test of _Channels.check_room, which words the refusal): inline, so the sensor models'
+# per-reading path tests room without a method call.
+cdef inline bint out_of_room(_Channels ch, int i, size_t samples) noexcept:
+    return ch.on[i] and samples > UINT64_MAX - ch.ch[i].count
 
 
 # A per-sample input (gazebo_noise.pyx): any float, or a real number refused by name.

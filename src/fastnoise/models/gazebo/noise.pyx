@@ -10,7 +10,7 @@ channel's output depends only on (seed, component, sample index) and the inputs.
 
 cimport numpy as cnp
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.stdint cimport UINT64_MAX, uint64_t
+from libc.stdint cimport uint64_t
 
 from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
 from fastnoise.models.gazebo.capi cimport (
@@ -134,7 +134,7 @@ cdef class _Channels:
 
     cdef int check_room(self, int i, size_t samples) except -1:
         # uint64 arithmetic (count <= 2**64 - 1): no Python integers per sample
-        if self.on[i] and samples > UINT64_MAX - self.ch[i].count:
+        if out_of_room(self, i, samples):
             raise OverflowError(f"{self.names[i]}: {samples} more samples would pass the "
                                 f"end of its streams (2**64 - 1 samples)")
         return 0

@@ -31,7 +31,7 @@ from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 
-from libc.stdint cimport UINT64_MAX, uint64_t
+from libc.stdint cimport uint64_t
 
 from fastnoise.core.model cimport check_built, lock_model, unlock_model
 from fastnoise.models.gazebo.capi cimport (
@@ -50,7 +50,7 @@ from fastnoise.models.gazebo.capi cimport (
     fn_gz_tile_sync,
 )
 from libc.string cimport memset
-from fastnoise.models.gazebo.noise cimport dt_one, init_channel, real_one
+from fastnoise.models.gazebo.noise cimport dt_one, init_channel, out_of_room, real_one
 
 import dataclasses
 from collections.abc import Mapping
@@ -412,12 +412,10 @@ cdef class _GazeboSensor(Model):
         cdef size_t m
         cdef _Channels ch = self._ch
         for r in range(self._nrun):
-            # the test of check_room, inline (apply_one takes this path per reading);
-            # check_room itself words the refusal
             i = self._run[r][0]
             m = rows * <size_t>self._run[r][2]
-            if ch.on[i] and m > UINT64_MAX - ch.ch[i].count:
-                ch.check_room(i, m)
+            if out_of_room(ch, i, m):
+                ch.check_room(i, m)  # words the refusal
         return 0
 
     cdef void _row(self, double *v, double dt) noexcept nogil:
