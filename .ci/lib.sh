@@ -29,3 +29,42 @@ need_apt() {
     apt_install "$@"
   fi
 }
+
+# pytest_pair LOGDIR NAME_A NAME_B -- CMD_A... -- CMD_B...: run two pytest commands at
+# once, one per core (each pytest is one process), so the step takes the time of the
+# slower. Each gets its own --basetemp and log under LOGDIR, printed whole when both are
+# done; returns nonzero if either failed. Put environment settings in the commands with
+# `env VAR=value`.
+pytest_pair() {
+  local logs=$1 name_a=$2 name_b=$3
+  shift 3
+  local -a cmd_a=() cmd_b=()
+  if [ "${1:-}" != "--" ]; then
+    echo "pytest_pair: expected -- before the first command" >&2
+    return 2
+  fi
+  shift
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    cmd_a+=("$1")
+    shift
+  done
+  if [ $# -eq 0 ] || [ ${#cmd_a[@]} -eq 0 ]; then
+    echo "pytest_pair: expected two commands separated by --" >&2
+    return 2
+  fi
+  shift
+  cmd_b=("$@")
+  mkdir -p "$logs"
+  "${cmd_a[@]}" --basetemp="$logs/tmp-$name_a" >"$logs/$name_a.log" 2>&1 &
+  local pid_a=$!
+  "${cmd_b[@]}" --basetemp="$logs/tmp-$name_b" >"$logs/$name_b.log" 2>&1 &
+  local pid_b=$!
+  local rc_a=0 rc_b=0
+  wait "$pid_a" || rc_a=$?
+  wait "$pid_b" || rc_b=$?
+  echo "-- $name_a (exit $rc_a)"
+  cat "$logs/$name_a.log"
+  echo "-- $name_b (exit $rc_b)"
+  cat "$logs/$name_b.log"
+  [ "$rc_a" -eq 0 ] && [ "$rc_b" -eq 0 ]
+}

@@ -27,24 +27,7 @@ if site not in where.parents:
     sys.exit(f"fastnoise is imported from {where}, not from the venv's {site}")
 PY
 
-# The two runs go at once, one per core (each pytest is one process), so the step takes
-# the time of the slower; each has its own temporary directory and log, printed whole
-# when both are done, and the step fails if either fails.
-logs=build/ci-tests-logs
-mkdir -p "$logs"
-python -m pytest -q --basetemp="$logs/tmp-readme" >"$logs/readme.log" 2>&1 &
-pid_readme=$!
-FASTNOISE_SIMD=scalar python -m pytest -q -p no:cacheprovider -m "not python_only" \
-  --basetemp="$logs/tmp-scalar" tests >"$logs/scalar.log" 2>&1 &
-pid_scalar=$!
-rc_readme=0
-rc_scalar=0
-wait "$pid_readme" || rc_readme=$?
-wait "$pid_scalar" || rc_scalar=$?
-echo "-- the README's test command (exit $rc_readme)"
-cat "$logs/readme.log"
-echo "-- scalar path (exit $rc_scalar)"
-cat "$logs/scalar.log"
-if [ "$rc_readme" -ne 0 ] || [ "$rc_scalar" -ne 0 ]; then
-  exit 1
-fi
+# The two runs go at once, one per core; the step fails if either fails.
+pytest_pair build/ci-tests-logs readme scalar \
+  -- python -m pytest -q \
+  -- env FASTNOISE_SIMD=scalar python -m pytest -q -p no:cacheprovider -m "not python_only" tests

@@ -44,26 +44,9 @@ fi
 grep -m1 "AddressSanitizer: heap-buffer-overflow" canary.log
 rm -f canary.log
 
-# The two paths run at once, one per core (each pytest is one process): the step's
-# time is then that of the slower one. Each has its own temporary directory and log,
-# printed whole when both are done; the step fails if either fails.
+# The two paths run at once, one per core; the step fails if either fails.
 echo "-- tests/ under ASan + UBSan, default and scalar paths at once"
-logs=build/ci-sanitize-logs
-mkdir -p "$logs"
-LD_PRELOAD=$preload "$spy" -m pytest -q -p no:cacheprovider -m "not python_only" \
-  --basetemp="$logs/tmp-default" tests >"$logs/default.log" 2>&1 &
-pid_default=$!
-LD_PRELOAD=$preload FASTNOISE_SIMD=scalar "$spy" -m pytest -q -p no:cacheprovider \
-  -m "not python_only" --basetemp="$logs/tmp-scalar" tests >"$logs/scalar.log" 2>&1 &
-pid_scalar=$!
-rc_default=0
-rc_scalar=0
-wait "$pid_default" || rc_default=$?
-wait "$pid_scalar" || rc_scalar=$?
-echo "-- default path (exit $rc_default)"
-cat "$logs/default.log"
-echo "-- scalar path (exit $rc_scalar)"
-cat "$logs/scalar.log"
-if [ "$rc_default" -ne 0 ] || [ "$rc_scalar" -ne 0 ]; then
-  exit 1
-fi
+pytest_pair build/ci-sanitize-logs default scalar \
+  -- env LD_PRELOAD="$preload" "$spy" -m pytest -q -p no:cacheprovider -m "not python_only" tests \
+  -- env LD_PRELOAD="$preload" FASTNOISE_SIMD=scalar "$spy" -m pytest -q -p no:cacheprovider \
+  -m "not python_only" tests
