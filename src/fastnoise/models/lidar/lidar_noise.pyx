@@ -198,10 +198,9 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         return self._axis.copy()
 
     # ---- the model contract (fastnoise.core.model) ---------------------------------
-    def _params(self):
+    def _model_params(self):
         # the axis as given, not the renormalized ``axis``: a rebuild then gives the
         # same renormalization, bit for bit
-        check_built(self)
         return {**_declarations.LIDAR.state_params(self), "axis": list(self._axis_arg)}
 
     # ---- noise -----------------------------------------------------------------------
