@@ -43,11 +43,17 @@ def keep_freed_memory(
     *, mmap_threshold: int = MMAP_THRESHOLD, trim_threshold: int = TRIM_THRESHOLD
 ) -> bool:
     """Set glibc malloc's ``M_MMAP_THRESHOLD`` to ``mmap_threshold`` bytes and its
-    ``M_TRIM_THRESHOLD`` to ``trim_threshold`` bytes for this process (see the module
-    docstring). Returns True when both were set; False, changing nothing, where the C
-    library is not glibc, or where ``GLIBC_TUNABLES`` already sets a ``glibc.malloc``
-    tunable (the user's choice stands). ValueError when a threshold is not an int in
-    [0, 2**31 - 1] (``mmap_threshold`` at most 32 MiB, glibc's limit)."""
+    ``M_TRIM_THRESHOLD`` to ``trim_threshold`` bytes for this whole process, so that
+    the megabyte-sized buffers of frame-sized messages (point clouds, images) are reused
+    from the heap instead of being handed back to the kernel and faulted in again every
+    message (the reason is in :mod:`fastnoise.ros2.memory`). Up to ``trim_threshold``
+    bytes of freed memory then stay with the process.
+
+    Returns True when both were set; False, changing nothing, where the C library is
+    not glibc, or where ``GLIBC_TUNABLES`` already sets a ``glibc.malloc`` tunable (the
+    user's choice stands). ValueError naming the parameter when a threshold is not an
+    int of bytes in [0, 2**31 - 1] (``mmap_threshold`` at most 32 MiB, glibc's limit
+    on 64-bit systems)."""
     for name, value, top in (
         ("mmap_threshold", mmap_threshold, 32 << 20),
         ("trim_threshold", trim_threshold, 2**31 - 1),

@@ -51,7 +51,7 @@ def run_node(
     published, then shuts down.
     ``ready_file``: a path written once the node's subscriptions exist (for scripts
     and tests that start it as a subprocess). ``keep_memory`` (default True): first
-    call :func:`fastnoise.ros2.memory.keep_freed_memory`, so that the process reuses
+    call :func:`fastnoise.ros2.keep_freed_memory`, so that the process reuses
     freed message buffers instead of faulting their pages in again every message."""
     import rclpy
     from rclpy.signals import SignalHandlerOptions
