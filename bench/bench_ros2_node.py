@@ -6,7 +6,9 @@ subscriber, Reliable QoS, on the executor ``fastnoise node`` picks.
   time of the input to receive time of the output, CLOCK_MONOTONIC of one machine).
   Target: none lost, node p99 <= relay p99 + 1 ms.
 - ``heavy``: a 64 x 2048 PointCloud2 at 20 Hz and a 1280 x 720 rgb8 Image at 30 Hz
-  together. Figures: messages lost, CPU time of the middle process per message.
+  together. Figures: messages lost, CPU time of the middle process per message (and,
+  beside it, the part spent in the kernel and the page faults: frame-sized messages
+  that fault their pages in again show there; see fastnoise.ros2.keep_freed_memory).
   Target: none lost, node CPU per message <= 1.5 x the relay's.
 
 Seconds per run: ``FASTNOISE_ROS2_BENCH_SECONDS`` (default 60; CI runs 5). QoS depth:
