@@ -6,7 +6,9 @@ subscriber, Reliable QoS, on the executor ``fastnoise node`` picks.
   time of the input to receive time of the output, CLOCK_MONOTONIC of one machine).
   Target: none lost, node p99 <= relay p99 + 1 ms.
 - ``heavy``: a 64 x 2048 PointCloud2 at 20 Hz and a 1280 x 720 rgb8 Image at 30 Hz
-  together. Figures: messages lost, CPU time of the middle process per message.
+  together. Figures: messages lost, CPU time of the middle process per message (and,
+  beside it, the part spent in the kernel and the page faults: frame-sized messages
+  that fault their pages in again show there; see fastnoise.ros2.keep_freed_memory).
   Target: none lost, node CPU per message <= 1.5 x the relay's.
 
 Seconds per run: ``FASTNOISE_ROS2_BENCH_SECONDS`` (default 60; CI runs 5). QoS depth:
@@ -109,9 +111,11 @@ stddev = 0.007
 """
 
 
-def _cpu_seconds(pid: int) -> float:
+def _cpu(pid: int) -> tuple[float, float, int]:
+    """(user s, system s, minor page faults) of a process so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick, int(fields[7])
 
 
 def _wait_line(proc: subprocess.Popen, word: str, timeout: float = 60.0) -> None:
@@ -169,7 +173,7 @@ def run(scenario: str, middle: str, tmp: Path) -> dict:
                 time.sleep(0.05)
             assert ready.exists(), mid.stderr.read() if mid.poll() is not None else "no ready"
         _wait_line(sub, "matched")  # the middle's outputs reach the subscriber
-        cpu0 = _cpu_seconds(mid.pid)
+        cpu0 = _cpu(mid.pid)
         pub = subprocess.run(
             [py, "stream.py", "publish", scenario, str(SECONDS), str(DEPTH)],
             capture_output=True,
@@ -178,7 +182,7 @@ def run(scenario: str, middle: str, tmp: Path) -> dict:
             timeout=SECONDS + 120,
             preexec_fn=_realtime if RT else None,
         )
-        cpu = _cpu_seconds(mid.pid) - cpu0
+        user, system, faults = (b - a for a, b in zip(cpu0, _cpu(mid.pid), strict=True))
         assert pub.returncode == 0, pub.stderr
         sent = json.loads(pub.stdout.strip().splitlines()[-1])
         mid_err = _stop(mid, timeout=150.0)  # the node drains its backlog first (<= 60 s)
@@ -207,8 +211,10 @@ def run(scenario: str, middle: str, tmp: Path) -> dict:
         "p50_ms": q(0.50) if all_lat else float("nan"),
         "p99_ms": q(0.99) if all_lat else float("nan"),
         "max_ms": q(1.0) if all_lat else float("nan"),
-        "cpu_s": cpu,
-        "cpu_us_per_msg": 1e6 * cpu / max(1, n_sent),
+        "cpu_s": user + system,
+        "cpu_us_per_msg": 1e6 * (user + system) / max(1, n_sent),
+        "sys_us_per_msg": 1e6 * system / max(1, n_sent),
+        "faults_per_msg": faults / max(1, n_sent),
         "log_tail": mid_err.strip().splitlines()[-2:],
     }
 
@@ -223,7 +229,8 @@ def _report(scenario: str, pairs: list[dict[str, dict]]) -> dict[str, float]:
             print(
                 f"  {i + 1:>2} {middle:<6} sent {sum(f['sent'].values()):>6} lost {f['lost']:>4}  "
                 f"latency p50 {f['p50_ms']:.3f} ms p99 {f['p99_ms']:.3f} ms "
-                f"max {f['max_ms']:.3f} ms  cpu {f['cpu_us_per_msg']:.0f} us/msg  "
+                f"max {f['max_ms']:.3f} ms  cpu {f['cpu_us_per_msg']:.0f} us/msg "
+                f"(sys {f['sys_us_per_msg']:.0f}, {f['faults_per_msg']:.0f} page faults)  "
                 f"taken after stop {f['taken_after_stop']}"
             )
     diffs = [p["node"]["p99_ms"] - p["relay"]["p99_ms"] for p in pairs]

@@ -447,3 +447,115 @@ def test_stamp_warning_for_a_live_node():
     with pytest.raises(ValueError, match=r"topic /imu .*give rate = <Hz> .* or first_dt"):
         TopicNoise(entry, "/imu", "sensor_msgs/msg/Imu")
     assert TopicNoise(entry, "/imu", "sensor_msgs/Imu", first_dt=0.01).first_dt == 0.01
+
+
+# ---------------------------------------------------------------------------------------
+# PointCloud2 points into a caller's array; a topic's reused points buffer
+
+
+def packed_cloud(n: int, seed: int, dtype: str = "<f4"):
+    """1 x n points, point_step 16 (x, y, z of ``dtype`` then a float32 intensity, or
+    x, y, z float64 at a 32-byte step), as a driver packs them."""
+    f64 = dtype.endswith("8")
+    step = 32 if f64 else 16
+    rng = np.random.default_rng(seed)
+    xyz = rng.uniform(-20.0, 20.0, (n, 3))
+    buf = np.zeros(n * step, np.uint8)
+    cells = np.ndarray((n, 3), dtype=dtype, buffer=buf, strides=(step, 8 if f64 else 4))
+    cells[...] = xyz
+    tail = 24 if f64 else 12
+    np.ndarray((n,), dtype="<f4", buffer=buf, offset=tail, strides=(step,))[...] = 7.0
+    PF = T["sensor_msgs/msg/PointField"]
+    kind, size = (8, 8) if f64 else (7, 4)
+    fields = [PF(name=c, offset=size * i, datatype=kind, count=1) for i, c in enumerate("xyz")]
+    fields.append(PF(name="intensity", offset=tail, datatype=7, count=1))
+    msg = T["sensor_msgs/msg/PointCloud2"](
+        header=hdr(),
+        height=1,
+        width=n,
+        fields=fields,
+        is_bigendian=False,
+        point_step=step,
+        row_step=step * n,
+        data=buf,
+        is_dense=True,
+    )
+    return msg, cells.astype(np.float64 if f64 else np.float32)
+
+
+def test_pointcloud2_xyz_into_out():
+    """``out`` receives exactly what a new array would hold and is returned; an out
+    of another shape, dtype or layout is refused, naming out and what it must be."""
+    from fastnoise.io.ros.messages import pointcloud2_xyz_dtype
+
+    msg, xyz = packed_cloud(50, 1)
+    assert pointcloud2_xyz_dtype(msg) == np.float32
+    out = np.full((50, 3), np.nan, np.float32)
+    assert pointcloud2_xyz(msg, out=out) is out
+    np.testing.assert_array_equal(out, xyz)
+    np.testing.assert_array_equal(out, pointcloud2_xyz(msg))
+    for bad in (
+        np.empty((49, 3), np.float32),
+        np.empty((50, 3), np.float64),
+        np.empty((3, 50), np.float32).T,
+        np.empty((50, 3), np.float32)[::-1],
+        [[0.0] * 3] * 50,
+    ):
+        with pytest.raises(ValueError, match=r"out \(.*\) is not allowed: .*float32 .*\(50, 3\)"):
+            pointcloud2_xyz(msg, out=bad)
+    readonly = np.empty((50, 3), np.float32)
+    readonly.flags.writeable = False
+    with pytest.raises(ValueError, match="writeable"):
+        pointcloud2_xyz(msg, out=readonly)
+    msg64, xyz64 = packed_cloud(5, 2, "<f8")
+    assert pointcloud2_xyz_dtype(msg64) == np.float64
+    np.testing.assert_array_equal(pointcloud2_xyz(msg64, out=np.empty((5, 3))), xyz64)
+
+
+def test_points_topic_reuses_its_buffer_across_sizes_and_dtypes():
+    """One TopicNoise over clouds of changing size and dtype (its points buffer is
+    reused, then replaced) gives frame k of the lidar model on cloud k, in place in
+    the message's own bytes or into a separate ``out`` alike; the intensity bytes are
+    kept."""
+    noise = noise_for("lidar", distance_noise_stddev_base=0.05)
+    model = LidarNoise(distance_noise_stddev_base=0.05, seed=name_seed_sequence(7, "/t"))
+    plan = [(40, "<f4"), (40, "<f4"), (25, "<f4"), (25, "<f8"), (40, "<f4")]
+    for k, (n, dtype) in enumerate(plan):
+        msg, xyz = packed_cloud(n, 10 + k, dtype)
+        before = np.asarray(msg.data).copy()
+        if k % 2:  # the node's way: out is the message's own buffer
+            out = np.asarray(msg.data)
+            noise.apply_inplace(msg, None, out)
+            assert np.asarray(msg.data) is out
+        else:
+            noise.apply_inplace(msg)
+        np.testing.assert_array_equal(pointcloud2_xyz(msg), model.apply(xyz, frame=k).points)
+        after = np.asarray(msg.data).reshape(n, -1)
+        tail = 24 if dtype.endswith("8") else 12
+        np.testing.assert_array_equal(after[:, tail:], before.reshape(n, -1)[:, tail:])
+    # a separate out receives the noised cloud and every other byte; the input's
+    # own bytes are left as they were
+    msg, xyz = packed_cloud(30, 99)
+    src = np.asarray(msg.data)
+    before = src.copy()
+    out = np.zeros_like(src)
+    noise.apply_inplace(msg, None, out)
+    assert np.asarray(msg.data) is out
+    np.testing.assert_array_equal(src, before)
+    np.testing.assert_array_equal(pointcloud2_xyz(msg), model.apply(xyz, frame=len(plan)).points)
+
+
+def test_points_header_claiming_more_than_its_data_is_refused_before_allocating():
+    """A PointCloud2 whose height x width would need far more bytes than it carries
+    (2**40 points claimed, 16 sent) is refused with the layout error, without
+    allocating a buffer of the claimed size; the topic's next message is frame 1."""
+    noise = noise_for("lidar", distance_noise_stddev_base=0.05)
+    msg, _ = packed_cloud(1, 3)
+    msg.height, msg.width, msg.row_step = 2**20, 2**20, 16 * 2**20
+    with pytest.raises(ValueError, match="does not fit"):
+        noise.apply_inplace(msg)
+    assert noise.frame == 1
+    msg, xyz = packed_cloud(8, 4)
+    noise.apply_inplace(msg)
+    model = LidarNoise(distance_noise_stddev_base=0.05, seed=name_seed_sequence(7, "/t"))
+    np.testing.assert_array_equal(pointcloud2_xyz(msg), model.apply(xyz, frame=1).points)

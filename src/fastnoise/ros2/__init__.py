@@ -6,6 +6,7 @@ Needs rclpy and the message packages: ``pip install 'fastnoise[ros2]'``. This pa
 imports without them; ``import fastnoise`` never imports it.
 """
 
+from fastnoise.ros2.memory import keep_freed_memory
 from fastnoise.ros2.names import message_class, output_topic
 from fastnoise.ros2.node import NoiseNode
 from fastnoise.ros2.qos import QOS_CHOICES, qos_profile
@@ -15,6 +16,7 @@ __all__ = [
     "QOS_CHOICES",
     "NoiseNode",
     "best_executor",
+    "keep_freed_memory",
     "message_class",
     "output_topic",
     "qos_profile",

@@ -36,6 +36,7 @@ def run_node(
     node_name: str = "fastnoise_noise",
     drain_timeout: float = 10.0,
     ready_file: str | os.PathLike[str] | None = None,
+    keep_memory: bool = True,
     **node_kwargs: Any,
 ) -> int:
     """Run a :class:`~fastnoise.ros2.NoiseNode` until SIGINT or SIGTERM; returns the
@@ -49,12 +50,19 @@ def run_node(
     ``drain_timeout`` seconds for Reliable subscribers to acknowledge everything
     published, then shuts down.
     ``ready_file``: a path written once the node's subscriptions exist (for scripts
-    and tests that start it as a subprocess)."""
+    and tests that start it as a subprocess). ``keep_memory`` (default True): first
+    call :func:`fastnoise.ros2.keep_freed_memory`, so that the process reuses
+    freed message buffers instead of faulting their pages in again every message."""
     import rclpy
     from rclpy.signals import SignalHandlerOptions
 
+    from fastnoise.ros2.memory import keep_freed_memory
     from fastnoise.ros2.node import NoiseNode
 
+    if not isinstance(keep_memory, bool):
+        raise TypeError(f"keep_memory={keep_memory!r} is not allowed: it must be True or False")
+    if keep_memory:
+        keep_freed_memory()
     args = list(ros_args)
     if args and args[0] != "--ros-args":
         args = ["--ros-args", *args]

@@ -54,6 +54,7 @@ __all__ = [
     "pointcloud2_array",
     "pointcloud2_intensity_field",
     "pointcloud2_xyz",
+    "pointcloud2_xyz_dtype",
     "rgb_view",
     "set_image_array",
     "set_pointcloud2_carla",
@@ -151,39 +152,48 @@ def _fields(dtype: np.dtype) -> Mapping[str, tuple[Any, ...]]:
     return dtype.fields or {}
 
 
-def _xyz_block(arr: np.ndarray, buf: np.ndarray) -> np.ndarray | None:
-    """x, y, z as one (height, width, 3) view of ``buf`` when they are adjacent fields
-    of one type (the usual layout): one strided copy instead of three."""
-    fields = _fields(arr.dtype)
-    (tx, ox), (ty, oy), (tz, oz) = (fields[n][:2] for n in ("x", "y", "z"))
-    if not (tx == ty == tz and oy == ox + tx.itemsize and oz == oy + tx.itemsize):
-        return None
-    if arr.size == 0:
-        return None
-    return np.ndarray(
-        (arr.shape[0], arr.shape[1], 3),
-        dtype=tx,
-        buffer=buf,
-        offset=ox,
-        strides=(arr.strides[0], arr.strides[1], tx.itemsize),
-    )
+def pointcloud2_xyz_dtype(msg: Any) -> np.dtype:
+    """The dtype :func:`pointcloud2_xyz` returns for ``msg``: float32 when its x, y and
+    z fields are all FLOAT32, else float64 (ValueError when a field is missing or not
+    a float)."""
+    _xyz_names(msg)
+    kinds = {int(f.datatype) for f in msg.fields if f.name in ("x", "y", "z")}
+    return np.dtype(np.float32 if kinds == {7} else np.float64)
 
 
-def pointcloud2_xyz(msg: Any) -> np.ndarray:
-    """The points' x, y, z as a new C-contiguous (height * width, 3) array in native byte
-    order: float32 when all three fields are FLOAT32, else float64. NaN points stay NaN."""
+def pointcloud2_xyz(msg: Any, *, out: np.ndarray | None = None) -> np.ndarray:
+    """The points' x, y, z as a C-contiguous (height * width, 3) array in native byte
+    order: float32 when all three fields are FLOAT32, else float64. Coordinates in the
+    message's units (m for REP 103 clouds). NaN points stay NaN.
+
+    ``out``: a C-contiguous, writeable array of exactly that shape and dtype that
+    receives the points and is returned (a node reuses one for every cloud of a topic);
+    by default a new array."""
     names = _xyz_names(msg)
     buf = message_bytes(msg.data)
     arr = pointcloud2_array(msg, buf)
-    kinds = {_fields(arr.dtype)[n][0].itemsize for n in names}
-    dt = np.float32 if kinds == {4} else np.float64
-    block = _xyz_block(arr, buf)
-    if block is not None:
-        return np.array(block, dtype=dt, order="C").reshape(-1, 3)
-    out = np.empty((arr.shape[0], arr.shape[1], 3), dtype=dt)
+    dt = pointcloud2_xyz_dtype(msg)
+    shape = (arr.shape[0] * arr.shape[1], 3)
+    if out is None:
+        out = np.empty(shape, dtype=dt)
+    elif not (
+        isinstance(out, np.ndarray)
+        and out.shape == shape
+        and out.dtype == dt
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    ):
+        got = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else type(out).__name__
+        raise ValueError(
+            f"out ({got}) is not allowed: it must be a C-contiguous, writeable {dt} array "
+            f"of shape {shape} (the cloud's points)"
+        )
+    # one strided copy per coordinate: numpy moves a long 1-D run of one field much
+    # faster than (N, 3) blocks of three (~0.3 ms against ~1.2 ms for 131k points)
+    grid = out.reshape(arr.shape[0], arr.shape[1], 3)
     for i, n in enumerate(names):
-        out[..., i] = arr[n]
-    return out.reshape(-1, 3)
+        grid[..., i] = arr[n]
+    return out
 
 
 def set_pointcloud2_xyz(msg: Any, xyz: np.ndarray) -> None:
@@ -196,12 +206,8 @@ def set_pointcloud2_xyz(msg: Any, xyz: np.ndarray) -> None:
         data = _writable_copy(data)
     arr = pointcloud2_array(msg, data)
     pts = np.asarray(xyz).reshape(arr.shape[0], arr.shape[1], 3)
-    block = _xyz_block(arr, data)
-    if block is not None:
-        block[...] = pts
-    else:
-        for i, n in enumerate(names):
-            arr[n] = pts[..., i]
+    for i, n in enumerate(names):  # per coordinate, as in pointcloud2_xyz
+        arr[n] = pts[..., i]
     msg.data = data
 
 

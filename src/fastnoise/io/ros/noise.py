@@ -120,6 +120,7 @@ from fastnoise.io.ros.messages import (
     message_bytes,
     pointcloud2_intensity_field,
     pointcloud2_xyz,
+    pointcloud2_xyz_dtype,
     set_pointcloud2_carla,
     set_pointcloud2_xyz,
     stamp_ns,
@@ -161,6 +162,15 @@ _PROBE = {"range_min": 0.0, "range_max": 1.0, "min_range": 0.0, "max_range": 1.0
 # handlers that change only the bytes of ``data``, so the noised bytes can be written
 # into a caller's buffer (``out``); points_drop only with keep_layout
 _DATA_ONLY = ("points", "points_drop", "image", "depth_image")
+
+
+def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
+    """True when two 1-D uint8 arrays are the very same bytes (same start, same size)."""
+    return bool(
+        a.size == b.size
+        and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+        and a.strides == b.strides
+    )
 
 
 def message_type(msg_or_type: Any) -> str:
@@ -282,6 +292,7 @@ class TopicNoise:
         self.stamp_warnings = 0
         self._cov: dict[float, tuple[np.ndarray, np.ndarray]] = {}
         self._variances: Any = None  # a Gazebo model's sigma^2, computed once
+        self._scratch: np.ndarray | None = None  # a PointCloud2 topic's points
 
     def _check(self, msgtype: str) -> str | None:
         handler = check_topic(self.entry, self.topic, msgtype)
@@ -490,10 +501,26 @@ class TopicNoise:
             self._variances = float(msg.variance)
         msg.variance = self._variances
 
+    def _points_buffer(self, msg: Any) -> np.ndarray | None:
+        """The topic's (N, 3) points array for ``msg``'s cloud size and dtype, reused
+        from cloud to cloud (1.5 MiB for a 131k-point float32 cloud); None when the
+        header claims more points than the data can hold (pointcloud2_xyz then says
+        what is wrong, before anything of that size is allocated)."""
+        n = int(msg.height) * int(msg.width)
+        if n * max(int(msg.point_step), 12) > message_bytes(msg.data).size:
+            return None
+        dt = pointcloud2_xyz_dtype(msg)
+        xyz = self._scratch
+        if xyz is None or xyz.shape[0] != n or xyz.dtype != dt:
+            xyz = self._scratch = np.empty((n, 3), dtype=dt)
+        return xyz
+
     def _points(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
-        xyz = pointcloud2_xyz(msg)
+        xyz = pointcloud2_xyz(msg, out=self._points_buffer(msg))
         if out is not None:
-            out[...] = message_bytes(msg.data)  # every other field kept
+            data = message_bytes(msg.data)
+            if not _same_bytes(out, data):  # out already is data: nothing to carry over
+                out[...] = data  # every other field kept
             msg.data = out
         if xyz.shape[0]:
             self.model.apply(
