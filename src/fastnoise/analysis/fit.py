@@ -13,7 +13,10 @@ Method (docs/fit.rst says why)
    by maximum likelihood (amplitudes by Fisher scoring, tau_c searched from dt to T/4);
    the model with the smallest penalized negative log-likelihood is kept (2 ln L must
    rise by min_significance^2 for a random walk, min_significance^2 + 4 for a
-   Gauss-Markov term; a Gauss-Markov tau_c at an end of its range is no candidate).
+   Gauss-Markov term; a Gauss-Markov tau_c at an end of its range is no candidate). By
+   default (select="triad") the x, y, z of each triad share the term types: the set
+   whose summed penalized likelihood over the three axes is smallest, each axis taking
+   its best valid model within it (``_choose``).
 3. The intervals (probability ``ci``, default 0.683): the inverse Fisher information in
    the log-parameters; an amplitude with var(ln a) gets the chi-square interval with
    nu = 2 / var(ln a), tau_c a log-normal one. A dropped term gets 0 with [0, upper], the
