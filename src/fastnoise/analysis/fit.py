@@ -729,12 +729,12 @@ def fit_noise(
     chosen: list[tuple[_whittle.ModelFit, dict[frozenset[str], _whittle.ModelFit]] | None]
     chosen = [None] * k
     for g0 in range(0, k, width):
-        cols = [c for c in range(g0, g0 + width) if cands[c] is not None]
-        if not cols:
+        pairs = [(c, cd) for c in range(g0, g0 + width) if (cd := cands[c]) is not None]
+        if not pairs:
             continue
-        group = [cands[c] for c in cols]
-        for c, f in zip(cols, _choose(group, min_sig), strict=True):  # type: ignore[arg-type]
-            chosen[c] = (f, cands[c])  # type: ignore[assignment]
+        picks = _choose([cd for _, cd in pairs], min_sig)
+        for (c, cd), f in zip(pairs, picks, strict=True):
+            chosen[c] = (f, cd)
     axes: list[AxisFit] = []
     alphas = np.empty((m.size, k), dtype=np.int64)
     edfs = np.empty((m.size, k))
