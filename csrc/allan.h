@@ -34,4 +34,17 @@ void fn_allan_phases(const double *y, size_t n, size_t k, ptrdiff_t row_stride,
  * must satisfy 1 <= m[j] and 2 * m[j] < np; others give out[j] = NaN. */
 void fn_allan_sums(const double *x, size_t np, const int64_t *m, size_t nm, double *out);
 
+/* The sums behind fastnoise.analysis.mdev/tdev and ohdev (NIST SP 1065 eqs. 14 and 18),
+ * on one phase row x of np points, for each m[j] (out[j] = NaN where m[j] is out of
+ * range). Plain C, no allocation, thread-safe; the sums of squares run in blocks of
+ * FN_ALLAN_BLOCK terms with eight partial sums each, added in a fixed order.
+ *
+ * fn_mdev_sums: with d[i] = (x[i + 2m] - 2 x[i + m]) + x[i] (i < np - 2m) and the
+ *   running sums c[k] = d[0] + ... + d[k - 1] (added in index order, as numpy's cumsum),
+ *   S(m) = sum_{j = 0}^{np - 3m} (c[j + m] - c[j])^2; needs 1 <= m[j] and 3 m[j] <= np.
+ * fn_hadamard_sums: S(m) = sum_{i = 0}^{np - 3m - 1} (((x[i + 3m] - 3 x[i + 2m]) +
+ *   3 x[i + m]) - x[i])^2; needs 1 <= m[j] and 3 m[j] < np. */
+void fn_mdev_sums(const double *x, size_t np, const int64_t *m, size_t nm, double *out);
+void fn_hadamard_sums(const double *x, size_t np, const int64_t *m, size_t nm, double *out);
+
 #endif

@@ -135,3 +135,38 @@ def test_bad_input_is_refused_by_name(f):
         f("abc", rate=1.0)
     with pytest.raises(ValueError, match="taus"):
         f(np.zeros(100), rate=1.0, taus=[1e6])
+
+
+def _definition(kind: str, y: np.ndarray, m: int) -> float:
+    """The deviation at tau = m (rate 1) straight from NIST SP 1065's sums, in numpy."""
+    x = np.concatenate([[0.0], np.cumsum(y - y.mean())])
+    n = x.size
+    if kind == "mdev":
+        d = x[2 * m :] - 2.0 * x[m:-m] + x[: -2 * m]
+        inner = np.array([d[j : j + m].sum() for j in range(n - 3 * m + 1)])
+        return float(np.sqrt(np.sum(inner**2) / (2.0 * m**4 * (n - 3 * m + 1))))
+    if kind == "ohdev":
+        k = n - 3 * m
+        d = x[3 * m :] - 3.0 * x[2 * m : 2 * m + k] + 3.0 * x[m : m + k] - x[:k]
+        return float(np.sqrt(np.sum(d**2) / (6.0 * m**2 * k)))
+    j = np.arange(1, n - 1)  # totdev: x* reflected at both ends
+    xe = {i: x[i] for i in range(n)}
+    xe |= {-i: 2.0 * x[0] - x[i] for i in j}
+    xe |= {n - 1 + i: 2.0 * x[-1] - x[n - 1 - i] for i in j}
+    d = [xe[i - m] - 2.0 * xe[i] + xe[i + m] for i in range(1, n - 1)]
+    return float(np.sqrt(np.sum(np.square(d)) / (2.0 * m**2 * (n - 2))))
+
+
+@pytest.mark.parametrize("kind", ["mdev", "ohdev", "totdev"])
+@pytest.mark.parametrize("n", [9, 10, 11, 50])
+def test_the_c_sums_match_the_definitions_at_every_tau(kind, n):
+    """csrc/allan.c's sums against the textbook sums, every m up to each deviation's
+    longest (mdev: 3m <= N + 1 phase points; ohdev: 3m < N + 1), to rounding (1e-12 relative)."""
+    y = np.random.default_rng(n).standard_normal(n)
+    # totdev's own limit is m <= N, but the tau grid (shared with oadev) stops at
+    # 2m <= N - 1
+    longest = {"mdev": (n + 1) // 3, "ohdev": n // 3, "totdev": (n - 1) // 2}[kind]
+    res = FUNCS[kind](y, rate=1.0, taus=np.arange(1.0, longest + 2.0))
+    assert res.m.tolist() == list(range(1, longest + 1))  # the one beyond is dropped
+    want = [_definition(kind, y, m) for m in res.m.tolist()]
+    np.testing.assert_allclose(res.dev, want, rtol=1e-12)

@@ -323,6 +323,52 @@ def test_bad_inputs_are_named(tmp_path):
         fit_noise(log, FS, ci=1.5)
     with pytest.raises(ValueError, match="min_significance"):
         fit_noise(log, FS, min_significance=-1)
+    with pytest.raises(ValueError, match="select='x'.*'triad'.*'axis'"):
+        fit_noise(log, FS, select="x")
+
+
+def test_select_axis_fits_each_column_on_its_own():
+    """select="axis": a column's answer is the one it gets alone (same bits)."""
+    truth = TriadNoise(
+        noise_density=2e-4,
+        gauss_markov_stddev=3e-4,
+        gauss_markov_correlation_time=10.0,
+        gauss_markov_steady_state=True,
+    )
+    log = _log(truth, 60_000, seed=31)
+    both = fit_noise(log, FS, select="axis")
+    for c in range(3):
+        alone = fit_noise(log[:, c], FS)
+        assert both.axes[c].terms == alone.axes[0].terms
+        assert both.axes[c].bias_stddev == alone.axes[0].bias_stddev
+        assert both.axes[c].noise_density == alone.axes[0].noise_density
+
+
+def test_select_triad_chooses_the_term_types_once_per_triad():
+    """select="triad" (the default for 3k columns): the x, y, z of a triad share the term
+    types, while each axis keeps its own amplitudes; an axis whose own fit has no room
+    for a shared term (here z: white noise only, so its Gauss-Markov amplitude is 0 or
+    its tau_c at a bound) reports the term as not detected. On this log the x and y
+    axes carry a Gauss-Markov bias 30x the white noise's Allan deviation at tau_c."""
+    truth = TriadNoise(
+        noise_density=2e-4,
+        gauss_markov_stddev=(3e-4, 3e-4, 0.0),
+        gauss_markov_correlation_time=10.0,
+        gauss_markov_steady_state=True,
+    )
+    log = _log(truth, 60_000, seed=32)
+    res = fit_noise(log, FS)
+    assert [ax.terms for ax in res.axes] == [
+        ("white", "gauss_markov"),
+        ("white", "gauss_markov"),
+        ("white",),
+    ]
+    assert res.axes[2].not_detected == ("gauss_markov", "random_walk")
+    # a six-column log: two triads, each with its own choice
+    six = np.concatenate([log, _log(CASES["white"], 60_000, seed=33)], axis=1)
+    res6 = fit_noise(six, FS)
+    assert [ax.terms for ax in res6.axes[3:]] == [("white",)] * 3
+    assert [ax.terms for ax in res6.axes[:3]] == [ax.terms for ax in res.axes]
 
 
 def test_the_log_is_not_modified():

@@ -3,7 +3,9 @@
 # the slow statistical tests of tests/test_fit_identification.py (12 grid cases x 30
 # seeds x 3 axes; 3 coverage cases x 200 seeds, one axis each, at two levels), on
 # threads.
-# Budget: 4 minutes on 2 cores. -s prints the identification and coverage tables.
+# Budget: 4-5 minutes on 2 idle cores (the triad's pooled term choice reuses the
+# per-axis candidate fits, so it adds no fitting time). -s prints the identification
+# and coverage tables; every grid case is held to the 95 %.
 set -euo pipefail
 . .ci/lib.sh
 

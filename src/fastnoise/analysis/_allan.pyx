@@ -14,6 +14,10 @@ cdef extern from "allan.h" nogil:
                          Py_ssize_t col_stride, const double *mean, double *x)
     void fn_allan_sums(const double *x, size_t npts, const int64_t *m, size_t nm,
                        double *out)
+    void fn_mdev_sums(const double *x, size_t npts, const int64_t *m, size_t nm,
+                      double *out)
+    void fn_hadamard_sums(const double *x, size_t npts, const int64_t *m, size_t nm,
+                          double *out)
 
 
 def phases(const double[:, :] y, const double[::1] mean, out=None):
@@ -52,4 +56,29 @@ def sums(const double[::1] x, const int64_t[::1] m):
         return out
     with nogil:
         fn_allan_sums(&x[0], <size_t>x.shape[0], &m[0], <size_t>nm, &o[0])
+    return out
+
+
+def mdev_sums(const double[::1] x, const int64_t[::1] m):
+    """sum_j (c[j+m] - c[j])^2 of the running sums c of the second differences of x,
+    per m (NaN where 3m > len(x)): the modified Allan variance's numerator."""
+    cdef Py_ssize_t nm = m.shape[0]
+    out = np.full(nm, np.nan, dtype=np.float64)
+    cdef double[::1] o = out
+    if nm == 0 or x.shape[0] == 0:
+        return out
+    with nogil:
+        fn_mdev_sums(&x[0], <size_t>x.shape[0], &m[0], <size_t>nm, &o[0])
+    return out
+
+
+def hadamard_sums(const double[::1] x, const int64_t[::1] m):
+    """sum_i (((x[i+3m] - 3 x[i+2m]) + 3 x[i+m]) - x[i])^2 per m (NaN where 3m >= len(x))."""
+    cdef Py_ssize_t nm = m.shape[0]
+    out = np.full(nm, np.nan, dtype=np.float64)
+    cdef double[::1] o = out
+    if nm == 0 or x.shape[0] == 0:
+        return out
+    with nogil:
+        fn_hadamard_sums(&x[0], <size_t>x.shape[0], &m[0], <size_t>nm, &o[0])
     return out

@@ -23,8 +23,10 @@ tau = m * dt (NIST SP 1065 section 5.2, 1-based indices as there):
 Removing the mean rate adds a straight line to the phase, which every second and third
 difference cancels (and the reflections keep), so the numbers equal allantools' on the
 same data (``data_type="freq"``); the tests check NIST SP 1065's published values on
-the NBS14 data sets. Each tau's sum runs in numpy in O(N), the second differences formed
-as ``oadev`` forms them; intervals are not computed here (``oadev`` has Greenhall's EDF).
+the NBS14 data sets. Each tau's sum is one O(N) pass in C (``csrc/allan.c``: the
+modified Allan sums as running sums of the second differences, the Hadamard third
+differences, and the total deviation's second differences of the reflected phase through
+the ``oadev`` kernel); intervals are not computed here (``oadev`` has Greenhall's EDF).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fastnoise.analysis import _allan
 from fastnoise.analysis.allan import (
     FloatArray,
     IntArray,
@@ -95,38 +98,45 @@ def _phases(y: FloatArray, dt: float, one_d: bool) -> FloatArray:
     return x
 
 
-# Each sum takes one column's phase (1-D, contiguous), so a column gives the same bits
-# alone or in a table.
-def _mod_sum(x: FloatArray, m: int) -> tuple[float, int]:
-    d = x[2 * m :] - 2.0 * x[m:-m] + x[: -2 * m]  # second differences, N - 2m
-    c = np.concatenate([[0.0], np.cumsum(d)])
-    inner = c[m:] - c[:-m]  # the m-term moving sums, N - 3m + 1
-    return float(np.sum(inner * inner)), inner.shape[0]
+# Each sum takes one column's phase (1-D, contiguous) and every m at once, so a column
+# gives the same bits alone or in a table. The C kernels are csrc/allan.c's.
+def _mod_sums(x: FloatArray, m: IntArray) -> FloatArray:
+    return np.asarray(_allan.mdev_sums(x, m))
 
 
-def _had_sum(x: FloatArray, m: int) -> tuple[float, int]:
-    n = x.shape[0] - 3 * m
-    d = x[3 * m :] - 3.0 * x[2 * m : 2 * m + n] + 3.0 * x[m : m + n] - x[:n]
-    return float(np.sum(d * d)), n
+def _had_sums(x: FloatArray, m: IntArray) -> FloatArray:
+    return np.asarray(_allan.hadamard_sums(x, m))
 
 
-def _tot_sum(x: FloatArray, m: int) -> tuple[float, int]:
+def _tot_sums(x: FloatArray, m: IntArray) -> FloatArray:
     n = x.shape[0]
     # reflected extension: N - 2 points before and after (NIST SP 1065 eq. 25)
     before = 2.0 * x[0] - x[n - 2 : 0 : -1]  # x*[1-j], j = N-2 .. 1
     after = 2.0 * x[-1] - x[-2:0:-1]  # x*[N+j], j = 1 .. N-2
     xe = np.concatenate([before, x, after])
-    p = np.arange(n - 1, 2 * n - 3)  # i = 2 .. N-1 in xe's positions
-    d = xe[p - m] - 2.0 * xe[p] + xe[p + m]
-    return float(np.sum(d * d)), n - 2
+    # i = 2 .. N-1 (1-based) sit at xe positions p = N-1 .. 2N-4: the second differences
+    # xe[p-m] - 2 xe[p] + xe[p+m] are the Allan kernel's terms on xe[N-1-m : 2N-2+m]
+    out = np.empty(m.size)
+    for j, mj in enumerate(m.tolist()):
+        part = xe[n - 1 - mj : 2 * n - 2 + mj]
+        out[j] = _allan.sums(part, np.array([mj], dtype=np.int64))[0]
+    return out
 
 
-# kind -> (sum, largest m for N phase points, denominator factor c: var = S / (c tau^2 n))
-_Sum = Callable[[FloatArray, int], tuple[float, int]]
-_KINDS: dict[str, tuple[_Sum, Callable[[int], int], float]] = {
-    "mdev": (_mod_sum, lambda n: n // 3, 2.0),
-    "ohdev": (_had_sum, lambda n: (n - 1) // 3, 6.0),
-    "totdev": (_tot_sum, lambda n: n - 1, 2.0),
+def _n_terms(kind: str, n_phase: int, m: IntArray) -> IntArray:
+    if kind == "mdev":
+        return np.asarray(n_phase - 3 * m + 1, dtype=np.int64)
+    if kind == "ohdev":
+        return np.asarray(n_phase - 3 * m, dtype=np.int64)
+    return np.full(m.size, n_phase - 2, dtype=np.int64)
+
+
+# kind -> (sums, largest m for N phase points, denominator factor c: var = S / (c tau^2 n))
+_Sums = Callable[[FloatArray, IntArray], FloatArray]
+_KINDS: dict[str, tuple[_Sums, Callable[[int], int], float]] = {
+    "mdev": (_mod_sums, lambda n: n // 3, 2.0),
+    "ohdev": (_had_sums, lambda n: (n - 1) // 3, 6.0),
+    "totdev": (_tot_sums, lambda n: n - 1, 2.0),
 }
 
 
@@ -148,15 +158,14 @@ def _deviation(kind: str, data: object, rate: object, taus: TauSpec) -> Deviatio
         )
     x = _phases(y, 1.0 / fs, one_d)
     dev = np.empty((m.size, y.shape[1]))
-    n_terms = np.empty(m.size, dtype=np.int64)
+    m = np.asarray(m, dtype=np.int64)
+    n_terms = _n_terms(base, n_phase, m)
+    mf = m.astype(np.float64)
+    t = mf / fs
+    scale = mf * mf if base == "mdev" else np.ones(m.size)  # eq. 14 has m^2 tau^2
     for c in range(y.shape[1]):
-        xc = np.ascontiguousarray(x[:, c])
-        for j, mj in enumerate(m.tolist()):
-            s, nt = summ(xc, mj)
-            n_terms[j] = nt
-            t = mj / fs
-            scale = float(mj) ** 2 if base == "mdev" else 1.0  # eq. 14 has m^2 tau^2
-            dev[j, c] = np.sqrt(s / (factor * scale * t * t * nt))
+        s = summ(np.ascontiguousarray(x[:, c]), m)
+        dev[:, c] = np.sqrt(s / (factor * scale * t * t * n_terms))
     if kind == "tdev":
         dev = dev * (tau[:, None] / np.sqrt(3.0))
     if not np.all(np.isfinite(dev)):

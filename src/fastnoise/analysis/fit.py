@@ -13,7 +13,10 @@ Method (docs/fit.rst says why)
    by maximum likelihood (amplitudes by Fisher scoring, tau_c searched from dt to T/4);
    the model with the smallest penalized negative log-likelihood is kept (2 ln L must
    rise by min_significance^2 for a random walk, min_significance^2 + 4 for a
-   Gauss-Markov term; a Gauss-Markov tau_c at an end of its range is no candidate).
+   Gauss-Markov term; a Gauss-Markov tau_c at an end of its range is no candidate). By
+   default (select="triad") the x, y, z of each triad share the term types: the set
+   whose summed penalized likelihood over the three axes is smallest, each axis taking
+   its best valid model within it (``_choose``).
 3. The intervals (probability ``ci``, default 0.683): the inverse Fisher information in
    the log-parameters; an amplitude with var(ln a) gets the chi-square interval with
    nu = 2 / var(ln a), tau_c a log-normal one. A dropped term gets 0 with [0, upper], the
@@ -410,27 +413,49 @@ _MODELS = (
 )
 
 
-def _select(
-    spec: _whittle.BandSpectrum, tau_bounds: tuple[float, float], min_sig: float
-) -> tuple[_whittle.ModelFit, dict[frozenset[str], _whittle.ModelFit]]:
-    """Maximum-likelihood fits of the four candidate models and the chosen one: the
-    smallest penalized negative log-likelihood among those whose Gauss-Markov tau_c is
-    inside its search range and whose amplitudes are all > 0."""
-    fits = {t: _whittle.fit_terms(spec, t, tau_bounds) for t in _MODELS}
-    best: _whittle.ModelFit | None = None
+def _candidates(
+    spec: _whittle.BandSpectrum, tau_bounds: tuple[float, float]
+) -> dict[frozenset[str], _whittle.ModelFit]:
+    """Maximum-likelihood fits of the four candidate models of one column."""
+    return {t: _whittle.fit_terms(spec, t, tau_bounds) for t in _MODELS}
+
+
+def _valid(fit: _whittle.ModelFit) -> bool:
+    """A fit is a candidate when its Gauss-Markov tau_c is inside its search range and its
+    coloured amplitudes are all > 0 (else a smaller model says the same)."""
+    if fit.at_bound and "gauss_markov" in fit.terms:
+        return False
+    return all(
+        fit.amp[j] > 0.0
+        for j, name in enumerate(FIT_TERMS)
+        if name in fit.terms and name != "white"
+    )
+
+
+def _best_within(
+    fits: dict[frozenset[str], _whittle.ModelFit], allowed: frozenset[str]
+) -> _whittle.ModelFit:
+    """The valid fit of smallest negative log-likelihood among the models whose terms are
+    all in ``allowed`` (white alone is always valid)."""
+    ok = [f for t, f in fits.items() if t <= allowed and _valid(f)]
+    return min(ok, key=lambda f: f.nll)
+
+
+def _choose(
+    group: Sequence[dict[frozenset[str], _whittle.ModelFit]], min_sig: float
+) -> list[_whittle.ModelFit]:
+    """The term set of a group of columns (one column, or the x, y, z of a triad) and each
+    column's fit: the allowed set T minimizing sum over the columns of (nll of the
+    column's best valid model within T) + the penalty of T, once per column; each
+    column then reports its best valid model within T."""
+    best: list[_whittle.ModelFit] = []
     score = math.inf
-    for t, f in fits.items():
-        if f.at_bound and "gauss_markov" in t:
-            continue
-        if any(
-            f.amp[j] <= 0.0 for j, name in enumerate(FIT_TERMS) if name in t and name != "white"
-        ):
-            continue
-        s = f.nll + _penalty(t, min_sig)
+    for allowed in _MODELS:
+        fits = [_best_within(g, allowed) for g in group]
+        s = sum(f.nll for f in fits) + len(group) * _penalty(allowed, min_sig)
         if s < score:
-            best, score = f, s
-    assert best is not None  # the white-only model is always valid
-    return best, fits
+            best, score = fits, s
+    return best
 
 
 def _significance(
@@ -504,24 +529,25 @@ def _axis_names(k: int) -> list[str]:
 def _fit_column(
     name: str,
     spec: _whittle.BandSpectrum | None,
+    chosen: tuple[_whittle.ModelFit, dict[frozenset[str], _whittle.ModelFit]] | None,
     sigma: FloatArray,
     tau: FloatArray,
     dt: float,
     edf_of: Callable[[npt.NDArray[np.int64]], FloatArray],
     tau_bounds: tuple[float, float],
-    min_sig: float,
     ci: float,
 ) -> tuple[AxisFit, npt.NDArray[np.int64], FloatArray]:
-    """Fit one column from its band spectrum ``spec`` (None: a constant column); its
+    """Report one column from its band spectrum ``spec`` (None: a constant column) and
+    its ``chosen`` fit with the candidate fits it was chosen from; its
     Allan deviation ``sigma`` (U) at ``tau`` (s) gives the EDF and the bias-instability
     figure. Returns the AxisFit, the noise type per point and the EDF per point."""
     mf = np.asarray(np.round(tau / dt), dtype=np.float64)
     nan = Estimate(math.nan, math.nan, math.nan)
-    if spec is None or not np.any(sigma > 0) or not np.any(spec.power > 0):
+    if spec is None or chosen is None or not np.any(sigma > 0) or not np.any(spec.power > 0):
         alpha0 = np.zeros(tau.size, dtype=np.int64)
         zero = Estimate(0.0, 0.0, 0.0)
         return AxisFit(name, zero, zero, nan, zero, nan, math.nan, (), 0.0), alpha0, edf_of(alpha0)
-    fit, fits = _select(spec, tau_bounds, min_sig)
+    fit, fits = chosen
     tc = fit.tau_c
     amp = np.array([fit.amp[0] * dt, fit.amp[1], fit.amp[2] / dt])  # N^2, sigma_b^2, K^2
     terms = {t for j, t in enumerate(FIT_TERMS) if t in fit.terms and amp[j] > 0}
@@ -564,6 +590,7 @@ def fit_noise(
     taus: TauSpec = "octave",
     ci: float = ONE_SIGMA_CI,
     min_significance: float = 3.0,
+    select: str = "triad",
     columns: Sequence[int] | None = None,
     time_column: bool = False,
     threads: int | None = None,
@@ -592,6 +619,14 @@ def fit_noise(
         A random walk is kept when it raises 2 ln(likelihood) by at least
         min_significance^2, a Gauss-Markov term by min_significance^2 + 4 (default 3,
         i.e. 9 and 13; >= 0). See docs/fit.rst.
+    select : "triad" (default) or "axis"
+        How the terms are chosen. "triad": when the column count is a multiple of 3,
+        the three columns x, y, z of each triad (one sensor) share one set of term
+        types, chosen by the summed penalized likelihood of the three (each axis still
+        gets its own amplitudes, tau_c and intervals, and an axis whose fit has no room
+        for a term reports it as not detected). Pooling the three axes' evidence is what
+        tells a Gauss-Markov bias with tau_c near T/30 from a random walk (docs/fit.rst).
+        "axis": every column on its own evidence (always so for other column counts).
     columns, time_column
         Column selection and a leading time column (s) of a file or array.
     threads : int or None
@@ -619,6 +654,11 @@ def fit_noise(
     """
     ci = _ci(ci)
     min_sig = _validate.nonnegative("min_significance", min_significance)
+    if select not in ("triad", "axis"):
+        raise ValueError(
+            f"select={select!r} is not allowed: use 'triad' (the terms chosen once per "
+            "x, y, z) or 'axis' (per column)"
+        )
     arr, file_rate = load_log(
         data,
         columns=None if columns is None else list(columns),
@@ -677,12 +717,30 @@ def fit_noise(
     else:
         spectra = [spectrum(c) for c in range(k)]
     say("fitting")
+    usable = [
+        sp is not None and bool(np.any(adev[:, c] > 0)) and bool(np.any(sp.power > 0))
+        for c, sp in enumerate(spectra)
+    ]
+    cands: list[dict[frozenset[str], _whittle.ModelFit] | None] = [
+        _candidates(sp, tau_bounds) if ok and sp is not None else None
+        for sp, ok in zip(spectra, usable, strict=True)
+    ]
+    width = 3 if select == "triad" and k % 3 == 0 else 1
+    chosen: list[tuple[_whittle.ModelFit, dict[frozenset[str], _whittle.ModelFit]] | None]
+    chosen = [None] * k
+    for g0 in range(0, k, width):
+        pairs = [(c, cd) for c in range(g0, g0 + width) if (cd := cands[c]) is not None]
+        if not pairs:
+            continue
+        picks = _choose([cd for _, cd in pairs], min_sig)
+        for (c, cd), f in zip(pairs, picks, strict=True):
+            chosen[c] = (f, cd)
     axes: list[AxisFit] = []
     alphas = np.empty((m.size, k), dtype=np.int64)
     edfs = np.empty((m.size, k))
     for c, name in enumerate(_axis_names(k)):
         ax, alphas[:, c], edfs[:, c] = _fit_column(
-            name, spectra[c], adev[:, c], tau, dt, edf_of, tau_bounds, min_sig, ci
+            name, spectra[c], chosen[c], adev[:, c], tau, dt, edf_of, tau_bounds, ci
         )
         axes.append(ax)
         say(f"  {name}: terms {', '.join(ax.terms) or 'none'}")
