@@ -105,6 +105,40 @@ def test_fit_errors_exit_1_and_name_the_problem(imu_log, tmp_path, capsys, args,
     assert match in capsys.readouterr().err
 
 
+def test_fit_select_is_passed_to_fit_noise(tmp_path):
+    # seed 5 of imu_log's models: a log on which the per-triad and per-column term
+    # choices differ, so each run must be fit_noise's with the same select
+    from fastnoise.analysis.fit import fit_noise
+
+    gyro = TriadNoise(
+        noise_density=2e-4,
+        gauss_markov_stddev=5e-4,
+        gauss_markov_correlation_time=2.0,
+        gauss_markov_steady_state=True,
+    )
+    accel = TriadNoise(noise_density=2e-3, random_walk_density=2e-4)
+    zeros = np.zeros((60_000, 3))
+    w, a = ImuNoise(gyro=gyro, accel=accel, seed=5).apply(zeros, zeros, DT)
+    log = tmp_path / "imu5.npy"
+    np.save(log, np.concatenate([w, a], axis=1))
+    got = {}
+    for select in ("triad", "axis"):
+        out = tmp_path / select
+        argv = ["fit", str(log), "--rate", "100", "--quiet", "--no-plots", "--out", str(out)]
+        assert cli.main([*argv, "--select", select]) == 0
+        got[select] = json.loads((out / "fit.json").read_text())["triads"]
+        want = fit_noise(str(log), 100.0, select=select).to_dict()["triads"]
+        assert got[select] == json.loads(json.dumps(want))
+    assert got["triad"] != got["axis"]
+
+
+def test_fit_select_refuses_other_words(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["fit", "x.npy", "--rate", "100", "--select", "sensor"])
+    assert e.value.code == 2
+    assert "--select" in capsys.readouterr().err
+
+
 def test_fit_usage_error_is_status_2(capsys):
     with pytest.raises(SystemExit) as e:
         cli.main(["fit", "x.npy", "--rate", "-5"])

@@ -64,6 +64,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--ci", type=_args.positive_float, default=ONE_SIGMA, help="interval probability, (0, 1)"
     )
+    p.add_argument(
+        "--select",
+        choices=("triad", "axis"),
+        default="triad",
+        help="term choice: once per x, y, z triad of columns (default; per column when the "
+        "count is not a multiple of 3), or per column",
+    )
     p.add_argument("--out", default=DEFAULT_OUT, help="output folder")
     p.add_argument("--no-plots", action="store_true", help="write no picture")
     p.add_argument(
@@ -102,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
         columns=args.columns,
         time_column=args.time_column,
         threads=args.threads,
+        select=args.select,
         progress=say,
     )
     print(fit.table())
