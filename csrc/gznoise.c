@@ -34,13 +34,34 @@ static double cached(fn_gz_channel *c, uint64_t term, uint64_t k, uint64_t *grou
     return z[k % FN_GZ_CACHE];
 }
 
-double fn_gz_channel_apply_one(fn_gz_channel *c, double x, double dt) {
+/* The general sample: the dynamic bias moves, or the white normal's group is not the
+ * one cached. Kept out of line, so the common sample below needs no stack frame. */
+static __attribute__((noinline)) double apply_one_full(fn_gz_channel *c, double x,
+                                                       double dt) {
     uint64_t k = c->count++;
     double zw = 0.0, zd = 0.0;
     if (c->p.stddev > 0) zw = cached(c, FN_STREAM_GZ_WHITE, k, &c->wgroup, &c->wok, c->wz);
     if (fn_gz_moves(&c->p, dt))
         zd = cached(c, FN_STREAM_GZ_DYNAMIC, k, &c->dgroup, &c->dok, c->dz);
     return fn_gz_step(&c->p, &c->bias, x, dt, zw, zd);
+}
+
+/* The common sample (a bias that does not move over dt, and the white normal, if
+ * any, in the cached group) is fn_gz_step without the bias update: fn_gz_finish of
+ * the same normal, so the same bits as apply_one_full. */
+double fn_gz_channel_apply_one(fn_gz_channel *c, double x, double dt) {
+    uint64_t k = c->count;
+    if (!fn_gz_moves(&c->p, dt)) {
+        if (!(c->p.stddev > 0)) {
+            c->count = k + 1;
+            return fn_gz_finish(&c->p, c->bias, x, 0.0);
+        }
+        if (c->wok && c->wgroup == k / FN_GZ_CACHE) {
+            c->count = k + 1;
+            return fn_gz_finish(&c->p, c->bias, x, c->wz[k % FN_GZ_CACHE]);
+        }
+    }
+    return apply_one_full(c, x, dt);
 }
 
 int fn_gz_channel_apply(fn_gz_channel *c, size_t m, const double *x, ptrdiff_t xs,
