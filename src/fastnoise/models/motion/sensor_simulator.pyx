@@ -242,6 +242,9 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         if out is None:
             res = cnp.PyArray_EMPTY(1, &n, cnp.NPY_FLOAT64, 0)
             dst = <double *>cnp.PyArray_DATA(<cnp.ndarray>res)
+        elif behaved_f64(out, 1, 3, True):  # _out3's test, inline
+            res = out
+            dst = <double *>cnp.PyArray_DATA(<cnp.ndarray>res)
         else:
             res = out
             _out3(res, &dst)
@@ -269,6 +272,17 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         own array). ValueError if the source's omega is not finite or beyond +/-1e300
         (nothing drawn), OverflowError at the end of the noise stream."""
         cdef double w[3]
+        cdef RigidBodySimulator body
+        if type(self.source_) is RigidBodySimulator:
+            # a rigid body's omega read in place, finite and in range tested at once
+            # (NaN and inf fail the bound); a failure is worded by the full checks
+            body = <RigidBodySimulator>self.source_
+            w[0] = body.omega_[0]
+            w[1] = body.omega_[1]
+            w[2] = body.omega_[2]
+            if (fabs(w[0]) <= _VALUE_MAX and fabs(w[1]) <= _VALUE_MAX
+                    and fabs(w[2]) <= _VALUE_MAX):
+                return self._reading(w, self.drift_omega_, out)
         _source_omega(self.source_, w)
         _in_range("source.omega", w)
         return self._reading(w, self.drift_omega_, out)
@@ -278,6 +292,15 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         ``(pitch, yaw, roll) + drift_angles + noise``; ``out`` and errors as for
         ``read_angular_velocity``."""
         cdef double a[3]
+        cdef RigidBodySimulator body
+        if type(self.source_) is RigidBodySimulator:  # as read_angular_velocity's
+            body = <RigidBodySimulator>self.source_
+            a[0] = body.angles_[1]
+            a[1] = body.angles_[2]
+            a[2] = body.angles_[0]
+            if (fabs(a[0]) <= _VALUE_MAX and fabs(a[1]) <= _VALUE_MAX
+                    and fabs(a[2]) <= _VALUE_MAX):
+                return self._reading(a, self.drift_angles_, out)
         _source_angles(self.source_, a)
         _in_range("source (pitch, yaw, roll)", a)
         return self._reading(a, self.drift_angles_, out)
