@@ -64,6 +64,22 @@ double fn_gz_channel_apply_one(fn_gz_channel *c, double x, double dt) {
     return apply_one_full(c, x, dt);
 }
 
+int fn_gz_runs_one(fn_gz_channel *ch, const int *on, int (*run)[3], int nrun, double *v,
+                   double dt) {
+    for (int r = 0; r < nrun; r++) {
+        int i = run[r][0];
+        if (on[i] && (uint64_t)run[r][2] > UINT64_MAX - ch[i].count) return r;
+    }
+    for (int r = 0; r < nrun; r++) {
+        int i = run[r][0], c = run[r][1];
+        if (!on[i]) continue;
+        v[c] = fn_gz_channel_apply_one(&ch[i], v[c], dt);
+        for (int j = c + 1; j < c + run[r][2]; j++)
+            v[j] = fn_gz_channel_apply_one(&ch[i], v[j], 0.0);
+    }
+    return -1;
+}
+
 int fn_gz_channel_apply(fn_gz_channel *c, size_t m, const double *x, ptrdiff_t xs,
                         ptrdiff_t es, const double *dt, ptrdiff_t dts, size_t n,
                         double *out, ptrdiff_t os) {
