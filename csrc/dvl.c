@@ -96,6 +96,43 @@ static int has_room(uint64_t first, uint64_t n) {
     return n <= UINT64_MAX - first;
 }
 
+/* Normal n of the noise stream: read straight from the stream's cached group when it
+ * holds n (the common case: a sensor measured sample after sample), else through
+ * sample_normal. The value is the same either way: fn_stream_next_unit's float32
+ * normal widened as it widens it (0 + 1 * z in float, then exactly to double). */
+static inline double sample_normal_cached(fn_awn *s, uint64_t n) {
+    fn_stream *z = &s->z;
+    if (z->cache_ok && z->dtype == FN_FLOAT32 && z->cache_group == n / FN_GROUP) {
+        z->position = n + 1;
+        return (double)(0.0f + 1.0f * z->c32[n % FN_GROUP]);
+    }
+    return sample_normal(s, n);
+}
+
+/* measure_at for a message (fn_dvl_measure_one), with the work that a sensor's
+ * parameters make unnecessary skipped: the same value bit for bit.
+ *   noise_dev == 0: no normal (measure_at adds none either);
+ *   p <= 0 or NaN: never anchored (measure_at: F <= 0 or NaN, h = 0 is never below it,
+ *     and a tie h == F = 0 has R = 0);
+ *   p >= 1: always anchored (measure_at: h = 0 < F = floor(p 2^16) >= 2^16);
+ *   0 < p < 1: measure_at's own test, with the anchor half and the tie. */
+static inline double measure_fast(fn_awn *s, uint64_t n, double truth) {
+    double v = truth + s->bias; /* fn_awn_value's clean */
+    if (s->noise_dev != 0.0) v = v + s->noise_dev * sample_normal_cached(s, n);
+    double ap = s->anchor_probability;
+    if (ap > 0.0) {
+        if (ap < 1.0) {
+            double p16 = ap * 0x1p16, f = floor(p16), r = p16 - f;
+            uint16_t h = sample_half(s, n);
+            if ((double)h < f || ((double)h == f && r > 0.0 && tie_anchors(s->key, n, r)))
+                v = s->anchor;
+        } else {
+            v = s->anchor;
+        }
+    }
+    return v;
+}
+
 static double measure_at(fn_awn *s, uint64_t n, double truth) {
     double p16 = s->anchor_probability * 0x1p16, f = floor(p16), r = p16 - f;
     double z = s->noise_dev != 0.0 ? sample_normal(s, n) : 0.0;
@@ -250,8 +287,15 @@ int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *tru
         }
     }
     for (int j = 0; j < FN_DVL_NSENSORS; j++)
-        out[j] = measure_at(sensors[j], sensors[j]->position++, truth[j]);
-    fn_dvl_compose_one(out, &out[FN_DVL_VN], &out[FN_DVL_VE], &out[FN_DVL_VU]);
+        out[j] = measure_fast(sensors[j], sensors[j]->position++, truth[j]);
+    double r = out[FN_DVL_ROLL], p = out[FN_DVL_PITCH], y = out[FN_DVL_YAW];
+    if (angle_is_huge(r) | angle_is_huge(p) | angle_is_huge(y)) {
+        fn_dvl_compose_one(out, &out[FN_DVL_VN], &out[FN_DVL_VE], &out[FN_DVL_VU]);
+    } else { /* fn_dvl_compose_one without the reduction it would not make */
+        FN_DISPATCH(fn_dvl_rotate_one,
+                    (r, p, y, out[FN_DVL_SURGE], out[FN_DVL_SWAY], out[FN_DVL_HEAVE],
+                     &out[FN_DVL_VN], &out[FN_DVL_VE], &out[FN_DVL_VU]));
+    }
     return FN_DVL_OK;
 }
 

@@ -164,6 +164,12 @@ FN_DECLARE_KERNEL(void, fn_dvl_rotate_many,
                   (size_t n, const double *roll, const double *pitch, const double *yaw,
                    const double *u, const double *v, const double *w, double *vn,
                    double *ve, double *vu))
+/* fn_dvl_rotate for one sample, as the dispatched kernels compile it (hardware FMA in
+ * the sines where there is one): the same bits as fn_dvl_rotate_many for n = 1,
+ * without its loop. */
+FN_DECLARE_KERNEL(void, fn_dvl_rotate_one,
+                  (double roll, double pitch, double yaw, double u, double v, double w,
+                   double *vn, double *ve, double *vu))
 FN_DECLARE_KERNEL(void, fn_dvl_count_huge,
                   (size_t n, const double *roll, const double *pitch, const double *yaw,
                    size_t *count))

@@ -68,6 +68,11 @@ void FN_KERNEL(fn_dvl_rotate_many)(size_t n, const double *restrict roll,
     }
 }
 
+void FN_KERNEL(fn_dvl_rotate_one)(double roll, double pitch, double yaw, double u, double v,
+                                  double w, double *vn, double *ve, double *vu) {
+    fn_dvl_rotate(roll, pitch, yaw, u, v, w, vn, ve, vu);
+}
+
 /* Number of samples with an angle beyond the fast reduction (|angle| >= 2^50 deg;
  * NaN compares false, as in the per-sample path), counted branch-free so it
  * vectorizes. */

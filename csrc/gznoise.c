@@ -34,13 +34,50 @@ static double cached(fn_gz_channel *c, uint64_t term, uint64_t k, uint64_t *grou
     return z[k % FN_GZ_CACHE];
 }
 
-double fn_gz_channel_apply_one(fn_gz_channel *c, double x, double dt) {
+/* The general sample: the dynamic bias moves, or the white normal's group is not the
+ * one cached. Kept out of line, so the common sample below needs no stack frame. */
+static __attribute__((noinline)) double apply_one_full(fn_gz_channel *c, double x,
+                                                       double dt) {
     uint64_t k = c->count++;
     double zw = 0.0, zd = 0.0;
     if (c->p.stddev > 0) zw = cached(c, FN_STREAM_GZ_WHITE, k, &c->wgroup, &c->wok, c->wz);
     if (fn_gz_moves(&c->p, dt))
         zd = cached(c, FN_STREAM_GZ_DYNAMIC, k, &c->dgroup, &c->dok, c->dz);
     return fn_gz_step(&c->p, &c->bias, x, dt, zw, zd);
+}
+
+/* The common sample (a bias that does not move over dt, and the white normal, if
+ * any, in the cached group) is fn_gz_step without the bias update: fn_gz_finish of
+ * the same normal, so the same bits as apply_one_full. */
+double fn_gz_channel_apply_one(fn_gz_channel *c, double x, double dt) {
+    uint64_t k = c->count;
+    if (!fn_gz_moves(&c->p, dt)) {
+        if (!(c->p.stddev > 0)) {
+            c->count = k + 1;
+            return fn_gz_finish(&c->p, c->bias, x, 0.0);
+        }
+        if (c->wok && c->wgroup == k / FN_GZ_CACHE) {
+            c->count = k + 1;
+            return fn_gz_finish(&c->p, c->bias, x, c->wz[k % FN_GZ_CACHE]);
+        }
+    }
+    return apply_one_full(c, x, dt);
+}
+
+int fn_gz_runs_one(fn_gz_channel *ch, const int *on, int (*run)[3], int nrun, double *v,
+                   double dt) {
+    for (int r = 0; r < nrun; r++) {
+        int i = run[r][0];
+        if (on[i] && (uint64_t)run[r][2] > UINT64_MAX - ch[i].count) return r;
+    }
+    for (int r = 0; r < nrun; r++) {
+        int i = run[r][0], c = run[r][1];
+        if (!on[i]) continue;
+        v[c] = fn_gz_channel_apply_one(&ch[i], v[c], dt);
+        for (int j = c + 1; j < c + run[r][2]; j++)
+            v[j] = fn_gz_channel_apply_one(&ch[i], v[j], 0.0);
+    }
+    return -1;
 }
 
 int fn_gz_channel_apply(fn_gz_channel *c, size_t m, const double *x, ptrdiff_t xs,

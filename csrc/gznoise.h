@@ -177,6 +177,14 @@ void fn_gz_channel_init(fn_gz_channel *c, const fn_gz_params *p, uint64_t key,
 /* One sample (gz Noise::Apply(x, dt)). The caller checks count < 2^64 - 1. */
 double fn_gz_channel_apply_one(fn_gz_channel *c, double x, double dt);
 
+/* One reading v of a sensor model (the Gazebo sensors' apply_one): run r < nrun is
+ * (channel, first column, columns) = run[r]; where on[channel], its columns are
+ * noised by that channel in order, the first with interval dt, the others with 0.
+ * Every channel's room is checked first: returns the first run whose channel has no
+ * room for its samples, with nothing changed, or -1 once the reading is noised. */
+int fn_gz_runs_one(fn_gz_channel *ch, const int *on, int (*run)[3], int nrun, double *v,
+                   double dt);
+
 /* n rows of m successive samples each: row k's samples are x[k*xs + j*es], j < m, and
  * sample j of a row gets interval dt[k*dts] when j == 0 and 0 otherwise (dts = 0: one
  * dt for all rows). Results go to out[k*os + j*es] (may equal x). Returns -1, doing

@@ -175,6 +175,19 @@ static int check_inputs(const fn_imu *m, size_t n, const double *omega, const do
     return FN_IMU_OK;
 }
 
+/* fn_stream_next_unit, with the normal read straight from the stream's cached group
+ * when it holds the next one (every sample but one in FN_GROUP): the same value, as
+ * fn_stream_next_unit widens it (0 + 1 * z: a -0 becomes +0). */
+static inline double next_unit(fn_stream *s, int dtype) {
+    uint64_t n = s->position;
+    if (s->cache_ok && s->dtype == dtype && s->cache_group == n / FN_GROUP) {
+        s->position = n + 1;
+        if (dtype == FN_FLOAT32) return (double)(0.0f + 1.0f * s->c32[n % FN_GROUP]);
+        return 0.0 + 1.0 * s->c64[n % FN_GROUP];
+    }
+    return fn_stream_next_unit(s, dtype);
+}
+
 void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double dt,
                  double omega_out[3], double accel_out[3]) {
     if (dt != m->coef_dt) fn_imu_set_dt(m, dt);
@@ -182,14 +195,12 @@ void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double
     fn_imu_linear(m, omega, accel, x);
     for (int a = 0; a < FN_IMU_AXES; a++) {
         double zw = m->on[a][FN_IMU_WHITE]
-                        ? fn_stream_next_unit(&m->st[a][FN_IMU_WHITE], m->normal_dtype)
+                        ? next_unit(&m->st[a][FN_IMU_WHITE], m->normal_dtype)
                         : 0.0;
-        double zg = m->on[a][FN_IMU_GM]
-                        ? fn_stream_next_unit(&m->st[a][FN_IMU_GM], m->normal_dtype)
-                        : 0.0;
-        double zr = m->on[a][FN_IMU_RW]
-                        ? fn_stream_next_unit(&m->st[a][FN_IMU_RW], m->normal_dtype)
-                        : 0.0;
+        double zg =
+            m->on[a][FN_IMU_GM] ? next_unit(&m->st[a][FN_IMU_GM], m->normal_dtype) : 0.0;
+        double zr =
+            m->on[a][FN_IMU_RW] ? next_unit(&m->st[a][FN_IMU_RW], m->normal_dtype) : 0.0;
         y[a] = fn_imu_axis_sample(&m->c[a], &m->gm[a], &m->rw[a], x[a], zw, zg, zr);
     }
     /* write after every read, so the outputs may alias the inputs */

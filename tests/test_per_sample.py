@@ -15,6 +15,7 @@ from fastnoise import (
 )
 from fastnoise.core.generator import generator_at_key
 from fastnoise.models.dvl import TRUTH_DTYPE
+from fastnoise.models.dvl.config import SENSOR_NAMES
 
 TRUTH = (2.0, -1.0, 45.0, 1.5, 0.2, -0.1, 20.0, 5.0, 1.4, 900.0)
 DVL_SENSORS = {
@@ -326,3 +327,189 @@ def test_range_apply_one_last_index_and_refusals():
         m.apply_one(5.0, 2**62 - 1, 0)
     with pytest.raises((TypeError, ValueError), match="range_m"):
         m.apply_one("5", 0, 0)
+
+
+# ---- DvlSimulator.measure: the per-sensor shortcuts of the C path --------------------------
+#
+# fn_dvl_measure_one skips the work a sensor's parameters make unnecessary (no normal for
+# noise_stddev 0, no anchor half for p = 0 or 1) and reads the normal from its group
+# cache; the batch kernel does neither, so agreeing with measure_many checks the
+# shortcuts bit for bit.
+
+DVL_MIXED = {
+    "dvl_roll": {"bias": 0.01, "noise_stddev": 0.05},  # noise, never anchored
+    "dvl_pitch": {"bias": -0.2, "noise_stddev": 0.0, "anchor_probability": 0.0},
+    "dvl_yaw": {"noise_stddev": 0.3, "anchor": 7.0, "anchor_probability": 1.0},
+    "dvl_surge": {"bias": 0.1, "anchor": -1.0, "anchor_probability": 0.5},  # no noise
+    "dvl_sway": {"noise_stddev": 0.02, "anchor": 2.0, "anchor_probability": 0.25},
+    "dvl_heave": {"noise_stddev": 1e-3, "anchor": 0.0, "anchor_probability": 1e-5},
+    "dvl_depth": {"noise_stddev": 0.5, "anchor": 9.0, "anchor_probability": 0.999},
+    # anchor_probability * 2^16 with a fraction: h == floor(p 2^16) ties, settled by
+    # the tie stream, about once in 2^16 samples
+    "dvl_altitude": {"noise_stddev": 0.1, "anchor": -3.0, "anchor_probability": 0.30001},
+    "water_speed": {"noise_stddev": 0.0, "anchor": 4.0, "anchor_probability": 0.7},
+}
+
+
+def _dvl_message_bits(messages):
+    return _bits(np.array([_values(m) for m in messages]))
+
+
+@pytest.mark.parametrize("n", [1, 17, 300])
+def test_measure_mixed_sensors_equals_measure_many(n):
+    """Sensors with and without noise, never, sometimes and always anchored: n
+    messages of measure (across several normal groups and anchor-half groups) equal
+    measure_many's rows, bit for bit."""
+    rng = np.random.default_rng(8)
+    truth = np.zeros(n, dtype=TRUTH_DTYPE)
+    for f in _FIELDS:
+        truth[f] = rng.normal(0.0, 50.0, n)
+    want = DvlSimulator(DVL_MIXED, seed=12).measure_many(truth)
+    want = want.view((np.float64, len(want.dtype.names)))
+    sim = DvlSimulator(DVL_MIXED, seed=12)
+    got = _dvl_message_bits([sim.measure(truth[i]) for i in range(n)])
+    assert np.array_equal(got, _bits(want))
+
+
+def test_measure_ties_equal_measure_many():
+    """Enough samples that the tie h == floor(p 2^16) comes up (p 2^16 has a
+    fraction on every sensor): the per-sample tie test gives measure_many's values."""
+    sensors = {
+        name: {"noise_stddev": 0.1, "anchor": 100.0 + k, "anchor_probability": 0.5 + 1e-6 * k}
+        for k, name in enumerate(SENSOR_NAMES)
+    }
+    n = 20_000
+    truth = np.zeros(n, dtype=TRUTH_DTYPE)
+    want = DvlSimulator(sensors, seed=3).measure_many(truth)
+    want = want.view((np.float64, len(want.dtype.names)))
+    sim = DvlSimulator(sensors, seed=3)
+    rec = truth[0]
+    got = np.array([_values(sim.measure(rec)) for _ in range(n)])
+    # 2e5 sensor samples: about 3 ties expected
+    assert np.array_equal(_bits(got), _bits(want))
+    # about half anchored (bounds of 5 standard errors, 0.0035 each)
+    assert 0.48 < np.mean(got[:, 0] >= 100.0) < 0.52
+
+
+@pytest.mark.parametrize("angle", [2.0**50, -(2.0**53), 1e300, float("nan"), float("inf")])
+def test_measure_huge_and_non_finite_angles_equal_measure_many(angle):
+    """Angles beyond the fast reduction (|angle| >= 2^50 deg) take the exact fmod
+    reduction; NaN and inf pass through. The per-sample composite equals the batch's."""
+    truth = np.array([TRUTH] * 3, dtype=TRUTH_DTYPE)
+    truth["yaw"][1] = angle
+    truth["roll"][2] = angle
+    want = DvlSimulator(DVL_MIXED, seed=2).measure_many(truth)
+    want = want.view((np.float64, len(want.dtype.names)))
+    sim = DvlSimulator(DVL_MIXED, seed=2)
+    got = _dvl_message_bits([sim.measure(truth[i]) for i in range(3)])
+    assert np.array_equal(got, _bits(want), equal_nan=True)
+
+
+def test_measure_after_sensor_changes_equals_measure_many():
+    """Parameters changed between messages, and a sensor measured on its own (its
+    position moves apart): the next messages use the new values, bit for bit."""
+    sim, ref = DvlSimulator(DVL_MIXED, seed=6), DvlSimulator(DVL_MIXED, seed=6)
+    rec = np.array([TRUTH], dtype=TRUTH_DTYPE)
+    for s in (sim, ref):
+        s.measure(rec[0])
+        s["dvl_pitch"].noise_stddev = 0.4
+        s["dvl_yaw"].anchor_probability = 0.0
+        s["dvl_surge"].anchor_probability = 1.0
+        s["dvl_roll"].measure(1.0)
+    got = _dvl_message_bits([sim.measure(rec[0]) for _ in range(20)])
+    want = ref.measure_many(np.repeat(rec, 20))
+    assert np.array_equal(got, _bits(want.view((np.float64, len(want.dtype.names)))))
+
+
+# ---- ImuNoise.step: normals read from the group caches -------------------------------------
+
+
+@pytest.mark.parametrize("normal_dtype", ["float32", "float64"])
+def test_imu_step_equals_apply_across_groups(normal_dtype):
+    """Every error term on (so every stream draws), 70 steps (past several 16-normal
+    groups), out= and new arrays alternating: apply's rows, bit for bit."""
+    from fastnoise import ImuNoise
+    from fastnoise.models.imu import TriadNoise
+
+    gyro = TriadNoise(
+        noise_density=1e-3,
+        random_walk_density=1e-4,
+        turn_on_bias_stddev=0.01,
+        gauss_markov_stddev=2e-3,
+        gauss_markov_correlation_time=50.0,
+    )
+    accel = TriadNoise(noise_stddev=0.02, random_walk_density=1e-3, resolution=1e-3)
+    rng = np.random.default_rng(4)
+    w, a = rng.normal(size=(70, 3)), rng.normal(size=(70, 3))
+    m = ImuNoise(gyro, accel, seed=9, normal_dtype=normal_dtype)
+    ref = ImuNoise(gyro, accel, seed=9, normal_dtype=normal_dtype)
+    wo, ao = np.empty(3), np.empty(3)
+    got_w, got_a = [], []
+    for k in range(70):
+        if k % 2:
+            x, y = m.step(w[k], a[k], 0.01, wo, ao)
+        else:
+            x, y = m.step(w[k], a[k], 0.01)
+        got_w.append(x.copy())
+        got_a.append(y.copy())
+    want_w, want_a = ref.apply(w, a, 0.01)
+    assert np.array_equal(_bits(np.array(got_w)), _bits(want_w))
+    assert np.array_equal(_bits(np.array(got_a)), _bits(want_a))
+    assert m.state == ref.state
+
+
+# ---- SensorSimulator reads: three normals straight from the group cache -------------------
+
+
+def test_sensor_simulator_reads_equal_the_generator_stream():
+    """Reads with and without out=, omega and orientation interleaved, over group
+    boundaries (3 normals a read, 16 a group): reading k is truth + drift + sigma * z
+    with z normals 3k .. 3k + 2 of the sensor's stream, bit for bit."""
+    from fastnoise import RigidBodySimulator, SensorSimulator
+    from fastnoise.core.seeding import model_seed_sequence
+
+    sigma = np.array([0.1, 0.2, 0.3])
+    body = RigidBodySimulator(np.array([10.0, 8.0, 12.0]), omega=(0.1, -0.06, 0.01))
+    sim = SensorSimulator(body, seed=42, noise_stddev=sigma)
+    z = GaussianNoiseGenerator(
+        model_seed_sequence(np.random.SeedSequence(42), "sensor_simulator")
+    ).standard_normal(3 * 40)
+    omega = np.array([0.1, -0.06, 0.01])
+    angles = np.array([body.pitch, body.yaw, body.roll])
+    buf = np.empty(3)
+    for k in range(40):
+        orient = k % 3 == 1
+        read = sim.read_orientation if orient else sim.read_angular_velocity
+        got = read(buf) if k % 2 else read()
+        assert (got is buf) == bool(k % 2)
+        want = (angles if orient else omega) + 0.0 + sigma * z[3 * k : 3 * k + 3]
+        assert np.array_equal(_bits(got), _bits(want))
+    assert sim.generator_state["position"]["position"] == 120
+
+
+# ---- _model_params: the Model base adds num_envs / env ------------------------------------
+
+
+def test_models_give_their_own_params_through_the_base():
+    """DvlSimulator, SensorSimulator and RigidBodySimulator override _model_params,
+    not _params: the base's _params is the one that runs, and state, repr, copy and
+    pickle still rebuild the same model."""
+    import pickle
+
+    from fastnoise import RigidBodySimulator, SensorSimulator
+
+    body = RigidBodySimulator(np.array([10.0, 8.0, 12.0]), omega=(0.1, -0.06, 0.01))
+    models = [
+        _dvl(),
+        body,
+        SensorSimulator(body, seed=1, noise_stddev=np.full(3, 1e-3), drift_rate=1e-6),
+    ]
+    for m in models:
+        cls = type(m)
+        assert "_params" not in vars(cls) and "_model_params" in vars(cls)
+        assert m.state["params"] == m._model_params()
+        assert "num_envs" not in m.state["params"]
+        assert repr(m).startswith(cls.__name__ + "(")
+    dvl, body2 = pickle.loads(pickle.dumps(models[0])), pickle.loads(pickle.dumps(body))
+    assert dvl == models[0] and body2 == body
+    assert models[2].copy().state == models[2].state

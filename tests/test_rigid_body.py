@@ -289,8 +289,8 @@ def test_an_object_made_with_new_is_safe():
         body.update(0.01, SEED_TORQUE)
     body.reset()
     assert body.check_numerics()
-    with pytest.raises(ValueError, match="inertia"):
-        body.copy()  # its (empty) state does not build a body
+    with pytest.raises(RuntimeError, match="initialised"):
+        body.copy()  # it has no state to copy (the Model base's _params says so)
 
 
 def test_dt_must_be_a_real_number_not_a_bool():

@@ -468,8 +468,8 @@ def test_an_object_made_with_new_is_safe():
     imu.reset()
     with pytest.raises(RuntimeError, match="initialised"):  # its blank generator too
         _ = imu.generator_state
-    with pytest.raises((TypeError, ValueError)):
-        imu.copy()  # its state has no seed and it has no source
+    with pytest.raises(RuntimeError, match="initialised"):
+        imu.copy()  # it has no state to copy (the Model base's _params says so)
 
 
 def test_dt_must_be_a_real_number_not_a_bool():

@@ -352,7 +352,7 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
     model_name = "dvl_simulator"
     declaration = _declarations.DVL_SIMULATOR
 
-    def _params(self):
+    def _model_params(self):
         sensors = self._sensor_objects()
         return {"sensors": {name: {p: getattr(s, p) for p in NOISE_PARAMS}
                             for name, s in zip(SENSOR_NAMES, sensors)},

@@ -31,6 +31,8 @@ cdef extern from "gznoise.h" nogil:
     void fn_gz_channel_init(fn_gz_channel *c, const fn_gz_params *p, uint64_t key,
                             uint64_t stream, double bias_mean, double bias_stddev)
     double fn_gz_channel_apply_one(fn_gz_channel *c, double x, double dt)
+    int fn_gz_runs_one(fn_gz_channel *ch, const bint *on, int (*run)[3], int nrun,
+                       double *v, double dt)
     int fn_gz_channel_apply(fn_gz_channel *c, size_t m, const double *x, ptrdiff_t xs,
                             ptrdiff_t es, const double *dt, ptrdiff_t dts, size_t n,
                             double *out, ptrdiff_t os)

@@ -43,6 +43,7 @@ from fastnoise.models.gazebo.capi cimport (
     fn_gz_batch_rows,
     fn_gz_channel,
     fn_gz_channel_apply_one,
+    fn_gz_runs_one,
     fn_gz_tile,
     fn_gz_tile_alloc,
     fn_gz_tile_free,
@@ -440,6 +441,7 @@ cdef class _GazeboSensor(Model):
         cdef int k
         cdef object x
         cdef PyObject *a[6]
+        cdef int rc
         if not self._built:
             check_built(self)
         if self._nenv:
@@ -456,10 +458,18 @@ cdef class _GazeboSensor(Model):
             else:
                 v[k] = real_one(<str>PyTuple_GET_ITEM(self._args, k), <object>a[k])
         d = dt_one(dt)
-        self._rooms(1)
-        lock_model(self)
-        self._row(v, d)
-        unlock_model(self)
+        rc = -1
+        if not self._horizontal:
+            # _rooms and _row in one C call (NavSat, whose horizontal model adds to
+            # both, takes them as methods); a run without room is refused below
+            lock_model(self)
+            rc = fn_gz_runs_one(self._ch.ch, self._ch.on, self._run, self._nrun, v, d)
+            unlock_model(self)
+        if rc != -1 or self._horizontal:
+            self._rooms(1)  # words the refusal
+            lock_model(self)
+            self._row(v, d)
+            unlock_model(self)
         if self._ncol == 1:
             return v[0]
         t = PyTuple_New(self._ncol)

@@ -345,7 +345,7 @@ Rotation of a rigid body about its principal axes, driven by a body-frame torque
     declaration = _declarations.RIGID_BODY
     stochastic = False
 
-    def _params(self):
+    def _model_params(self):
         return {
             "inertia": _list3(self.inertia_),
             "omega": _list3(self.omega0_),

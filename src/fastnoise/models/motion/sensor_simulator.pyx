@@ -7,7 +7,7 @@ cimport numpy as cnp
 from libc.math cimport fabs, isfinite
 from libc.stdint cimport UINT64_MAX, uint64_t
 
-from fastnoise.core.capi cimport fn_stream_init, fn_stream_next_f64
+from fastnoise.core.capi cimport FN_FLOAT64, fn_stream, fn_stream_init, fn_stream_next_f64
 from fastnoise.core.fast_arrays cimport behaved_f64
 from fastnoise.core.generator cimport GaussianNoiseGenerator
 from fastnoise.core.model cimport Model
@@ -237,16 +237,31 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         cdef double *dst
         cdef int i
         cdef uint64_t pos
+        cdef fn_stream *st = &self.gen.st
+        cdef const double *z
         if out is None:
             res = cnp.PyArray_EMPTY(1, &n, cnp.NPY_FLOAT64, 0)
+            dst = <double *>cnp.PyArray_DATA(<cnp.ndarray>res)
+        elif behaved_f64(out, 1, 3, True):  # _out3's test, inline
+            res = out
+            dst = <double *>cnp.PyArray_DATA(<cnp.ndarray>res)
         else:
             res = out
-        _out3(res, &dst)
-        pos = self.gen.st.position
+            _out3(res, &dst)
+        pos = st.position
         if pos > UINT64_MAX - 3:
             raise _checks.stream_end(pos)
-        for i in range(3):
-            dst[i] = x[i] + drift[i] + self.sigma_[i] * fn_stream_next_f64(&self.gen.st)
+        # the three normals straight from the stream's cached group (16 normals) when
+        # they all lie in it, else one by one through fn_stream_next_f64: the same values
+        if (st.cache_ok and st.dtype == FN_FLOAT64 and st.cache_group == (pos >> 4)
+                and (pos & 15) <= 13):
+            z = &st.c64[pos & 15]
+            st.position = pos + 3
+            for i in range(3):
+                dst[i] = x[i] + drift[i] + self.sigma_[i] * z[i]
+        else:
+            for i in range(3):
+                dst[i] = x[i] + drift[i] + self.sigma_[i] * fn_stream_next_f64(st)
         return res
 
     def read_angular_velocity(self, out=None):
@@ -257,6 +272,17 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         own array). ValueError if the source's omega is not finite or beyond +/-1e300
         (nothing drawn), OverflowError at the end of the noise stream."""
         cdef double w[3]
+        cdef RigidBodySimulator body
+        if type(self.source_) is RigidBodySimulator:
+            # a rigid body's omega read in place, finite and in range tested at once
+            # (NaN and inf fail the bound); a failure is worded by the full checks
+            body = <RigidBodySimulator>self.source_
+            w[0] = body.omega_[0]
+            w[1] = body.omega_[1]
+            w[2] = body.omega_[2]
+            if (fabs(w[0]) <= _VALUE_MAX and fabs(w[1]) <= _VALUE_MAX
+                    and fabs(w[2]) <= _VALUE_MAX):
+                return self._reading(w, self.drift_omega_, out)
         _source_omega(self.source_, w)
         _in_range("source.omega", w)
         return self._reading(w, self.drift_omega_, out)
@@ -266,6 +292,15 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         ``(pitch, yaw, roll) + drift_angles + noise``; ``out`` and errors as for
         ``read_angular_velocity``."""
         cdef double a[3]
+        cdef RigidBodySimulator body
+        if type(self.source_) is RigidBodySimulator:  # as read_angular_velocity's
+            body = <RigidBodySimulator>self.source_
+            a[0] = body.angles_[1]
+            a[1] = body.angles_[2]
+            a[2] = body.angles_[0]
+            if (fabs(a[0]) <= _VALUE_MAX and fabs(a[1]) <= _VALUE_MAX
+                    and fabs(a[2]) <= _VALUE_MAX):
+                return self._reading(a, self.drift_angles_, out)
         _source_angles(self.source_, a)
         _in_range("source (pitch, yaw, roll)", a)
         return self._reading(a, self.drift_angles_, out)
@@ -351,7 +386,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
     model_name = "sensor_simulator"
     declaration = _declarations.SENSOR_SIMULATOR
 
-    def _params(self):
+    def _model_params(self):
         return {
             "noise_stddev": _list3(self.sigma_),
             "drift_rate": _list3(self.rate_omega_),
