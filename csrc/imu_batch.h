@@ -151,6 +151,16 @@ int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,
  * span s (FN_IMU_BATCH_SPAN samples of each of its streams that draw). */
 void fn_imu_batch_fill_span(fn_imu_batch *b, size_t e, uint64_t s);
 
+/* Internal (imu_batch_fill_kern.c): the cache of one environment for group `group` of
+ * its streams (key `key`, the terms that draw in `on`, bit 6 t + a): z[18 j + 6 t + a]
+ * is normal 16 group + j of the stream of axis a, term t (0 + 1 z, as
+ * fn_normal_group_many_* writes it), or zero where the term is off. SIMD-dispatched;
+ * every target gives the same bits. */
+FN_DECLARE_KERNEL(void, fn_imu_batch_fill_f64,
+                  (uint64_t key, uint32_t on, uint64_t group, double *z))
+FN_DECLARE_KERNEL(void, fn_imu_batch_fill_f32,
+                  (uint64_t key, uint32_t on, uint64_t group, float *z))
+
 /* Internal: one sample of every env on the shared row b->row (b->shared), after the
  * caller's checks (imu_batch.c); the arithmetic of a single model, operation for
  * operation. SIMD-dispatched; every target gives the same bits. */
