@@ -37,14 +37,38 @@ static inline uint64_t slot_stream(int slot) {
 }
 
 #if defined(__AVX2__)
-/* The low word of slot s's stream (the high word is the tag's, the same for all), and
- * the lanes of the head runs: x of run g holds slots 8 g + 0, 2, 4, 6, y 8 g + 1, 3, 5, 7.
- */
-#define SLOT_LO(s)                                                                         \
-    ((long long)((uint32_t)((s) % FN_IMU_AXES) << 8 | (uint32_t)((s) / FN_IMU_AXES)))
-#define LANES(s) {SLOT_LO(s), SLOT_LO((s) + 2), SLOT_LO((s) + 4), SLOT_LO((s) + 6)}
-static const long long lo_words[4][4]
-    __attribute__((aligned(32))) = {LANES(0), LANES(1), LANES(8), LANES(9)};
+/* The low word of slot s's stream (the high word is the tag's, the same for all). */
+#define SLOT_LO(s) ((uint64_t)((s) % FN_IMU_AXES) << 8 | (uint64_t)((s) / FN_IMU_AXES))
+/* A head run's first round, where it depends on the stream alone: M1 times the stream's
+ * low word, and that product's high half, for the lanes of each head run (x of run g
+ * holds slots 8 g + 0, 2, 4, 6, y slots 8 g + 1, 3, 5, 7). */
+#define P1(s) (long long)((uint64_t)FN_PHILOX_M1 * SLOT_LO(s))
+#define H1(s) (long long)(((uint64_t)FN_PHILOX_M1 * SLOT_LO(s)) >> 32)
+#define LANES(F, s) {F(s), F((s) + 2), F((s) + 4), F((s) + 6)}
+static const long long head_p1[4][4] = {LANES(P1, 0), LANES(P1, 1), LANES(P1, 8),
+                                        LANES(P1, 9)};
+static const long long head_h1[4][4] = {LANES(H1, 0), LANES(H1, 1), LANES(H1, 8),
+                                        LANES(H1, 9)};
+
+/* Rounds `from` .. 9 of two vectors of blocks (x, y: words in the low halves of the
+ * lanes, fn_philox_avx2_8's layout) under the round keys rk0, rk1. */
+static inline void rounds(__m256i x[4], __m256i y[4], const __m256i *rk0,
+                          const __m256i *rk1, int from) {
+    const __m256i m0 = _mm256_set1_epi64x(FN_PHILOX_M0);
+    const __m256i m1 = _mm256_set1_epi64x(FN_PHILOX_M1);
+    for (int r = from; r < 10; r++) {
+        __m256i px0 = _mm256_mul_epu32(x[0], m0), px1 = _mm256_mul_epu32(x[2], m1);
+        __m256i py0 = _mm256_mul_epu32(y[0], m0), py1 = _mm256_mul_epu32(y[2], m1);
+        x[0] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(px1, 32), x[1]), rk0[r]);
+        x[2] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(px0, 32), x[3]), rk1[r]);
+        x[1] = px1;
+        x[3] = px0;
+        y[0] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(py1, 32), y[1]), rk0[r]);
+        y[2] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(py0, 32), y[3]), rk1[r]);
+        y[1] = py1;
+        y[3] = py0;
+    }
+}
 #endif
 
 /* Where pair k of tail slot 16 + t sits in the tail arrays: the even pairs (w0, w1) of
@@ -59,8 +83,6 @@ static void words(uint64_t key, uint64_t group, uint32_t *wa, uint32_t *wb, uint
                   uint32_t *tb) {
     const uint64_t b0 = group * FN_GROUP_BLOCKS;
 #if defined(__AVX2__)
-    const __m256i m0 = _mm256_set1_epi64x(FN_PHILOX_M0);
-    const __m256i m1 = _mm256_set1_epi64x(FN_PHILOX_M1);
     __m256i rk0[10], rk1[10];
     uint32_t ka = (uint32_t)key, kb = (uint32_t)(key >> 32);
     for (int r = 0; r < 10; r++) {
@@ -69,56 +91,49 @@ static void words(uint64_t key, uint64_t group, uint32_t *wa, uint32_t *wb, uint
         ka += FN_PHILOX_W0;
         kb += FN_PHILOX_W1;
     }
-    const __m256i shi = _mm256_set1_epi64x((long long)(uint32_t)(FN_IMU_STREAM_TAG >> 32));
-    /* runs 0..7: block q = v / 2 of head slots 8 g + 0..7, g = v % 2; run 8: the tail */
-    for (int v = 0; v <= 2 * FN_GROUP_BLOCKS; v++) {
-        const int q = v / 2, g = v % 2;
-        __m256i x[4], y[4];
-        if (q < FN_GROUP_BLOCKS) { /* head: block q of slots 8g + 0..7 */
-            uint64_t blk = b0 + (uint64_t)q;
-            x[0] = y[0] = _mm256_set1_epi64x((long long)(uint32_t)blk);
-            x[1] = y[1] = _mm256_set1_epi64x((long long)(uint32_t)(blk >> 32));
-            x[2] = _mm256_load_si256((const __m256i *)lo_words[2 * g]);
-            y[2] = _mm256_load_si256((const __m256i *)lo_words[2 * g + 1]);
-        } else { /* tail: blocks 0..3 of slot 16 (x) and of slot 17 (y) */
-            /* b0 is a multiple of 4: adding 0..3 never carries into the high word */
-            x[0] = y[0] = _mm256_add_epi64(_mm256_set1_epi64x((long long)(uint32_t)b0),
-                                           _mm256_setr_epi64x(0, 1, 2, 3));
-            x[1] = y[1] = _mm256_set1_epi64x((long long)(uint32_t)(b0 >> 32));
-            x[2] = _mm256_set1_epi64x(SLOT_LO(HEAD));
-            y[2] = _mm256_set1_epi64x(SLOT_LO(HEAD + 1));
+    const uint32_t shi = (uint32_t)(FN_IMU_STREAM_TAG >> 32);
+    /* head runs: block q of slots 8 g + 0..7. Every lane has the same block, so the
+     * first round's product of the block word is one scalar, and the product of the
+     * stream word is a constant of the lane (head_p1, head_h1). */
+    for (int q = 0; q < FN_GROUP_BLOCKS; q++) {
+        const uint64_t blk = b0 + (uint64_t)q;
+        const uint64_t p0 = (uint64_t)FN_PHILOX_M0 * (uint32_t)blk;
+        const __m256i c0 = _mm256_set1_epi64x((uint32_t)(blk >> 32) ^ (uint32_t)key);
+        const __m256i c2 =
+            _mm256_set1_epi64x((uint32_t)(p0 >> 32) ^ shi ^ (uint32_t)(key >> 32));
+        const __m256i c3 = _mm256_set1_epi64x((uint32_t)p0);
+        for (int g = 0; g < 2; g++) {
+            __m256i x[4], y[4];
+            x[0] =
+                _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)head_h1[2 * g]), c0);
+            y[0] = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)head_h1[2 * g + 1]),
+                                    c0);
+            x[1] = _mm256_loadu_si256((const __m256i *)head_p1[2 * g]);
+            y[1] = _mm256_loadu_si256((const __m256i *)head_p1[2 * g + 1]);
+            x[2] = y[2] = c2;
+            x[3] = y[3] = c3;
+            rounds(x, y, rk0, rk1, 1);
+            uint32_t *a0 = wa + HEAD * (2 * q) + 8 * g, *b0w = wb + HEAD * (2 * q) + 8 * g;
+            _mm256_storeu_si256((__m256i *)a0, fn_philox_avx2_pair(x[0], y[0]));
+            _mm256_storeu_si256((__m256i *)b0w, fn_philox_avx2_pair(x[1], y[1]));
+            _mm256_storeu_si256((__m256i *)(a0 + HEAD), fn_philox_avx2_pair(x[2], y[2]));
+            _mm256_storeu_si256((__m256i *)(b0w + HEAD), fn_philox_avx2_pair(x[3], y[3]));
         }
-        x[3] = y[3] = shi;
-        for (int r = 0; r < 10; r++) {
-            __m256i px0 = _mm256_mul_epu32(x[0], m0), px1 = _mm256_mul_epu32(x[2], m1);
-            __m256i py0 = _mm256_mul_epu32(y[0], m0), py1 = _mm256_mul_epu32(y[2], m1);
-            x[0] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(px1, 32), x[1]),
-                                    rk0[r]);
-            x[2] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(px0, 32), x[3]),
-                                    rk1[r]);
-            x[1] = px1;
-            x[3] = px0;
-            y[0] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(py1, 32), y[1]),
-                                    rk0[r]);
-            y[2] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(py0, 32), y[3]),
-                                    rk1[r]);
-            y[1] = py1;
-            y[3] = py0;
-        }
-        uint32_t *oa0, *ob0, *oa1, *ob1; /* where the even and the odd pairs go */
-        if (q < FN_GROUP_BLOCKS) {
-            oa0 = wa + HEAD * (2 * q) + 8 * g;
-            ob0 = wb + HEAD * (2 * q) + 8 * g;
-            oa1 = wa + HEAD * (2 * q + 1) + 8 * g;
-            ob1 = wb + HEAD * (2 * q + 1) + 8 * g;
-        } else {
-            oa0 = ta, ob0 = tb, oa1 = ta + PAIRS, ob1 = tb + PAIRS;
-        }
-        _mm256_storeu_si256((__m256i *)oa0, fn_philox_avx2_pair(x[0], y[0]));
-        _mm256_storeu_si256((__m256i *)ob0, fn_philox_avx2_pair(x[1], y[1]));
-        _mm256_storeu_si256((__m256i *)oa1, fn_philox_avx2_pair(x[2], y[2]));
-        _mm256_storeu_si256((__m256i *)ob1, fn_philox_avx2_pair(x[3], y[3]));
     }
+    /* the tail run: blocks 0..3 of slot 16 (x) and of slot 17 (y); b0 is a multiple of
+     * 4, so adding 0..3 never carries into the high word */
+    __m256i x[4], y[4];
+    x[0] = y[0] =
+        _mm256_add_epi64(_mm256_set1_epi64x((uint32_t)b0), _mm256_setr_epi64x(0, 1, 2, 3));
+    x[1] = y[1] = _mm256_set1_epi64x((uint32_t)(b0 >> 32));
+    x[2] = _mm256_set1_epi64x((long long)SLOT_LO(HEAD));
+    y[2] = _mm256_set1_epi64x((long long)SLOT_LO(HEAD + 1));
+    x[3] = y[3] = _mm256_set1_epi64x(shi);
+    rounds(x, y, rk0, rk1, 0);
+    _mm256_storeu_si256((__m256i *)ta, fn_philox_avx2_pair(x[0], y[0]));
+    _mm256_storeu_si256((__m256i *)tb, fn_philox_avx2_pair(x[1], y[1]));
+    _mm256_storeu_si256((__m256i *)(ta + PAIRS), fn_philox_avx2_pair(x[2], y[2]));
+    _mm256_storeu_si256((__m256i *)(tb + PAIRS), fn_philox_avx2_pair(x[3], y[3]));
 #else
     for (int s = 0; s < ZN; s++)
         for (int q = 0; q < FN_GROUP_BLOCKS; q++) {
