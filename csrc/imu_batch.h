@@ -10,8 +10,8 @@
  * count; an environment's stream positions are `count` for its terms that are on and
  * 0 for the others (the fn_imu's own fn_stream structs are left at their start).
  * The normals are cached per environment one group (FN_IMU_BATCH_SPAN = FN_GROUP
- * samples) at a time, all its streams refilled by one many-stream kernel call
- * (fn_normal_group_many_*, the values of fn_normal_fill_* with mean 0 and stddev 1):
+ * samples) at a time, all its streams refilled by one kernel call that writes them in
+ * place (fn_imu_batch_fill_*, the values of fn_normal_fill_* with mean 0 and stddev 1):
  * sample j of env e at z[(e * SPAN + j) * Z + 6 t + a] for term t of axis a (zeros for
  * terms that are off), floats for float32 normals, doubles for float64 ones. A step
  * reads one short contiguous run per environment, and the whole cache (1152 bytes an
