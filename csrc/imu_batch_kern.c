@@ -5,6 +5,7 @@
  * order, no contraction, so every target writes a single model's bits. */
 #include "imu_batch.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define SPAN ((size_t)FN_IMU_BATCH_SPAN)
@@ -42,18 +43,19 @@ static void plain_step_avx2(fn_imu_batch *b, const double *omega, const double *
     for (size_t e = 0; e < n; e++) {
         fn_imu_hot *h = &b->hot[e];
         const uint64_t count = h->count;
-        if (e + PREFETCH < n) { /* env e + PREFETCH's three lines, and its normals at */
-            const char *p = (const char *)&b->hot[e + PREFETCH]; /* env e's phase */
-            _mm_prefetch(p, _MM_HINT_T0);
-            _mm_prefetch(p + 64, _MM_HINT_T0);
-            _mm_prefetch(p + 128, _MM_HINT_T0);
-            const char *z =
-                (const char *)b->z + ((e + PREFETCH) * SPAN + count % SPAN) * ZN * size;
-            _mm_prefetch(z, _MM_HINT_T0);
-            _mm_prefetch(z + ZN * size - 1, _MM_HINT_T0);
-        }
-        if (h->zspan != count / SPAN) fn_imu_batch_fill_span(b, e, count / SPAN);
         const size_t at = (e * SPAN + count % SPAN) * ZN;
+        /* env e + PREFETCH's three lines, and its normals at env e's phase (the envs
+         * usually step in phase): fixed distances from env e's, so no address is
+         * read; integer arithmetic, as the lines may lie past the arrays (a prefetch
+         * never faults) */
+        const uintptr_t ph = (uintptr_t)h + PREFETCH * sizeof(fn_imu_hot);
+        const uintptr_t pz = (uintptr_t)b->z + (at + PREFETCH * SPAN * ZN) * size;
+        _mm_prefetch((const char *)ph, _MM_HINT_T0);
+        _mm_prefetch((const char *)(ph + 64), _MM_HINT_T0);
+        _mm_prefetch((const char *)(ph + 128), _MM_HINT_T0);
+        _mm_prefetch((const char *)pz, _MM_HINT_T0);
+        _mm_prefetch((const char *)(pz + ZN * size - 1), _MM_HINT_T0);
+        if (h->zspan != count / SPAN) fn_imu_batch_fill_span(b, e, count / SPAN);
         __m256d zwA, zgA, zrA;
         __m128d zwB, zgB, zrB;
         if (f32) {
