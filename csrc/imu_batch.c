@@ -2,8 +2,6 @@
  * per-sample arithmetic is imu.h's, so each environment's bits are a single model's. */
 #include "imu_batch.h"
 
-#include "normal_many.h"
-
 #include <math.h>
 #if defined(_WIN32)
 #include <malloc.h>
@@ -17,10 +15,6 @@
 /* Where sample j of env e's span starts in the cache (in elements). */
 static inline size_t zat(size_t e, size_t j) {
     return (e * SPAN + j) * ZN;
-}
-
-static uint64_t stream_id(int axis, int term) {
-    return FN_IMU_STREAM_TAG | ((uint64_t)axis << 8) | (uint64_t)term;
 }
 
 /* The hot states on cache-line boundaries (a shared-row step reads 3 whole lines). */
@@ -140,42 +134,18 @@ static void set_dt(fn_imu_batch *b, size_t e, double dt) {
 }
 
 /* The unit normals of span s of env e's streams into the cache, as
- * fn_stream_next_unit returns them (the many-stream kernel gives the bulk fill's bits
- * with mean 0 and stddev 1); zeros for terms that are off. Float32 normals are kept
- * as floats (the step widens them exactly, as fn_stream_next_unit does). */
+ * fn_stream_next_unit returns them (the bulk fill's bits with mean 0 and stddev 1),
+ * zeros for terms that are off: one kernel call straight into the cache's layout
+ * (imu_batch_fill_kern.c). Float32 normals are kept as floats (the step widens them
+ * exactly, as fn_stream_next_unit does). */
 void fn_imu_batch_fill_span(fn_imu_batch *b, size_t e, uint64_t s) {
-    const fn_imu_hot *h = &b->hot[e];
-    int f32 = h->f32;
-    uint64_t key[FN_IMU_BATCH_Z], stream[FN_IMU_BATCH_Z], group[FN_IMU_BATCH_Z];
-    int slot[FN_IMU_BATCH_Z];
-    size_t n = 0;
-    for (int a = 0; a < FN_IMU_AXES; a++)
-        for (int t = 0; t < FN_IMU_TERMS; t++)
-            if (h->on >> (FN_IMU_AXES * t + a) & 1u) {
-                key[n] = h->key;
-                stream[n] = stream_id(a, t);
-                group[n] = s; /* a span is one group */
-                slot[n++] = FN_IMU_AXES * t + a;
-            }
+    fn_imu_hot *h = &b->hot[e];
     size_t at = zat(e, 0);
-    if (f32) {
-        float v[FN_IMU_BATCH_Z * FN_GROUP];
-        float *z = (float *)b->z + at;
-        if (n < ZN) memset(z, 0, SPAN * ZN * sizeof *z);
-        if (n) fn_normal_group_many_f32(key, stream, group, n, v);
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < SPAN; j++)
-                z[j * ZN + (size_t)slot[i]] = v[i * FN_GROUP + j];
-    } else {
-        double v[FN_IMU_BATCH_Z * FN_GROUP];
-        double *z = b->z + at;
-        if (n < ZN) memset(z, 0, SPAN * ZN * sizeof *z);
-        if (n) fn_normal_group_many_f64(key, stream, group, n, v);
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < SPAN; j++)
-                z[j * ZN + (size_t)slot[i]] = v[i * FN_GROUP + j];
-    }
-    b->hot[e].zspan = s;
+    if (h->f32)
+        FN_DISPATCH(fn_imu_batch_fill_f32, (h->key, h->on, s, (float *)b->z + at));
+    else
+        FN_DISPATCH(fn_imu_batch_fill_f64, (h->key, h->on, s, b->z + at));
+    h->zspan = s;
 }
 
 /* The checks of fn_imu_step_checked for one sample at the current coefficients (the

@@ -10,8 +10,8 @@
  * count; an environment's stream positions are `count` for its terms that are on and
  * 0 for the others (the fn_imu's own fn_stream structs are left at their start).
  * The normals are cached per environment one group (FN_IMU_BATCH_SPAN = FN_GROUP
- * samples) at a time, all its streams refilled by one many-stream kernel call
- * (fn_normal_group_many_*, the values of fn_normal_fill_* with mean 0 and stddev 1):
+ * samples) at a time, all its streams refilled by one kernel call that writes them in
+ * place (fn_imu_batch_fill_*, the values of fn_normal_fill_* with mean 0 and stddev 1):
  * sample j of env e at z[(e * SPAN + j) * Z + 6 t + a] for term t of axis a (zeros for
  * terms that are off), floats for float32 normals, doubles for float64 ones. A step
  * reads one short contiguous run per environment, and the whole cache (1152 bytes an
@@ -150,6 +150,16 @@ int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,
 /* Internal (imu_batch.c, imu_batch_kern.c): env e's cache of unit normals filled with
  * span s (FN_IMU_BATCH_SPAN samples of each of its streams that draw). */
 void fn_imu_batch_fill_span(fn_imu_batch *b, size_t e, uint64_t s);
+
+/* Internal (imu_batch_fill_kern.c): the cache of one environment for group `group` of
+ * its streams (key `key`, the terms that draw in `on`, bit 6 t + a): z[18 j + 6 t + a]
+ * is normal 16 group + j of the stream of axis a, term t (0 + 1 z, as
+ * fn_normal_group_many_* writes it), or zero where the term is off. SIMD-dispatched;
+ * every target gives the same bits. */
+FN_DECLARE_KERNEL(void, fn_imu_batch_fill_f64,
+                  (uint64_t key, uint32_t on, uint64_t group, double *z))
+FN_DECLARE_KERNEL(void, fn_imu_batch_fill_f32,
+                  (uint64_t key, uint32_t on, uint64_t group, float *z))
 
 /* Internal: one sample of every env on the shared row b->row (b->shared), after the
  * caller's checks (imu_batch.c); the arithmetic of a single model, operation for

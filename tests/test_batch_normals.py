@@ -1,5 +1,5 @@
-"""The batch's bulk normals (csrc/normal_many_kern.c, issue 24): every SIMD path gives a
-batch whose env i is, bit for bit, the single model ``env=i`` computed on the scalar
+"""The batch's refilled normals (csrc/imu_batch_fill_kern.c, issue 24): every SIMD path
+gives a batch whose env i is, bit for bit, the single model ``env=i`` computed on the scalar
 path; terms that are off, both normal dtypes, refills across many groups, resets and
 ``dt`` changes in the middle of a cached group, and the checks' cached verdicts."""
 
@@ -9,9 +9,9 @@ import pytest
 from fastnoise.core import simd
 from fastnoise.models.imu import ImuNoise, TriadNoise
 
-N = 7  # an odd count: the kernel pairs streams, so an odd stream list has a tail
+N = 7  # an odd count of environments
 # the gyro has every term; the accelerometer has no random walk (its streams are off),
-# so an env draws 15 of the 18 streams (an odd number too)
+# so an env draws 15 of the 18 streams (the refill zeroes the other three slots)
 GYRO = TriadNoise(
     noise_density=1e-3,
     gauss_markov_stddev=2e-3,
@@ -83,3 +83,37 @@ def test_checks_still_refuse_after_the_cached_verdict():
     bw, _ = batch.step(*_inputs(3), 0.01)
     cw, _ = again.step(*_inputs(3), 0.01)
     assert np.array_equal(bw, cw)
+
+
+def _moved(state, position, far):
+    """``state`` with ``position`` (one model's) moved to sample ``far``: every stream
+    whose term is on (position > 0 after a first step) stands at ``far``."""
+    position["sample_count"] = far
+    position["stream_positions"] = [
+        [far if p else 0 for p in row] for row in position["stream_positions"]
+    ]
+    return state
+
+
+@pytest.mark.parametrize("normal_dtype", ["float32", "float64"])
+def test_refills_far_into_the_streams_equal_the_single_model(simd_path, normal_dtype):
+    """Samples past 2^36: the Philox block counter's high word is nonzero (the batch
+    refill builds the counters of its own lanes), and env 1 of the batch still gives the
+    single model's bits across three refills while envs 0 and 2 stay near the start."""
+    far = 2**36 + 13  # mid-group, so the first refill is a partial group
+    zeros = np.zeros((3, 3))
+    batch = ImuNoise(GYRO, ACCEL, seed=5, num_envs=3, normal_dtype=normal_dtype)
+    batch.step(zeros, zeros, 0.01)
+    state = batch.state
+    batch = ImuNoise.from_state(_moved(state, state["position"]["envs"][1], far))
+    single = ImuNoise(GYRO, ACCEL, seed=5, env=1, normal_dtype=normal_dtype)
+    single.step(zeros[0], zeros[0], 0.01)
+    state = single.state
+    single = ImuNoise.from_state(_moved(state, state["position"], far))
+    rng = np.random.default_rng(3)
+    for k in range(40):
+        w, a = rng.normal(size=(3, 3)), rng.normal(0.0, 9.0, size=(3, 3))
+        bw, ba = batch.step(w, a, 0.01)
+        sw, sa = single.step(w[1], a[1], 0.01)
+        assert np.array_equal(bw[1], sw) and np.array_equal(ba[1], sa), (simd_path, k)
+    assert list(batch.sample_count) == [41, far + 40, 41]
