@@ -156,8 +156,11 @@ def band_spectrum(y: FloatArray, dt: float) -> BandSpectrum:
     pl = zl.real**2 + zl.imag**2
     cl = np.asarray(vl.real * zl.real + vl.imag * zl.imag, dtype=np.float64)
     # the Hann-tapered DFT from the untapered one (h = 0.5 - 0.5 cos(2 pi t / L))
-    k = np.arange(low + 3, min(top, length // 2 - 1) + 1, 2)  # k + 1 <= L // 2
-    hann = 0.5 * x[k] - 0.25 * (x[k - 1] + x[k + 1])
+    k0, k1 = low + 3, min(top, length // 2 - 1) + 1
+    k = np.arange(k0, k1, 2)  # k + 1 <= L // 2
+    # strided slices, not x[k] gathers: the same values, without copying three
+    # index arrays' worth of complex ordinates (a 10^7 log: ~0.5 s less per column)
+    hann = 0.5 * x[k0:k1:2] - 0.25 * (x[k0 - 1 : k1 - 1 : 2] + x[k0 + 1 : k1 + 1 : 2])
     pk = (hann.real**2 + hann.imag**2) / (0.375 * length)  # sum(h^2) = 3 L / 8
     # band edges in the index j of the kept ordinates
     edges = list(range(min(_SINGLE, k.size) + 1))
@@ -190,7 +193,8 @@ def band_spectrum(y: FloatArray, dt: float) -> BandSpectrum:
     # to ~1e6 ordinates, where an approximate mean would bias N by more than its sd)
     wk = 2.0 * math.pi * k / length
     c = 2.0 * math.pi**2 / (3.0 * float(length) ** 2)
-    wsum = np.concatenate([[0.0], np.cumsum(2.0 - 2.0 * np.cos(wk) + c * 2.0 * np.cos(wk))])
+    cos_wk = np.cos(wk)
+    wsum = np.concatenate([[0.0], np.cumsum(2.0 - 2.0 * cos_wk + c * 2.0 * cos_wk)])
     white = np.concatenate([2.0 - 2.0 * np.cos(wl), (wsum[e[1:]] - wsum[e[:-1]]) / count])
     # the endpoint band: s = (y_L - y_0) / sqrt(L), one real Gaussian ordinate
     s_end = float(np.sum(d)) / math.sqrt(length)
