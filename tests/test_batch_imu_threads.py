@@ -7,8 +7,7 @@ environment untouched."""
 import numpy as np
 import pytest
 
-from fastnoise.models.imu import ImuNoise, TriadNoise
-from fastnoise.models.imu import imu_noise
+from fastnoise.models.imu import ImuNoise, TriadNoise, imu_noise
 
 GYRO = TriadNoise(
     noise_density=1e-3,
@@ -103,7 +102,7 @@ def test_per_env_parameters_and_partial_resets(normal_dtype):
 
 
 def test_a_full_size_batch_splits_by_default():
-    # the default smallest part (hundreds of envs): 4 threads take 4 parts of 1000
+    # the default smallest part (about a thousand envs): threads=4 gives 3 parts here
     models = {k: ImuNoise(GYRO, ACCEL, seed=9, num_envs=4000) for k in (None, 4)}
     w, a = _rows(20, 4000, 4)
     for j in range(20):
@@ -148,8 +147,14 @@ def test_a_refusal_steps_no_environment(threads):
 
 @pytest.mark.parametrize(
     ("bad", "err"),
-    [(0, ValueError), (-2, ValueError), (1 << 16, ValueError), (2.0, TypeError),
-     (True, TypeError), ("2", TypeError)],
+    [
+        (0, ValueError),
+        (-2, ValueError),
+        (1 << 16, ValueError),
+        (2.0, TypeError),
+        (True, TypeError),
+        ("2", TypeError),
+    ],
 )
 @pytest.mark.parametrize("num_envs", [None, 4])
 def test_bad_threads_are_refused_by_name(bad, err, num_envs):
