@@ -353,28 +353,28 @@ static int any_too_large(const double *v, size_t n, double max_input) {
     return bad;
 }
 
-/* The shared-row step when it applies (one step dt for all, every env on the row,
- * the checks sure to pass, no true value out of range): 1 when it ran, 0 when the
- * general path must run (nothing changed then but the shared row's cache). */
-static int try_shared_step(fn_imu_batch *b, const double *omega, const double *accel,
-                           double dt, double *omega_out, double *accel_out) {
+/* Whether the shared-row step applies (one step dt for all, every env on the row, the
+ * checks sure to pass, no true value out of range): 1 when it does, and the bound of
+ * clear steps is then taken for it; 0 when the general path must run (nothing changed
+ * then but the shared row's cache). */
+static int shared_step_ok(fn_imu_batch *b, const double *omega, const double *accel,
+                          double dt) {
     if (!b->shared_known) find_shared(b);
     if (!b->shared || dt != b->row.coef_dt) return 0;
     if (b->clear == 0 && (b->clear = clear_steps(b)) == 0) return 0;
     if (any_too_large(omega, 3 * b->n, b->row.max_input) ||
         any_too_large(accel, 3 * b->n, b->row.max_input))
         return 0;
-    FN_DISPATCH(fn_imu_batch_shared_step, (b, omega, accel, omega_out, accel_out));
     b->clear--;
     b->gates_stale = 1;
     return 1;
 }
 
-int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double *accel,
-                              const double *dt, size_t dt_stride, double *omega_out,
-                              double *accel_out, size_t *env, size_t *where) {
-    if (dt_stride == 0 && try_shared_step(b, omega, accel, dt[0], omega_out, accel_out))
-        return FN_IMU_OK;
+int fn_imu_batch_step_begin(fn_imu_batch *b, const double *omega, const double *accel,
+                            const double *dt, size_t dt_stride, int *shared, size_t *env,
+                            size_t *where) {
+    *shared = dt_stride == 0 && shared_step_ok(b, omega, accel, dt[0]);
+    if (*shared) return FN_IMU_OK;
     forget_gates(b);
     for (size_t e = 0; e < b->n; e++) {
         fn_imu_gate *g = &b->gate[e];
@@ -392,12 +392,33 @@ int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double
             return rc;
         }
     }
-    for (size_t e = 0; e < b->n; e++) {
-        if (e + PREFETCH < b->n)
+    return FN_IMU_OK;
+}
+
+void fn_imu_batch_step_range(fn_imu_batch *b, int shared, const double *omega,
+                             const double *accel, double *omega_out, double *accel_out,
+                             size_t start, size_t count) {
+    size_t end = start + count;
+    if (shared) {
+        FN_DISPATCH(fn_imu_batch_shared_step,
+                    (b, start, end, omega, accel, omega_out, accel_out));
+        return;
+    }
+    for (size_t e = start; e < end; e++) {
+        if (e + PREFETCH < end) /* not past the range: another thread may step it */
             prefetch_env(b, e + PREFETCH, (size_t)(b->hot[e].count % SPAN), b->hot[e].f32);
         step_env(b, e, omega + 3 * e, accel + 3 * e, omega_out + 3 * e, accel_out + 3 * e);
     }
-    return FN_IMU_OK;
+}
+
+int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double *accel,
+                              const double *dt, size_t dt_stride, double *omega_out,
+                              double *accel_out, size_t *env, size_t *where) {
+    int shared = 0;
+    int rc = fn_imu_batch_step_begin(b, omega, accel, dt, dt_stride, &shared, env, where);
+    if (rc == FN_IMU_OK)
+        fn_imu_batch_step_range(b, shared, omega, accel, omega_out, accel_out, 0, b->n);
+    return rc;
 }
 
 int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,

@@ -138,6 +138,22 @@ int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double
                               const double *dt, size_t dt_stride, double *omega_out,
                               double *accel_out, size_t *env, size_t *where);
 
+/* fn_imu_batch_step_checked in two halves, so that the environments can be stepped in
+ * parts on several threads. _begin runs every check of the whole batch (and sets each
+ * env's coefficients for its step): on a refusal it returns the FN_IMU_ERR_* code as
+ * fn_imu_batch_step_checked does and nothing is stepped; on FN_IMU_OK the caller must
+ * then step every environment exactly once, by _range calls over ranges [start,
+ * start + count) that partition [0, n), passing *shared and the same arrays. A _range
+ * call reads and writes only the state, cache and rows of its own environments, so
+ * calls on disjoint ranges may run at the same time, and the bits do not depend on
+ * the partition. */
+int fn_imu_batch_step_begin(fn_imu_batch *b, const double *omega, const double *accel,
+                            const double *dt, size_t dt_stride, int *shared, size_t *env,
+                            size_t *where);
+void fn_imu_batch_step_range(fn_imu_batch *b, int shared, const double *omega,
+                             const double *accel, double *omega_out, double *accel_out,
+                             size_t start, size_t count);
+
 /* t samples of every environment: omega, accel (n, t, 3) C-contiguous, outputs the
  * same shape (each may be exactly its input); dt[e * env_stride + k * time_stride] the
  * step of sample k of env e. Bit for bit t calls of fn_imu_batch_step_checked; every
@@ -161,11 +177,11 @@ FN_DECLARE_KERNEL(void, fn_imu_batch_fill_f64,
 FN_DECLARE_KERNEL(void, fn_imu_batch_fill_f32,
                   (uint64_t key, uint32_t on, uint64_t group, float *z))
 
-/* Internal: one sample of every env on the shared row b->row (b->shared), after the
- * caller's checks (imu_batch.c); the arithmetic of a single model, operation for
- * operation. SIMD-dispatched; every target gives the same bits. */
+/* Internal: one sample of envs [start, end) on the shared row b->row (b->shared),
+ * after the caller's checks (imu_batch.c); the arithmetic of a single model, operation
+ * for operation. SIMD-dispatched; every target gives the same bits. */
 FN_DECLARE_KERNEL(void, fn_imu_batch_shared_step,
-                  (fn_imu_batch * b, const double *omega, const double *accel,
-                   double *omega_out, double *accel_out))
+                  (fn_imu_batch * b, size_t start, size_t end, const double *omega,
+                   const double *accel, double *omega_out, double *accel_out))
 
 #endif

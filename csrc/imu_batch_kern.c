@@ -30,8 +30,8 @@ static inline void term_f64(const double *zt, __m256d *lo, __m128d *hi) {
  * axes of an env as a vector of axes 0..3 (gyro x, y, z, accel x) and one of axes 4, 5,
  * each operation the loop's below (and step_env's) in its order, so the bits are the
  * same; and no stack round trip of the normals or the outputs. */
-static void plain_step_avx2(fn_imu_batch *b, const double *omega, const double *accel,
-                            double *omega_out, double *accel_out) {
+static void plain_step_avx2(fn_imu_batch *b, size_t start, size_t end, const double *omega,
+                            const double *accel, double *omega_out, double *accel_out) {
     const fn_imu_row *r = &b->row;
     const __m256d alA = _mm256_loadu_pd(r->alpha), drA = _mm256_loadu_pd(r->gm_drive);
     const __m256d wkA = _mm256_loadu_pd(r->rw_step), whA = _mm256_loadu_pd(r->white);
@@ -39,8 +39,8 @@ static void plain_step_avx2(fn_imu_batch *b, const double *omega, const double *
     const __m128d wkB = _mm_loadu_pd(r->rw_step + 4), whB = _mm_loadu_pd(r->white + 4);
     const __m256i first3 = _mm256_setr_epi64x(-1, -1, -1, 0);
     const int f32 = r->f32;
-    const size_t n = b->n, size = f32 ? sizeof(float) : sizeof(double);
-    for (size_t e = 0; e < n; e++) {
+    const size_t size = f32 ? sizeof(float) : sizeof(double);
+    for (size_t e = start; e < end; e++) {
         fn_imu_hot *h = &b->hot[e];
         const uint64_t count = h->count;
         const size_t at = (e * SPAN + count % SPAN) * ZN;
@@ -105,12 +105,12 @@ static void plain_step_avx2(fn_imu_batch *b, const double *omega, const double *
 }
 #endif
 
-void FN_KERNEL(fn_imu_batch_shared_step)(fn_imu_batch *b, const double *omega,
-                                         const double *accel, double *omega_out,
-                                         double *accel_out) {
+void FN_KERNEL(fn_imu_batch_shared_step)(fn_imu_batch *b, size_t start, size_t end,
+                                         const double *omega, const double *accel,
+                                         double *omega_out, double *accel_out) {
 #if defined(__AVX2__)
     if (b->row.plain) {
-        plain_step_avx2(b, omega, accel, omega_out, accel_out);
+        plain_step_avx2(b, start, end, omega, accel, omega_out, accel_out);
         return;
     }
 #endif
@@ -121,11 +121,12 @@ void FN_KERNEL(fn_imu_batch_shared_step)(fn_imu_batch *b, const double *omega,
     memcpy(drive, r->gm_drive, sizeof drive);
     memcpy(walk, r->rw_step, sizeof walk);
     const int f32 = r->f32, plain = r->plain;
-    const size_t n = b->n, size = f32 ? sizeof(float) : sizeof(double);
-    for (size_t e = 0; e < n; e++) {
+    const size_t size = f32 ? sizeof(float) : sizeof(double);
+    for (size_t e = start; e < end; e++) {
         fn_imu_hot *h = &b->hot[e];
 #if defined(__GNUC__) || defined(__clang__)
-        if (e + PREFETCH < n) { /* env e + PREFETCH's three lines and its normals */
+        if (e + PREFETCH < end) { /* env e + PREFETCH's lines and normals (in range: it
+                                   * reads that env's count, which no other part steps) */
             const fn_imu_hot *p = &b->hot[e + PREFETCH];
             __builtin_prefetch(p, 1);
             __builtin_prefetch((const char *)p + 64, 1);

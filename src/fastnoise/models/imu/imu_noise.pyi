@@ -31,6 +31,8 @@ class ImuNoise(Model):
         dt: float | ArrayLike,
         out_omega: NDArray[np.float64] | None = None,
         out_accel: NDArray[np.float64] | None = None,
+        *,
+        threads: int | None = None,
     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
     def apply(
         self,
