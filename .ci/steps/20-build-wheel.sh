@@ -56,8 +56,10 @@ import zipfile
 
 
 def record(path):
+    """name and hash of every file but the metadata (which names the backend's version)"""
     with zipfile.ZipFile(path) as z:
-        return z.read(next(n for n in z.namelist() if n.endswith(".dist-info/RECORD")))
+        text = z.read(next(n for n in z.namelist() if n.endswith(".dist-info/RECORD")))
+    return sorted(line for line in text.decode().splitlines() if ".dist-info/" not in line)
 
 
 if record(sys.argv[1]) != record(sys.argv[2]):
