@@ -61,7 +61,7 @@ class Project:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.build = root / "build"
-        self.prefix = root / "prefix"
+        self.prefix = root / "prefix-0"
         (root / "CMakeLists.txt").write_text(PROJECT.format(nested=NESTED.as_posix()))
         self.set_source(1)
 
@@ -77,6 +77,10 @@ class Project:
         log = _run("cmake", "-G", generator, "-S", ".", "-B", self.build, "-DSKBUILD=2", *defines,
              cwd=self.root)  # fmt: skip
         log += _run("cmake", "--build", self.build, cwd=self.root)
+        # a new, empty prefix each time, as scikit-build-core installs into a new wheel
+        # folder (into an old one, cmake --install skips a file whose time differs from
+        # the installed one's by less than a second)
+        self.prefix = self.root / f"prefix-{len(list(self.root.glob('prefix-*')))}"
         _run("cmake", "--install", self.build, "--prefix", self.prefix, "--strip", cwd=self.root)
         return log
 
