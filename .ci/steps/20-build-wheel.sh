@@ -30,6 +30,46 @@ rm -rf dist wheelhouse build/ci
 "$bpy" -m pip wheel -q . --no-build-isolation --no-deps -w dist -C build-dir=build/ci
 "$bpy" -m build --sdist --no-isolation -o dist . >/dev/null
 
+# Issue 29: the same build again in a new, isolated pip build environment (what every
+# plain `pip install .` makes) compiles nothing and gives the same wheel. scikit-build-core
+# resets the cache of build/ci for the new environment; the objects are in the nested
+# build, build/ci/core (CMakeLists.txt, cmake/NestedBuild.cmake), which keeps them.
+# Only when the index gave the new environment the same Cython and numpy as the build
+# venv (other versions rightly transpile and compile again).
+versions=$("$bpy" -c 'import Cython, numpy; print(f"Cython {Cython.__version__}, numpy {numpy.__version__}")')
+again=build/ci/again
+"$bpy" -m pip wheel -v . --no-deps -w "$again" -C build-dir=build/ci >build/ci/again.log 2>&1 || {
+  cat build/ci/again.log
+  exit 1
+}
+if grep -qF -- "-- $versions" build/ci/again.log; then
+  compiled=$(grep -c 'Building C object' build/ci/again.log || true)
+  echo "-- isolated rebuild ($versions): $compiled objects compiled"
+  if [ "$compiled" -ne 0 ]; then
+    grep 'Building C object' build/ci/again.log >&2
+    echo "a rebuild in a new build environment compiled again (issue 29)" >&2
+    exit 1
+  fi
+  "$bpy" - dist/*.whl "$again"/*.whl <<'PY'
+import sys
+import zipfile
+
+
+def record(path):
+    """name and hash of every file but the metadata (which names the backend's version)"""
+    with zipfile.ZipFile(path) as z:
+        text = z.read(next(n for n in z.namelist() if n.endswith(".dist-info/RECORD")))
+    return sorted(line for line in text.decode().splitlines() if ".dist-info/" not in line)
+
+
+if record(sys.argv[1]) != record(sys.argv[2]):
+    sys.exit("the rebuilt wheel differs from the first: " + " ".join(sys.argv[1:]))
+print("-- the rebuilt wheel has the same files, byte for byte (RECORD)")
+PY
+else
+  echo "-- isolated rebuild: other Cython or numpy than $versions, not checked"
+fi
+
 auditwheel repair -w wheelhouse dist/*.whl
 wheels=(wheelhouse/*.whl)
 if [ "${#wheels[@]}" -ne 1 ]; then
