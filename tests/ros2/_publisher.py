@@ -1,11 +1,15 @@
 """Publish N LaserScans (scan(k) of _ros2_support) on a topic at a rate (Hz), Reliable
-depth 1000, once a subscriber is matched; print "acked" when every message was
-acknowledged. Run as a separate process by test_node.py."""
+depth 1000, once a subscriber is matched and the gate file (argv[4]) exists; print
+"acked" when every message was acknowledged. Run as a separate process by test_node.py,
+which creates the gate once its own subscriber matched the node's output: a noised
+message published before that match would be lost (Volatile), which is not the node's
+loss. A fixed sleep in its place failed on a loaded machine."""
 
 from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 import rclpy
 from _ros2_support import scan
@@ -16,7 +20,7 @@ from fastnoise.ros2 import qos_profile
 
 
 def main() -> int:
-    topic, n, rate = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+    topic, n, rate, gate = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), Path(sys.argv[4])
     rclpy.init()
     node = rclpy.create_node("publisher")
     pub = node.create_publisher(LaserScan, topic, qos_profile(None, depth=1000))
@@ -26,7 +30,12 @@ def main() -> int:
     if pub.get_subscription_count() == 0:
         print("no subscriber", file=sys.stderr)
         return 1
-    time.sleep(1.0)  # the node's output and its subscriber match meanwhile
+    end = time.monotonic() + 60
+    while not gate.exists() and time.monotonic() < end:
+        time.sleep(0.01)
+    if not gate.exists():
+        print(f"no gate file {gate}", file=sys.stderr)
+        return 1
     t0 = time.monotonic()
     for k in range(n):
         pub.publish(scan(k, 1_700_000_000 * 10**9 + k * 10**6))

@@ -82,6 +82,7 @@ class Client:
         self.node = rclpy.create_node(name, context=context)
         self.got: dict[str, list] = {}
         self.pubs: dict[str, object] = {}
+        self.subs: dict[str, object] = {}
 
     def publisher(self, cls, topic: str, qos=None):
         self.pubs[topic] = self.node.create_publisher(cls, topic, qos or qos_profile(None))
@@ -89,7 +90,9 @@ class Client:
 
     def subscribe(self, cls, topic: str, qos=None) -> list:
         box = self.got.setdefault(topic, [])
-        self.node.create_subscription(cls, topic, box.append, qos or qos_profile(None))
+        self.subs[topic] = self.node.create_subscription(
+            cls, topic, box.append, qos or qos_profile(None)
+        )
         return box
 
 
@@ -437,6 +440,7 @@ def test_multiprocess_signal_loses_nothing(context, tmp_path: Path, sig, n) -> N
 
     suite_path = write_suite(tmp_path)
     ready = tmp_path / "ready"
+    gate = tmp_path / "gate"
     node = subprocess.Popen(
         [
             sys.executable, "-m", "fastnoise", "node", "--config", str(suite_path),
@@ -453,11 +457,19 @@ def test_multiprocess_signal_loses_nothing(context, tmp_path: Path, sig, n) -> N
         assert spin_until(ex, lambda: ready.exists() or node.poll() is not None, timeout=60)
         assert node.poll() is None, node.communicate()[1]
         publisher = subprocess.Popen(
-            [sys.executable, str(HERE / "_publisher.py"), "/robot/scan_raw", str(n), "500"],
+            [sys.executable, str(HERE / "_publisher.py"), "/robot/scan_raw", str(n), "500",
+             str(gate)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+        )  # fmt: skip
+        # the node subscribes /robot/scan_raw (and creates its output) once it sees the
+        # publisher's type; the publisher starts when this subscriber matched that output
+        output = client.subs["/robot/scan"]
+        assert spin_until(
+            ex, lambda: output.get_publisher_count() > 0 or publisher.poll() is not None, 60
         )
+        gate.touch()
         # collect while the publisher runs; it exits once the node acknowledged all
         assert spin_until(ex, lambda: publisher.poll() is not None, timeout=60)
         out, err = publisher.communicate()
