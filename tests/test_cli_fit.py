@@ -22,8 +22,8 @@ pytestmark = pytest.mark.python_only
 DT = 0.01
 
 
-@pytest.fixture(scope="module")
-def imu_log(tmp_path_factory):
+def write_imu_log(path, seed):
+    """A 10-minute six-column log at 100 Hz: a Gauss-Markov gyro, a random-walk accel."""
     gyro = TriadNoise(
         noise_density=2e-4,
         gauss_markov_stddev=5e-4,
@@ -32,10 +32,14 @@ def imu_log(tmp_path_factory):
     )
     accel = TriadNoise(noise_density=2e-3, random_walk_density=2e-4)
     zeros = np.zeros((60_000, 3))
-    w, a = ImuNoise(gyro=gyro, accel=accel, seed=1).apply(zeros, zeros, DT)
-    path = tmp_path_factory.mktemp("logs") / "imu.npy"
+    w, a = ImuNoise(gyro=gyro, accel=accel, seed=seed).apply(zeros, zeros, DT)
     np.save(path, np.concatenate([w, a], axis=1))
     return path
+
+
+@pytest.fixture(scope="module")
+def imu_log(tmp_path_factory):
+    return write_imu_log(tmp_path_factory.mktemp("logs") / "imu.npy", 1)
 
 
 def test_registry_has_fit_and_report():
@@ -110,17 +114,7 @@ def test_fit_select_is_passed_to_fit_noise(tmp_path):
     # choices differ, so each run must be fit_noise's with the same select
     from fastnoise.analysis.fit import fit_noise
 
-    gyro = TriadNoise(
-        noise_density=2e-4,
-        gauss_markov_stddev=5e-4,
-        gauss_markov_correlation_time=2.0,
-        gauss_markov_steady_state=True,
-    )
-    accel = TriadNoise(noise_density=2e-3, random_walk_density=2e-4)
-    zeros = np.zeros((60_000, 3))
-    w, a = ImuNoise(gyro=gyro, accel=accel, seed=5).apply(zeros, zeros, DT)
-    log = tmp_path / "imu5.npy"
-    np.save(log, np.concatenate([w, a], axis=1))
+    log = write_imu_log(tmp_path / "imu5.npy", 5)
     got = {}
     for select in ("triad", "axis"):
         out = tmp_path / select
