@@ -30,11 +30,14 @@
 
 _Static_assert(ZN == HEAD + 2 && SPAN == FN_GROUP, "imu_batch_fill: 18 slots, one group");
 
-/* The Philox stream of slot 6 t + a (imu.h's stream of axis a, term t). */
+#if !defined(__AVX2__)
+/* The Philox stream of slot 6 t + a (imu.h's stream of axis a, term t); the AVX2 path
+ * builds the same words in vectors (SLOT_LO), so only the plain C path calls this. */
 static inline uint64_t slot_stream(int slot) {
     return FN_IMU_STREAM_TAG | ((uint64_t)(slot % FN_IMU_AXES) << 8) |
            (uint64_t)(slot / FN_IMU_AXES);
 }
+#endif
 
 #if defined(__AVX2__)
 /* The low word of slot s's stream (the high word is the tag's, the same for all). */
