@@ -59,11 +59,15 @@ cdef inline list _list3(const double *a):
     return [a[0], a[1], a[2]]
 
 
+cdef inline bint _within3(const double *v) noexcept nogil:
+    # finite and within +/-VALUE_MAX, all three (NaN and inf fail the bound)
+    return (fabs(v[0]) <= _VALUE_MAX and fabs(v[1]) <= _VALUE_MAX
+            and fabs(v[2]) <= _VALUE_MAX)
+
+
 cdef int _in_range(str name, const double *v) except -1:
-    cdef int i
-    for i in range(3):
-        if not fabs(v[i]) <= _VALUE_MAX:
-            raise _checks.source_out_of_range(name, v[0], v[1], v[2])
+    if not _within3(v):
+        raise _checks.source_out_of_range(name, v[0], v[1], v[2])
     return 0
 
 
@@ -280,8 +284,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
             w[0] = body.omega_[0]
             w[1] = body.omega_[1]
             w[2] = body.omega_[2]
-            if (fabs(w[0]) <= _VALUE_MAX and fabs(w[1]) <= _VALUE_MAX
-                    and fabs(w[2]) <= _VALUE_MAX):
+            if _within3(w):
                 return self._reading(w, self.drift_omega_, out)
         _source_omega(self.source_, w)
         _in_range("source.omega", w)
@@ -298,8 +301,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
             a[0] = body.angles_[1]
             a[1] = body.angles_[2]
             a[2] = body.angles_[0]
-            if (fabs(a[0]) <= _VALUE_MAX and fabs(a[1]) <= _VALUE_MAX
-                    and fabs(a[2]) <= _VALUE_MAX):
+            if _within3(a):
                 return self._reading(a, self.drift_angles_, out)
         _source_angles(self.source_, a)
         _in_range("source (pitch, yaw, roll)", a)
