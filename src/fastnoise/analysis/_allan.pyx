@@ -59,26 +59,28 @@ def sums(const double[::1] x, const int64_t[::1] m):
     return out
 
 
-def mdev_sums(const double[::1] x, const int64_t[::1] m):
-    """sum_j (c[j+m] - c[j])^2 of the running sums c of the second differences of x,
-    per m (NaN where 3m > len(x)): the modified Allan variance's numerator."""
+ctypedef void (*sums_kernel)(const double *x, size_t npts, const int64_t *m, size_t nm,
+                             double *out) noexcept nogil
+
+
+cdef object _nan_filled_sums(sums_kernel kernel, const double[::1] x, const int64_t[::1] m):
+    # one C pass over x per list m, NaN where the kernel leaves a lag out
     cdef Py_ssize_t nm = m.shape[0]
     out = np.full(nm, np.nan, dtype=np.float64)
     cdef double[::1] o = out
     if nm == 0 or x.shape[0] == 0:
         return out
     with nogil:
-        fn_mdev_sums(&x[0], <size_t>x.shape[0], &m[0], <size_t>nm, &o[0])
+        kernel(&x[0], <size_t>x.shape[0], &m[0], <size_t>nm, &o[0])
     return out
+
+
+def mdev_sums(const double[::1] x, const int64_t[::1] m):
+    """sum_j (c[j+m] - c[j])^2 of the running sums c of the second differences of x,
+    per m (NaN where 3m > len(x)): the modified Allan variance's numerator."""
+    return _nan_filled_sums(fn_mdev_sums, x, m)
 
 
 def hadamard_sums(const double[::1] x, const int64_t[::1] m):
     """sum_i (((x[i+3m] - 3 x[i+2m]) + 3 x[i+m]) - x[i])^2 per m (NaN where 3m >= len(x))."""
-    cdef Py_ssize_t nm = m.shape[0]
-    out = np.full(nm, np.nan, dtype=np.float64)
-    cdef double[::1] o = out
-    if nm == 0 or x.shape[0] == 0:
-        return out
-    with nogil:
-        fn_hadamard_sums(&x[0], <size_t>x.shape[0], &m[0], <size_t>nm, &o[0])
-    return out
+    return _nan_filled_sums(fn_hadamard_sums, x, m)
