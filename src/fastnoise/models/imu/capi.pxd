@@ -77,6 +77,13 @@ cdef extern from "imu_batch.h" nogil:
     int fn_imu_batch_step_checked(fn_imu_batch *b, const double *omega, const double *accel,
                                   const double *dt, size_t dt_stride, double *omega_out,
                                   double *accel_out, size_t *env, size_t *where)
+    # the batch step in two halves (every check, then disjoint env ranges: imu_batch.h)
+    int fn_imu_batch_step_begin(fn_imu_batch *b, const double *omega, const double *accel,
+                                const double *dt, size_t dt_stride, int *shared,
+                                size_t *env, size_t *where)
+    void fn_imu_batch_step_range(fn_imu_batch *b, int shared, const double *omega,
+                                 const double *accel, double *omega_out, double *accel_out,
+                                 size_t start, size_t count)
     int fn_imu_batch_apply_checked(fn_imu_batch *b, size_t t, const double *omega,
                                    const double *accel, const double *dt, size_t env_stride,
                                    size_t time_stride, double *omega_out, double *accel_out,

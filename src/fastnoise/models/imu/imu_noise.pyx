@@ -17,17 +17,13 @@ from fastnoise.core.buffers cimport recycled_empty
 from fastnoise.core.fast_arrays cimport behaved_f64, read3_fast
 from fastnoise.core.model cimport Model, lock_model, unlock_model
 from fastnoise.models.imu cimport capi
-from fastnoise.models.imu.capi cimport fn_imu, fn_imu_batch
+from fastnoise.models.imu.capi cimport (
+    fn_imu,
+    fn_imu_batch,
+    fn_imu_batch_step_begin,
+    fn_imu_batch_step_range,
+)
 
-
-cdef extern from "imu_batch.h" nogil:
-    # the batch step in two halves (checks, then disjoint ranges: imu_batch.h)
-    int fn_imu_batch_step_begin(fn_imu_batch *b, const double *omega, const double *accel,
-                                const double *dt, size_t dt_stride, int *shared,
-                                size_t *env, size_t *where)
-    void fn_imu_batch_step_range(fn_imu_batch *b, int shared, const double *omega,
-                                 const double *accel, double *omega_out, double *accel_out,
-                                 size_t start, size_t count)
 
 # Fewest environments a thread of a batch step takes: an env steps in about 0.06 us,
 # and a hand-off to the pool and back costs some 60 us of wall time (measured on a
