@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "imu_batch.h" /* the refill kernel of a batch env's normals (fn_imu_step_cached) */
+
 static uint64_t stream_id(int axis, int term) {
     return FN_IMU_STREAM_TAG | ((uint64_t)axis << 8) | (uint64_t)term;
 }
@@ -38,11 +40,21 @@ void fn_imu_init(fn_imu *m) {
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             if (m->gsens[i][j] != 0.0) m->gsens_on = 1;
+    m->on_mask = 0;
+    m->n_on = 0;
+    m->plain = !m->lin_on[0] && !m->lin_on[1] && !m->gsens_on;
     for (int a = 0; a < FN_IMU_AXES; a++) {
         const fn_imu_axis_params *p = &m->p[a];
         m->on[a][FN_IMU_WHITE] = p->noise_stddev > 0.0 || p->noise_density > 0.0;
         m->on[a][FN_IMU_GM] = p->gm_tau > 0.0 && p->gm_stddev > 0.0;
         m->on[a][FN_IMU_RW] = p->rw_density > 0.0;
+        for (int t = 0; t < FN_IMU_TERMS; t++) {
+            m->on_mask |= (uint32_t)(m->on[a][t] != 0) << (FN_IMU_AXES * t + a);
+            if (m->on[a][t]) m->on_list[m->n_on++] = (unsigned char)(FN_IMU_TERMS * a + t);
+        }
+        /* fn_imu_axis_sample's clamp to +-inf and its quantization switch change
+         * nothing then */
+        m->plain &= p->full_scale == INFINITY && !(p->lsb > 0.0);
     }
     /* |x_i| <= (row sum of |C| and |G|) * max |true value| */
     double rows = 1.0;
@@ -85,14 +97,23 @@ void fn_imu_reset(fn_imu *m) {
     m->count = 0;
     m->room = UINT64_MAX;
     m->coef_dt = 0.0; /* the offsets depend on the turn-on biases: recompute */
+    m->clear = 0;
+    m->aligned = 1;
 }
 
 void fn_imu_set_room(fn_imu *m) {
     uint64_t top = m->count;
+    int aligned = 1;
     for (int a = 0; a < FN_IMU_AXES; a++)
         for (int t = 0; t < FN_IMU_TERMS; t++)
-            if (m->on[a][t] && m->st[a][t].position > top) top = m->st[a][t].position;
+            if (m->on[a][t]) {
+                uint64_t p = m->st[a][t].position;
+                top = p > top ? p : top;
+                aligned &= p == m->count;
+            }
     m->room = UINT64_MAX - top;
+    m->clear = 0; /* the state was set: its checks are unknown */
+    m->aligned = aligned;
 }
 
 /* The coefficients of axis a for step dt. */
@@ -124,9 +145,17 @@ static void coefs_of(const fn_imu *m, int a, double dt, fn_imu_coefs *c) {
 }
 
 void fn_imu_set_dt(fn_imu *m, double dt) {
-    for (int a = 0; a < FN_IMU_AXES; a++)
-        coefs_of(m, a, dt, &m->c[a]);
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        fn_imu_coefs *c = &m->c[a];
+        coefs_of(m, a, dt, c);
+        m->rows.offset[a] = c->offset;
+        m->rows.white[a] = c->white;
+        m->rows.alpha[a] = c->alpha;
+        m->rows.gm_drive[a] = c->gm_drive;
+        m->rows.rw_step[a] = c->rw_step;
+    }
     m->coef_dt = dt;
+    m->clear = 0; /* the bound was for the old coefficients */
 }
 
 /* The checks of n more samples whose coefficients lie between lo (the smallest step:
@@ -210,6 +239,7 @@ void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double
     }
     m->count++;
     m->room--; /* the caller checked that there is room (fn_imu_step_checked) */
+    m->clear -= m->clear != 0;
 }
 
 int fn_imu_step_checked(fn_imu *m, const double omega[3], const double accel[3], double dt,
@@ -219,6 +249,103 @@ int fn_imu_step_checked(fn_imu *m, const double omega[3], const double accel[3],
     if (rc == FN_IMU_OK) rc = check_inputs(m, 1, omega, accel, where);
     if (rc == FN_IMU_OK) fn_imu_step(m, omega, accel, dt, omega_out, accel_out);
     return rc;
+}
+
+void fn_imu_zcache_clear(fn_imu_zcache *zc) {
+    memset(zc, 0, sizeof *zc);
+    zc->group = UINT64_MAX;
+}
+
+/* The most steps (at most 2^20) at the current coefficients for which check_samples of
+ * one sample is sure to pass, the current one included; 0 when it fails now. A step
+ * moves |gm| by at most Z_MAX gm_drive (alpha <= 1) and |rw| by at most Z_MAX rw_step,
+ * so k steps pass while the state after them stays within TERM_MAX / 2 (the roundings
+ * add far less than that factor 2); each step uses one unit of room. imu_batch.c's
+ * clear_steps, for one model. */
+static uint64_t clear_steps(const fn_imu *m) {
+    size_t where;
+    uint64_t k = (uint64_t)1 << 20;
+    if (check_samples(m, 1, m->c, m->c, &where) != FN_IMU_OK) return 0;
+    if (m->room < k) k = m->room;
+    const double lim = 0.5 * FN_IMU_TERM_MAX;
+    for (int a = 0; a < FN_IMU_AXES; a++) {
+        const fn_imu_coefs *c = &m->c[a];
+        if (!(c->white <= FN_IMU_TERM_MAX) || !(c->alpha <= 1.0)) return 0;
+        const double d[2] = {FN_IMU_Z_MAX * c->gm_drive, FN_IMU_Z_MAX * c->rw_step};
+        const double s[2] = {fabs(m->gm[a]), fabs(m->rw[a])};
+        for (int i = 0; i < 2; i++) {
+            if (!(s[i] <= lim)) return 0;
+            if (d[i] > 0.0) {
+                double steps = floor((lim - s[i]) / d[i]) - 1.0;
+                if (!(steps >= 1.0)) return 0;
+                if (steps < (double)k) k = (uint64_t)steps;
+            }
+        }
+    }
+    return k;
+}
+
+int fn_imu_step_cached(fn_imu *m, fn_imu_zcache *zc, const double omega[3],
+                       const double accel[3], double dt, double omega_out[3],
+                       double accel_out[3], size_t *where) {
+    if (dt != m->coef_dt) fn_imu_set_dt(m, dt);
+    if (m->clear == 0) { /* the bound of clear steps, else this step's own checks */
+        m->clear = clear_steps(m);
+        if (m->clear == 0) {
+            int rc = check_samples(m, 1, m->c, m->c, where);
+            if (rc != FN_IMU_OK) return rc;
+        }
+    }
+    if (!m->aligned) { /* streams set apart: fn_imu_step_checked's path from here */
+        int rc = check_inputs(m, 1, omega, accel, where);
+        if (rc == FN_IMU_OK) fn_imu_step(m, omega, accel, dt, omega_out, accel_out);
+        return rc;
+    }
+    const uint64_t n = m->count, group = n / FN_GROUP;
+    const int f32 = m->normal_dtype == FN_FLOAT32;
+    if (zc->group != group || zc->key != m->key || zc->on != m->on_mask ||
+        zc->dtype != m->normal_dtype) {
+        if (f32)
+            FN_DISPATCH(fn_imu_batch_fill_f32, (m->key, m->on_mask, group, zc->z.f));
+        else
+            FN_DISPATCH(fn_imu_batch_fill_f64, (m->key, m->on_mask, group, zc->z.d));
+        zc->group = group;
+        zc->key = m->key;
+        zc->on = m->on_mask;
+        zc->dtype = m->normal_dtype;
+    }
+    /* the sample's normals: [6 t + a] for term t of axis a (zero where off), the values
+     * next_unit reads */
+    const size_t at = (size_t)(n % FN_GROUP) * FN_IMU_ZSLOTS;
+    if (m->plain) {
+        int bad;
+        FN_DISPATCH(fn_imu_step_plain,
+                    (m, f32 ? zc->z.f + at : NULL, f32 ? NULL : zc->z.d + at, omega, accel,
+                     omega_out, accel_out, &bad));
+        if (bad) return check_inputs(m, 1, omega, accel, where);
+    } else { /* fn_imu_step's sample, its normals from the cache */
+        int rc = check_inputs(m, 1, omega, accel, where);
+        if (rc != FN_IMU_OK) return rc;
+        double z[FN_IMU_ZSLOTS], x[FN_IMU_AXES], y[FN_IMU_AXES];
+        for (int k = 0; k < FN_IMU_ZSLOTS; k++) /* float32 normals widen exactly */
+            z[k] = f32 ? (double)zc->z.f[at + k] : zc->z.d[at + k];
+        fn_imu_linear(m, omega, accel, x);
+        for (int a = 0; a < FN_IMU_AXES; a++)
+            y[a] = fn_imu_axis_sample(&m->c[a], &m->gm[a], &m->rw[a], x[a], z[a],
+                                      z[FN_IMU_AXES + a], z[2 * FN_IMU_AXES + a]);
+        for (int i = 0; i < 3; i++) { /* after every read: outputs may alias inputs */
+            omega_out[i] = y[i];
+            accel_out[i] = y[3 + i];
+        }
+    }
+    /* every drawing stream moves on by one, as next_unit moves it */
+    fn_stream *st = &m->st[0][0];
+    for (int i = 0; i < m->n_on; i++)
+        st[m->on_list[i]].position++;
+    m->count = n + 1;
+    m->room--;
+    m->clear -= m->clear != 0;
+    return FN_IMU_OK;
 }
 
 /* Per-sample path of apply, for a step that changes from sample to sample. */
@@ -328,6 +455,7 @@ static int apply_impl(fn_imu *m, size_t n, const double *omega, const double *ac
     }
     m->count += n;
     m->room -= n; /* the caller checked that there is room (fn_imu_apply_checked) */
+    m->clear = 0;
     return FN_IMU_OK;
 }
 

@@ -124,9 +124,31 @@ typedef struct {
     /* samples left before the count or a drawing stream's position would pass
      * 2^64 - 1 (every one of them advances by one per sample); fn_imu_set_room */
     uint64_t room;
+    /* What fn_imu_step_cached knows of the state, so that it skips work that gives
+     * nothing new (kept by every function here that moves the state; the caller that
+     * sets a state field itself calls fn_imu_set_room after, which resets both):
+     *   clear: steps at coef_dt whose checks of the bias states and counters
+     *          (FN_IMU_ERR_COUNT .. _RW) are sure to pass, 0 for unknown;
+     *   aligned: every stream that draws stands at position `count` (a fresh or
+     *          reset model, and every step, apply and fold keeps it so). */
+    uint64_t clear;
+    int aligned;
+    uint32_t on_mask; /* bit 6 t + a: on[a][t] (the batch cache's slot order) */
+    /* the streams that draw, as indices s = 3 a + t of the flat st[][] (n_on of them) */
+    int n_on;
+    unsigned char on_list[FN_IMU_AXES * FN_IMU_TERMS];
+    /* no scale, misalignment, G-sensitivity, saturation or quantization: a sample is
+     * steps 2-3 of imu.h alone (the others leave every value as it is) */
+    int plain;
     /* cache of the coefficients for coef_dt (0: none) */
     double coef_dt;
     fn_imu_coefs c[FN_IMU_AXES];
+    /* the same coefficients one array per field, for the vectorized plain step
+     * (fn_imu_step_plain) */
+    struct {
+        double offset[FN_IMU_AXES], white[FN_IMU_AXES], alpha[FN_IMU_AXES];
+        double gm_drive[FN_IMU_AXES], rw_step[FN_IMU_AXES];
+    } rows;
 } fn_imu;
 
 #define FN_IMU_CHUNK 512 /* samples per chunk in fn_imu_apply */
@@ -247,6 +269,35 @@ void fn_imu_step(fn_imu *m, const double omega[3], const double accel[3], double
  * error (with *where) and then changes nothing but the coefficient cache. */
 int fn_imu_step_checked(fn_imu *m, const double omega[3], const double accel[3], double dt,
                         double omega_out[3], double accel_out[3], size_t *where);
+
+/* The unit normals of one group (FN_GROUP samples) of every stream of a single model,
+ * in the layout of a batch environment's cache (imu_batch.h): sample j of the group,
+ * term t of axis a at [FN_IMU_ZSLOTS j + 6 t + a], zero where the term is off; float
+ * for float32 normals, double for float64 ones. The values are a function of the tag
+ * (key, on, dtype, group) alone, so a cache stays right whatever the model does; a
+ * model whose tag differs refills it. fn_imu_zcache_clear empties it. */
+#define FN_IMU_ZSLOTS (FN_IMU_AXES * FN_IMU_TERMS)
+typedef struct {
+    uint64_t group; /* UINT64_MAX: empty */
+    uint64_t key;
+    uint32_t on;
+    int dtype;
+    union {
+        double d[FN_GROUP * FN_IMU_ZSLOTS];
+        float f[FN_GROUP * FN_IMU_ZSLOTS];
+    } z;
+} fn_imu_zcache;
+
+void fn_imu_zcache_clear(fn_imu_zcache *zc);
+/* fn_imu_step_checked, the same bits and the same refusals, for a model stepped one
+ * sample at a time: the normals of all its streams come from zc, refilled a group at
+ * a time by the batch's SIMD kernel (all 18 streams share the key: one set of round
+ * keys, four streams to a vector); the checks of the bias states run once for many
+ * steps (m->clear). A model whose streams stand apart (a state set so) takes
+ * fn_imu_step_checked's path. */
+int fn_imu_step_cached(fn_imu *m, fn_imu_zcache *zc, const double omega[3],
+                       const double accel[3], double dt, double omega_out[3],
+                       double accel_out[3], size_t *where);
 /* n samples of (n, 3) C-contiguous arrays; dt[k * dt_stride] is the step of sample k
  * (dt_stride 0 for a constant step). Bit-identical to n calls of fn_imu_step. The
  * outputs may alias the inputs. */
@@ -285,6 +336,16 @@ FN_DECLARE_KERNEL(void, fn_imu_chunk,
                   (fn_imu * m, size_t k0, size_t len, const double *omega,
                    const double *accel, double *omega_out, double *accel_out,
                    const double *zd, const float *zf, int buffered))
+
+/* fn_imu_step_cached's sample of a plain model (m->plain) whose checks of the bias
+ * states passed: *bad = whether a true value is one check_inputs refuses (nothing is
+ * then written or changed); else the sample of fn_imu_axis_sample's steps 2-3 on each
+ * axis, in its order of operations, with the unit normals z[6 t + a] (float32 ones
+ * widened exactly: zf, else zd), the bias states updated and the outputs written after
+ * every read. The count and streams are the caller's. */
+FN_DECLARE_KERNEL(void, fn_imu_step_plain,
+                  (fn_imu * m, const float *zf, const double *zd, const double *omega,
+                   const double *accel, double *omega_out, double *accel_out, int *bad))
 
 /* *bad = whether v[0..n) holds a finite value beyond max_input (the check of the true
  * values; the first such value is then found by a plain loop). */

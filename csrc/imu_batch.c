@@ -116,6 +116,10 @@ void fn_imu_batch_pull(fn_imu_batch *b, size_t e) {
     m->count = h->count;
     m->room = h->room;
     m->coef_dt = b->gate[e].coef_dt;
+    /* the env's own streams stay at their start (imu_batch.h): not a single model's
+     * aligned state, whatever fn_imu_step_cached would assume */
+    m->clear = 0;
+    m->aligned = 0;
 }
 
 void fn_imu_batch_reset(fn_imu_batch *b, size_t e) {

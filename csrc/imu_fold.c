@@ -94,6 +94,7 @@ void fn_imu_advance_biases(fn_imu *m, size_t n, const double *dt, size_t dt_stri
     }
     m->count += n;
     m->room -= n; /* the caller checked that there is room */
+    m->clear = 0;
 }
 
 int fn_imu_advance_biases_checked(fn_imu *m, size_t n, const double *dt, size_t dt_stride,

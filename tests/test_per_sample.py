@@ -458,6 +458,190 @@ def test_imu_step_equals_apply_across_groups(normal_dtype):
     assert m.state == ref.state
 
 
+# ---- ImuNoise.step: the single model's cached step (fn_imu_step_cached) -----------------------
+
+# The benchmark's triads (white noise and random walk: a plain model, the vectorized
+# sample) and one with every stage on (turn-on bias, Gauss-Markov, misalignment,
+# saturation, quantization: the general sample on the cached normals).
+_IMU_PLAIN = (
+    {"noise_density": 1e-3, "random_walk_density": 1e-4, "turn_on_bias_stddev": 0.01},
+    {"noise_stddev": 0.02, "random_walk_density": 1e-3},
+)
+_IMU_FULL = (
+    {
+        "noise_density": 1e-3,
+        "random_walk_density": 1e-4,
+        "gauss_markov_stddev": 2e-3,
+        "gauss_markov_correlation_time": 50.0,
+        "misalignment": [[0.0, 1e-3, 0.0], [0.0, 0.0, 2e-3], [1e-3, 0.0, 0.0]],
+        "full_scale": 2.0,
+    },
+    {
+        "noise_stddev": 0.02,
+        "gauss_markov_stddev": 1e-3,
+        "gauss_markov_correlation_time": 9.0,
+        "resolution": 1e-3,
+    },
+)
+
+
+def _imu(triads, normal_dtype, seed=9):
+    from fastnoise import ImuNoise
+    from fastnoise.models.imu import TriadNoise
+
+    g, a = triads
+    return ImuNoise(TriadNoise(**g), TriadNoise(**a), seed=seed, normal_dtype=normal_dtype)
+
+
+def _imu_script(m, w, a, dts):
+    """Steps with out= and new arrays alternating, an apply of three samples and a
+    reset part-way: the rows of every call, in order."""
+    rows = []
+    wo, ao = np.empty(3), np.empty(3)
+    for k in range(len(w)):
+        if k == 37:
+            r = m.apply(w[k : k + 3], a[k : k + 3], dts[k])  # a few samples by apply
+            rows += list(zip(r[0], r[1], strict=True))
+            continue
+        if 37 < k < 40:
+            continue
+        if k == 61:
+            m.reset()
+        if k % 3:
+            x, y = m.step(w[k], a[k], dts[k], wo, ao)
+            rows.append((x.copy(), y.copy()))
+        else:
+            rows.append(m.step(w[k], a[k], dts[k]))
+    return rows
+
+
+def _imu_reference(m, w, a, dts):
+    """_imu_script's rows through apply alone (the chunked path, one sample a call)."""
+    rows = []
+    for k in range(len(w)):
+        if 37 < k < 40:
+            continue
+        if k == 61:
+            m.reset()
+        n = 3 if k == 37 else 1
+        r = m.apply(w[k : k + n], a[k : k + n], dts[k])
+        rows += list(zip(r[0], r[1], strict=True))
+    return rows
+
+
+def _rows_bits(rows):
+    return _bits(np.array([np.concatenate(r) for r in rows]))
+
+
+@pytest.mark.parametrize("normal_dtype", ["float32", "float64"])
+@pytest.mark.parametrize("triads", [_IMU_PLAIN, _IMU_FULL], ids=["plain", "full"])
+def test_imu_cached_step_equals_apply_on_every_simd_path(triads, normal_dtype):
+    """100 steps (several 16-sample groups), out= and new arrays, a step that changes
+    part-way, an apply in between and a reset: apply's rows and state, bit for bit, on
+    every SIMD path (the refill and the plain sample are dispatched kernels)."""
+    from fastnoise.core import simd
+
+    rng = np.random.default_rng(5)
+    w, a = rng.normal(size=(100, 3)), rng.normal(size=(100, 3))
+    dts = [0.01 if k < 50 else 0.004 for k in range(100)]
+    want_m = _imu(triads, normal_dtype)
+    want = _rows_bits(_imu_reference(want_m, w, a, dts))
+    before = simd.simd_path()
+    try:
+        for path in simd.simd_paths_available():
+            simd.set_simd_path(path)
+            m = _imu(triads, normal_dtype)
+            assert np.array_equal(_rows_bits(_imu_script(m, w, a, dts)), want), path
+            assert m.state == want_m.state, path
+    finally:
+        simd.set_simd_path(before)
+
+
+@pytest.mark.parametrize("normal_dtype", ["float32", "float64"])
+def test_imu_cached_step_after_a_state_far_into_the_streams(normal_dtype):
+    """A state set far into the streams (block counters past 2^32, a group boundary
+    ahead) and one whose streams stand apart (each stream at its own position: the
+    per-stream path): steps equal apply from the same state, bit for bit."""
+    rng = np.random.default_rng(8)
+    w, a = rng.normal(size=(40, 3)), rng.normal(size=(40, 3))
+    for shift in ([0] * 6, [0, 5, 0, 1, 0, 17]):
+        src = _imu(_IMU_FULL, normal_dtype)
+        state = src.state
+        count = (1 << 40) + 9
+        pos = state["position"]
+        pos["sample_count"] = count
+        pos["stream_positions"] = [
+            [count + shift[i] if p else 0 for p in row]
+            for i, row in enumerate(pos["stream_positions"])
+        ]
+        on = _imu(_IMU_FULL, normal_dtype)
+        on.apply(w[:1], a[:1], 0.01)  # which streams draw: those that moved
+        pos["stream_positions"] = [
+            [count + shift[i] if p else 0 for p in row]
+            for i, row in enumerate(on.state["position"]["stream_positions"])
+        ]
+        m, ref = _imu(_IMU_FULL, normal_dtype), _imu(_IMU_FULL, normal_dtype)
+        m.state = state
+        ref.state = state
+        got = [m.step(w[k], a[k], 0.01) for k in range(40)]
+        want = ref.apply(w, a, 0.01)
+        assert np.array_equal(_bits(np.array([g[0] for g in got])), _bits(want[0]))
+        assert np.array_equal(_bits(np.array([g[1] for g in got])), _bits(want[1]))
+        assert m.state == ref.state
+
+
+def test_imu_cached_step_follows_a_new_init_and_equals_an_env_of_a_batch():
+    """__init__ again with another seed or dtype refills the cache (its values are
+    keyed); a single model with env=i gives the batch's env i bit for bit."""
+    from fastnoise import ImuNoise
+    from fastnoise.models.imu import TriadNoise
+
+    rng = np.random.default_rng(2)
+    w, a = rng.normal(size=(20, 3)), rng.normal(size=(20, 3))
+    g, acc = (TriadNoise(**t) for t in _IMU_PLAIN)
+    m = ImuNoise(g, acc, seed=1)
+    for k in range(5):
+        m.step(w[k], a[k], 0.01)
+    for seed, dtype in ((2, "float32"), (2, "float64"), (3, "float64")):
+        m.__init__(g, acc, seed=seed, normal_dtype=dtype)
+        want = ImuNoise(g, acc, seed=seed, normal_dtype=dtype).apply(w, a, 0.01)
+        got = np.array([m.step(w[k], a[k], 0.01)[0] for k in range(20)])
+        assert np.array_equal(_bits(got), _bits(want[0]))
+    batch = ImuNoise(g, acc, seed=4, num_envs=3)
+    singles = [ImuNoise(g, acc, seed=4, env=i) for i in range(3)]
+    for k in range(20):
+        bw, ba = batch.step(np.tile(w[k], (3, 1)), np.tile(a[k], (3, 1)), 0.01)
+        for i, s in enumerate(singles):
+            x, y = s.step(w[k], a[k], 0.01)
+            assert np.array_equal(_bits(x), _bits(bw[i])) and np.array_equal(_bits(y), _bits(ba[i]))
+
+
+def test_imu_cached_step_refusals_change_nothing():
+    """A true value beyond the range, a bad dt or bad outputs are refused by name with
+    nothing changed, the next steps as if the refused call never came."""
+    m, ref = _imu(_IMU_PLAIN, "float32"), _imu(_IMU_PLAIN, "float32")
+    w, a = np.array([0.1, -0.2, 0.05]), np.array([0.3, 0.1, 9.81])
+    for _ in range(3):
+        m.step(w, a, 0.01)
+    state = m.state
+    with pytest.raises(ValueError, match=r"omega\[1\]"):
+        m.step(np.array([0.0, 1e305, 0.0]), a, 0.01)
+    with pytest.raises(ValueError, match=r"accel\[2\]"):
+        m.step(w, np.array([0.0, 0.0, -1e305]), 0.01, np.empty(3), np.empty(3))
+    with pytest.raises(ValueError, match="dt="):
+        m.step(w, a, -0.01)
+    with pytest.raises(ValueError, match="out_accel"):
+        m.step(w, a, 0.01, np.empty(3), np.empty(4))
+    out = np.empty(6)
+    with pytest.raises(ValueError, match="overlaps"):
+        m.step(w, a, 0.01, out[:3], out[:3])
+    assert m.state == state
+    got = np.array([m.step(w, a, 0.01)[1] for _ in range(20)])
+    ref.apply(np.tile(w, (3, 1)), np.tile(a, (3, 1)), 0.01)
+    want = ref.apply(np.tile(w, (20, 1)), np.tile(a, (20, 1)), 0.01)
+    assert np.array_equal(_bits(got), _bits(want[1]))
+
+
 # ---- SensorSimulator reads: three normals straight from the group cache -------------------
 
 

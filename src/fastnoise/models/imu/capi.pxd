@@ -57,6 +57,14 @@ cdef extern from "imu.h" nogil:
     void fn_imu_set_room(fn_imu *m)
     int fn_imu_step_checked(fn_imu *m, const double *omega, const double *accel, double dt,
                             double *omega_out, double *accel_out, size_t *where)
+    # a single model's cache of unit normals for fn_imu_step_cached (its fields are the
+    # C code's own)
+    ctypedef struct fn_imu_zcache:
+        pass
+    void fn_imu_zcache_clear(fn_imu_zcache *zc)
+    int fn_imu_step_cached(fn_imu *m, fn_imu_zcache *zc, const double *omega,
+                           const double *accel, double dt, double *omega_out,
+                           double *accel_out, size_t *where)
     int fn_imu_apply_checked(fn_imu *m, size_t n, const double *omega, const double *accel,
                              const double *dt, size_t dt_stride, double *omega_out,
                              double *accel_out, size_t *where)

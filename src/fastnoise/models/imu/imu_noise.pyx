@@ -14,11 +14,12 @@ from libc.string cimport memset
 
 from fastnoise.core.capi cimport FN_FLOAT32, FN_FLOAT64
 from fastnoise.core.buffers cimport recycled_empty
-from fastnoise.core.fast_arrays cimport behaved_f64, read3_fast
+from fastnoise.core.fast_arrays cimport behaved_f64, f64x3, read3_fast
 from fastnoise.core.model cimport Model, lock_model, unlock_model
 from fastnoise.models.imu cimport capi
 from fastnoise.models.imu.capi cimport (
     fn_imu,
+    fn_imu_zcache,
     fn_imu_batch,
     fn_imu_batch_step_begin,
     fn_imu_batch_step_range,
@@ -148,6 +149,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
 
     cdef fn_imu m
     cdef fn_imu_batch b    # the environments of a batch (b.n == 0: one model, in m)
+    cdef fn_imu_zcache zc  # step's normals of the current group (one model)
     cdef object _gyro      # TriadNoise (a batch: a tuple of one per env), None until __init__
     cdef object _accel
     cdef double _last_time
@@ -156,6 +158,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         # a valid model before __init__ runs (and after a failed one): no noise, no
         # saturation, key 0, so cls.__new__(cls) is safe to call
         capi.fn_imu_blank(&self.m)
+        capi.fn_imu_zcache_clear(&self.zc)
         memset(&self.b, 0, sizeof(fn_imu_batch))
         self._last_time = NAN
 
@@ -219,6 +222,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         self._built = True
 
     # ---- per sample -------------------------------------------------------------
+    @cython.binding(False)
     def step(self, omega, accel, dt, out_omega=None, out_accel=None, *, threads=None):
         """One sample: true angular velocity ``omega`` (3, rad/s) and acceleration
         ``accel`` (3, m/s^2), step ``dt`` (s, > 0) since the previous sample.
@@ -237,6 +241,12 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         cdef double d
         cdef size_t where = 0
         cdef int rc
+        cdef double w[3]
+        cdef double a[3]
+        cdef const double *p
+        cdef double *pwo
+        cdef double *pao
+        cdef cnp.npy_intp three = 3
         if self.b.n != 0:
             return self._batch_step(omega, accel, dt, out_omega, out_accel, threads)
         if threads is not None:
@@ -247,18 +257,44 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
                 raise ValueError(f"dt={dt!r} is not allowed: it must be finite and > 0 s")
         else:
             d = _checks.positive_scalar("dt", dt)
-        cdef double w[3]
-        cdef double a[3]
-        _vec3_in("omega", omega, w)
-        _vec3_in("accel", accel, a)
-        cdef cnp.ndarray wo = _vec3_out("out_omega", out_omega)
-        cdef cnp.ndarray ao = _vec3_out("out_accel", out_accel)
-        cdef double *pwo = <double *>cnp.PyArray_DATA(wo)
-        cdef double *pao = <double *>cnp.PyArray_DATA(ao)
+        # the true values copied (so the outputs may share memory with the inputs in
+        # any way): straight from a native float64 (3,) array, else _vec3_in
+        p = f64x3(omega, False)
+        if p != NULL:
+            w[0] = p[0]
+            w[1] = p[1]
+            w[2] = p[2]
+        else:
+            _vec3_in("omega", omega, w)
+        p = f64x3(accel, False)
+        if p != NULL:
+            a[0] = p[0]
+            a[1] = p[1]
+            a[2] = p[2]
+        else:
+            _vec3_in("accel", accel, a)
+        if out_omega is None:
+            wo = cnp.PyArray_EMPTY(1, &three, cnp.NPY_FLOAT64, 0)
+            pwo = <double *>cnp.PyArray_DATA(<cnp.ndarray>wo)
+        else:
+            pwo = f64x3(out_omega, True)
+            wo = out_omega
+            if pwo == NULL:
+                wo = _vec3_out("out_omega", out_omega)
+                pwo = <double *>cnp.PyArray_DATA(<cnp.ndarray>wo)
+        if out_accel is None:
+            ao = cnp.PyArray_EMPTY(1, &three, cnp.NPY_FLOAT64, 0)
+            pao = <double *>cnp.PyArray_DATA(<cnp.ndarray>ao)
+        else:
+            pao = f64x3(out_accel, True)
+            ao = out_accel
+            if pao == NULL:
+                ao = _vec3_out("out_accel", out_accel)
+                pao = <double *>cnp.PyArray_DATA(<cnp.ndarray>ao)
         if pwo < pao + 3 and pao < pwo + 3:
             raise ValueError("out_omega overlaps out_accel: pass separate arrays")
         lock_model(self)
-        rc = capi.fn_imu_step_checked(&self.m, w, a, d, pwo, pao, &where)
+        rc = capi.fn_imu_step_cached(&self.m, &self.zc, w, a, d, pwo, pao, &where)
         if rc == capi.FN_IMU_OK:
             self._last_time = NAN
         unlock_model(self)
