@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "normal.h"
+#include "normal_many.h"
 #include "philox.h"
 
 #define CHUNK 512 /* normals decoded per step of a run (stack buffers) */
@@ -48,8 +49,9 @@ static __attribute__((noinline)) double apply_one_full(fn_gz_channel *c, double 
 
 /* The common sample (a bias that does not move over dt, and the white normal, if
  * any, in the cached group) is fn_gz_step without the bias update: fn_gz_finish of
- * the same normal, so the same bits as apply_one_full. */
-double fn_gz_channel_apply_one(fn_gz_channel *c, double x, double dt) {
+ * the same normal, so the same bits as apply_one_full. Inline, so that fn_gz_runs_one
+ * makes no call per channel. */
+static inline double apply_one(fn_gz_channel *c, double x, double dt) {
     uint64_t k = c->count;
     if (!fn_gz_moves(&c->p, dt)) {
         if (!(c->p.stddev > 0)) {
@@ -64,18 +66,49 @@ double fn_gz_channel_apply_one(fn_gz_channel *c, double x, double dt) {
     return apply_one_full(c, x, dt);
 }
 
+double fn_gz_channel_apply_one(fn_gz_channel *c, double x, double dt) {
+    return apply_one(c, x, dt);
+}
+
+#define MAX_RUNS 6 /* the most runs of a sensor model (sensors.pxd: _run[6][3]) */
+
 int fn_gz_runs_one(fn_gz_channel *ch, const int *on, int (*run)[3], int nrun, double *v,
                    double dt) {
+    /* the channels of one-sample runs whose white normal is not in their cached group
+     * (they all move on to a new group at the same reading, as a rule): refilled
+     * together by the many-stream kernel, the values apply_one_full's fill gives */
+    uint64_t key[MAX_RUNS], stream[MAX_RUNS], group[MAX_RUNS];
+    fn_gz_channel *miss[MAX_RUNS];
+    int nmiss = 0;
     for (int r = 0; r < nrun; r++) {
         int i = run[r][0];
-        if (on[i] && (uint64_t)run[r][2] > UINT64_MAX - ch[i].count) return r;
+        if (!on[i]) continue;
+        const fn_gz_channel *c = &ch[i];
+        uint64_t k = c->count;
+        if ((uint64_t)run[r][2] > UINT64_MAX - k) return r;
+        if (nmiss < MAX_RUNS && run[r][2] == 1 && c->p.stddev > 0 &&
+            !(c->wok && c->wgroup == k / FN_GZ_CACHE)) {
+            key[nmiss] = c->key;
+            stream[nmiss] = c->stream | FN_STREAM_GZ_WHITE;
+            group[nmiss] = k / FN_GZ_CACHE;
+            miss[nmiss++] = &ch[i];
+        }
+    }
+    if (nmiss > 1) { /* one alone: apply_one_full's own fill costs the same */
+        double z[MAX_RUNS * FN_GZ_CACHE];
+        fn_normal_group_many_f64(key, stream, group, (size_t)nmiss, z);
+        for (int j = 0; j < nmiss; j++) {
+            memcpy(miss[j]->wz, z + FN_GZ_CACHE * j, sizeof miss[j]->wz);
+            miss[j]->wgroup = group[j];
+            miss[j]->wok = 1;
+        }
     }
     for (int r = 0; r < nrun; r++) {
         int i = run[r][0], c = run[r][1];
         if (!on[i]) continue;
-        v[c] = fn_gz_channel_apply_one(&ch[i], v[c], dt);
+        v[c] = apply_one(&ch[i], v[c], dt);
         for (int j = c + 1; j < c + run[r][2]; j++)
-            v[j] = fn_gz_channel_apply_one(&ch[i], v[j], 0.0);
+            v[j] = apply_one(&ch[i], v[j], 0.0);
     }
     return -1;
 }

@@ -246,6 +246,54 @@ def test_gazebo_apply_one_at_stream_end():
     assert ft.state["position"]["force_x"]["count"] == 0
 
 
+_GZ_DYN = {**GZ, "dynamic_bias_stddev": 0.05, "dynamic_bias_correlation_time": 2.0}
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: ForceTorqueNoise(GZ, None, _GZ_DYN, GZ, {"mean": 0.5}, GZ, seed=2),
+        lambda: MagnetometerNoise(GZ, _GZ_DYN, GZ, seed=3),
+    ],
+    ids=["force_torque", "magnetometer"],
+)
+def test_gazebo_sensor_apply_one_fast_form_equals_apply_on_every_simd_path(make):
+    """Python floats (the fast form: the white normals of the channels that move on to
+    a new group refilled together) mixed with numpy scalars (the general form), the
+    channels at different places in their 16-normal groups, dt 0 and > 0 (a dynamic
+    bias that moves), a reset part-way: apply's rows and state, bit for bit, on every
+    SIMD path."""
+    from fastnoise.core import simd
+
+    ref = make()
+    ncol = ref.n_columns
+    st = ref.state
+    for k, name in enumerate(st["position"]):
+        st["position"][name]["count"] = 5 * k  # the channels' groups out of step
+    ref.state = st
+    x = np.random.default_rng(1).normal(size=(70, ncol))
+    dt = np.where(np.arange(70) % 4 == 0, 0.0, 0.01)
+    want = np.concatenate(
+        [ref.apply(x[:40], dt[:40])] + [ref.reset() or ref.apply(x[40:], dt[40:])]
+    )
+    before = simd.simd_path()
+    try:
+        for path in simd.simd_paths_available():
+            simd.set_simd_path(path)
+            m = make()
+            m.state = st
+            rows = []
+            for k in range(70):
+                if k == 40:
+                    m.reset()
+                args = x[k].tolist() if k % 5 else list(x[k])  # floats / numpy scalars
+                rows.append(m.apply_one(*args, dt=float(dt[k])))
+            assert np.array_equal(_bits(np.array(rows)), _bits(want)), path
+            assert m.state == ref.state, path
+    finally:
+        simd.set_simd_path(before)
+
+
 @pytest.mark.parametrize("dt", [-1e-9, 1.5e30, float("nan"), float("inf"), True, "0.1"])
 def test_gazebo_apply_one_refuses_dt(dt):
     g = GazeboNoise(**GZ, seed=1)

@@ -25,6 +25,7 @@ each reading argument as (N,) (or a scalar for all) and returns (N,) arrays. A
 component's values may be per environment, each key a scalar or (N,).
 """
 
+cimport cython
 cimport numpy as cnp
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject
@@ -652,12 +653,38 @@ cdef class ForceTorqueNoise(_GazeboSensor):
         self._build((force_x, force_y, force_z, torque_x, torque_y, torque_z), seed, None,
                     num_envs, env)
 
+    # a method descriptor, not a bound function object: a call through a bound method
+    # (``f = sensor.apply_one``) then passes its seven arguments on as they are
+    @cython.binding(False)
     def apply_one(self, force_x, force_y, force_z, torque_x, torque_y, torque_z,
                   dt=0.0):
         """The noised wrench of one reading: (force_x, force_y, force_z) N and
         (torque_x, torque_y, torque_z) N·m; ``dt`` (s) the interval since the previous
         update (gz-sensors: 0 on the first). Draws in gz-sensors' order: force x, y, z,
         then torque x, y, z."""
+        cdef double v[6]
+        cdef double d
+        cdef int rc
+        # The real-time form (one model, six Python floats, a float dt): read in place,
+        # the room test and the six channels in one C call. Anything else, or a reading
+        # a channel has no room for (nothing changed then), takes _one, which checks
+        # every argument by name and words the refusal.
+        if (self._nenv == 0 and self._built and type(force_x) is float
+                and type(force_y) is float and type(force_z) is float
+                and type(torque_x) is float and type(torque_y) is float
+                and type(torque_z) is float):
+            d = dt_one(dt)
+            v[0] = <double>force_x
+            v[1] = <double>force_y
+            v[2] = <double>force_z
+            v[3] = <double>torque_x
+            v[4] = <double>torque_y
+            v[5] = <double>torque_z
+            lock_model(self)
+            rc = fn_gz_runs_one(self._ch.ch, self._ch.on, self._run, self._nrun, v, d)
+            unlock_model(self)
+            if rc == -1:
+                return (v[0], v[1], v[2], v[3], v[4], v[5])
         return self._one(dt, force_x, force_y, force_z, torque_x, torque_y, torque_z)
 
 
