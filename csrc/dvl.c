@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "normal.h"
+#include "normal_many.h"
 #include "philox.h"
 
 #if FN_X86
@@ -96,12 +97,51 @@ static int has_room(uint64_t first, uint64_t n) {
     return n <= UINT64_MAX - first;
 }
 
+/* Sensors from .. 9 of a message (none yet advanced): those with noise whose normal
+ * for this message is not in their stream's cached group (the sensors move on to a
+ * new group at the same message, as a rule) get their groups refilled together, one
+ * SIMD lane per stream and key, by the many-stream kernel. Its
+ * values are fn_group_normals_f32's but for a -0, which it stores as +0, and the cache
+ * is only read through sample_normal_cached and fn_stream_next_unit, which make +0 of
+ * either: the same bits. */
+static void refill_groups(fn_awn *const sensors[FN_DVL_NSENSORS], int from) {
+    uint64_t key[FN_DVL_NSENSORS], stream[FN_DVL_NSENSORS], group[FN_DVL_NSENSORS];
+    fn_stream *miss[FN_DVL_NSENSORS];
+    int n = 0;
+    for (int j = from; j < FN_DVL_NSENSORS; j++) {
+        fn_awn *s = sensors[j];
+        fn_stream *z = &s->z;
+        uint64_t g = s->position / FN_GROUP;
+        if (s->noise_dev != 0.0 &&
+            !(z->cache_ok && z->dtype == FN_FLOAT32 && z->cache_group == g)) {
+            key[n] = z->key;
+            stream[n] = z->stream;
+            group[n] = g;
+            miss[n++] = z;
+        }
+    }
+    if (n < 2) return; /* one alone: its own refill costs the same */
+    float v[FN_DVL_NSENSORS * FN_GROUP];
+    fn_normal_group_many_f32(key, stream, group, (size_t)n, v);
+    for (int i = 0; i < n; i++) {
+        fn_stream *z = miss[i];
+        memcpy(z->c32, v + FN_GROUP * i, sizeof z->c32);
+        z->dtype = FN_FLOAT32;
+        z->cache_group = group[i];
+        z->cache_ok = 1;
+    }
+}
+
 /* Normal n of the noise stream: read straight from the stream's cached group when it
  * holds n (the common case: a sensor measured sample after sample), else through
  * sample_normal. The value is the same either way: fn_stream_next_unit's float32
  * normal widened as it widens it (0 + 1 * z in float, then exactly to double). */
-static inline double sample_normal_cached(fn_awn *s, uint64_t n) {
+static inline double sample_normal_cached(fn_awn *const sensors[FN_DVL_NSENSORS], int j,
+                                          uint64_t n) {
+    fn_awn *s = sensors[j];
     fn_stream *z = &s->z;
+    if (!(z->cache_ok && z->dtype == FN_FLOAT32 && z->cache_group == n / FN_GROUP))
+        refill_groups(sensors, j); /* this sensor's and the later ones' */
     if (z->cache_ok && z->dtype == FN_FLOAT32 && z->cache_group == n / FN_GROUP) {
         z->position = n + 1;
         return (double)(0.0f + 1.0f * z->c32[n % FN_GROUP]);
@@ -116,9 +156,12 @@ static inline double sample_normal_cached(fn_awn *s, uint64_t n) {
  *     and a tie h == F = 0 has R = 0);
  *   p >= 1: always anchored (measure_at: h = 0 < F = floor(p 2^16) >= 2^16);
  *   0 < p < 1: measure_at's own test, with the anchor half and the tie. */
-static inline double measure_fast(fn_awn *s, uint64_t n, double truth) {
+static inline double measure_fast(fn_awn *const sensors[FN_DVL_NSENSORS], int j,
+                                  double truth) {
+    fn_awn *s = sensors[j];
+    uint64_t n = s->position;
     double v = truth + s->bias; /* fn_awn_value's clean */
-    if (s->noise_dev != 0.0) v = v + s->noise_dev * sample_normal_cached(s, n);
+    if (s->noise_dev != 0.0) v = v + s->noise_dev * sample_normal_cached(sensors, j, n);
     double ap = s->anchor_probability;
     if (ap > 0.0) {
         if (ap < 1.0) {
@@ -286,8 +329,10 @@ int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *tru
             return FN_DVL_NO_ROOM;
         }
     }
-    for (int j = 0; j < FN_DVL_NSENSORS; j++)
-        out[j] = measure_fast(sensors[j], sensors[j]->position++, truth[j]);
+    for (int j = 0; j < FN_DVL_NSENSORS; j++) {
+        out[j] = measure_fast(sensors, j, truth[j]);
+        sensors[j]->position++;
+    }
     double r = out[FN_DVL_ROLL], p = out[FN_DVL_PITCH], y = out[FN_DVL_YAW];
     if (angle_is_huge(r) | angle_is_huge(p) | angle_is_huge(y)) {
         fn_dvl_compose_one(out, &out[FN_DVL_VN], &out[FN_DVL_VE], &out[FN_DVL_VU]);

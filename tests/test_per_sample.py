@@ -469,6 +469,37 @@ def test_measure_after_sensor_changes_equals_measure_many():
     assert np.array_equal(got, _bits(want.view((np.float64, len(want.dtype.names)))))
 
 
+def test_measure_refills_the_groups_of_sensors_out_of_step_on_every_simd_path():
+    """Sensors at different places in their 16-normal groups (a state sets them), so
+    the message-by-message refills of several sensors' groups together meet groups
+    that other sensors are in the middle of; records, on every SIMD path: what
+    measure_many gives from the same state, bit for bit."""
+    from fastnoise.core import simd
+
+    ref = DvlSimulator(DVL_MIXED, seed=5)
+    st = ref.state
+    for k, name in enumerate(SENSOR_NAMES):
+        st["position"]["sensors"][name]["position"] = 3 * k + (1 << 36)
+    ref.state = st
+    rng = np.random.default_rng(7)
+    truth = np.zeros(60, dtype=TRUTH_DTYPE)
+    for f in TRUTH_DTYPE.names:
+        truth[f] = rng.uniform(-10, 10, 60)
+    want = ref.measure_many(truth)
+    want = _bits(want.view((np.float64, len(want.dtype.names))))
+    before = simd.simd_path()
+    try:
+        for path in simd.simd_paths_available():
+            simd.set_simd_path(path)
+            sim = DvlSimulator(DVL_MIXED, seed=5)
+            sim.state = st
+            got = _bits(np.array([tuple(sim.measure(truth[k])) for k in range(60)]))
+            assert np.array_equal(got, want), path
+            assert sim.state == ref.state, path
+    finally:
+        simd.set_simd_path(before)
+
+
 # ---- ImuNoise.step: normals read from the group caches -------------------------------------
 
 
