@@ -753,6 +753,42 @@ def test_sensor_simulator_reads_equal_the_generator_stream():
 # ---- _model_params: the Model base adds num_envs / env ------------------------------------
 
 
+class _Sub(np.ndarray):
+    pass
+
+
+def test_sensor_simulator_read_out_forms_give_the_same_bits():
+    """out as a native float64 (3,) array (read in place), as an ndarray subclass (the
+    full output check) and None: the same values from the same state; a read-only,
+    big-endian, strided, float32 or wrong-shape out refused by name, nothing drawn."""
+    from fastnoise import RigidBodySimulator, SensorSimulator
+
+    def sim():
+        body = RigidBodySimulator(np.array([10.0, 8.0, 12.0]), omega=(0.1, -0.06, 0.01))
+        return SensorSimulator(body, seed=3, noise_stddev=np.full(3, 1e-3), drift_rate=1e-6)
+
+    ref, m = sim(), sim()
+    want = np.array([ref.read_angular_velocity() for _ in range(40)])
+    sub = np.empty(3).view(_Sub)
+    got = []
+    for k in range(40):
+        if k % 3 == 0:
+            got.append(m.read_angular_velocity(np.empty(3)).copy())
+        elif k % 3 == 1:
+            got.append(np.array(m.read_angular_velocity(sub)))
+        else:
+            got.append(m.read_angular_velocity())
+    assert np.array_equal(_bits(np.array(got)), _bits(want))
+    ro = np.empty(3)
+    ro.flags.writeable = False
+    st = m.state
+    bads = (ro, np.empty(3, dtype=">f8"), np.empty(6)[::2], np.empty(4), np.empty(3, "f4"))
+    for bad in bads:
+        with pytest.raises((ValueError, TypeError), match="out"):
+            m.read_angular_velocity(bad)
+    assert m.state == st
+
+
 def test_models_give_their_own_params_through_the_base():
     """DvlSimulator, SensorSimulator and RigidBodySimulator override _model_params,
     not _params: the base's _params is the one that runs, and state, repr, copy and

@@ -3,12 +3,13 @@ the SensorSimulator API document (rad/s, rad, s). See ``SensorSimulator``."""
 
 import numpy as np
 
+cimport cython
 cimport numpy as cnp
 from libc.math cimport fabs, isfinite
 from libc.stdint cimport UINT64_MAX, uint64_t
 
 from fastnoise.core.capi cimport FN_FLOAT64, fn_stream, fn_stream_init, fn_stream_next_f64
-from fastnoise.core.fast_arrays cimport behaved_f64
+from fastnoise.core.fast_arrays cimport behaved_f64, f64x3
 from fastnoise.core.generator cimport GaussianNoiseGenerator
 from fastnoise.core.model cimport Model
 from fastnoise.models.motion.rigid_body cimport RigidBodySimulator, read3
@@ -246,12 +247,11 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         if out is None:
             res = cnp.PyArray_EMPTY(1, &n, cnp.NPY_FLOAT64, 0)
             dst = <double *>cnp.PyArray_DATA(<cnp.ndarray>res)
-        elif behaved_f64(out, 1, 3, True):  # _out3's test, inline
-            res = out
-            dst = <double *>cnp.PyArray_DATA(<cnp.ndarray>res)
         else:
             res = out
-            _out3(res, &dst)
+            dst = f64x3(out, True)  # _out3's test in a few loads
+            if dst == NULL:
+                _out3(res, &dst)
         pos = st.position
         if pos > UINT64_MAX - 3:
             raise _checks.stream_end(pos)
@@ -268,6 +268,10 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
                 dst[i] = x[i] + drift[i] + self.sigma_[i] * fn_stream_next_f64(st)
         return res
 
+    # the per-tick reads are method descriptors, not bound function objects: a call
+    # through a bound method (``read = sim.read_angular_velocity``) passes its
+    # arguments on as they are (issue 28)
+    @cython.binding(False)
     def read_angular_velocity(self, out=None):
         """Measured body angular velocity in rad/s: ``omega + drift_omega + noise``.
 
@@ -290,6 +294,7 @@ Noisy, drifting angular-velocity and orientation readings of a rigid body.
         _in_range("source.omega", w)
         return self._reading(w, self.drift_omega_, out)
 
+    @cython.binding(False)
     def read_orientation(self, out=None):
         """Measured angles in rad, packed (pitch, yaw, roll):
         ``(pitch, yaw, roll) + drift_angles + noise``; ``out`` and errors as for
