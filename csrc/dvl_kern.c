@@ -68,9 +68,21 @@ void FN_KERNEL(fn_dvl_rotate_many)(size_t n, const double *restrict roll,
     }
 }
 
+/* fn_dvl_rotate with the three angles side by side: the loop over them (and a fourth,
+ * idle lane) is the same operations per angle, so the compiler runs it as one vector of
+ * sines and cosines; the products after it are fn_dvl_rotate's, in its order. */
 void FN_KERNEL(fn_dvl_rotate_one)(double roll, double pitch, double yaw, double u, double v,
                                   double w, double *vn, double *ve, double *vu) {
-    fn_dvl_rotate(roll, pitch, yaw, u, v, w, vn, ve, vu);
+    double ang[4] = {roll, pitch, yaw, 0.0}, sn[4], cs[4];
+    for (int i = 0; i < 4; i++)
+        fn_sincos_f64(fn_dvl_deg_to_rad(ang[i]), &sn[i], &cs[i]);
+    double sr = sn[0], cr = cs[0], sp = sn[1], cp = cs[1], sy = sn[2], cy = cs[2];
+    double a = u * cp + (v * sr + w * cr) * sp; /* x after pitch */
+    double b = v * cr - w * sr;                 /* y after roll */
+    double d = (v * sr + w * cr) * cp - u * sp; /* down */
+    *vn = a * cy - b * sy;
+    *ve = a * sy + b * cy;
+    *vu = -d;
 }
 
 /* Number of samples with an angle beyond the fast reduction (|angle| >= 2^50 deg;
