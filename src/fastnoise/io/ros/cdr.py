@@ -224,7 +224,7 @@ class CdrMessage:
     """What the two parsed types share: the source buffer, the data span and the record
     written back (see :mod:`fastnoise.io.ros.cdr`)."""
 
-    __slots__ = ("_source", "data", "data_offset", "header")
+    __slots__ = ("_source", "data", "data_offset", "data_size", "header")
 
     #: the ROS message type, "pkg/Name"
     msgtype = ""
@@ -234,6 +234,8 @@ class CdrMessage:
         self.header = header
         #: byte offset of the first data byte in the serialized message
         self.data_offset = offset
+        #: bytes of data in the serialized message
+        self.data_size = size
         #: the data bytes, a 1-D uint8 view into the source buffer
         self.data: np.ndarray = np.frombuffer(source, dtype=np.uint8, count=size, offset=offset)
 
@@ -248,7 +250,7 @@ class CdrMessage:
         it (for ``TopicNoise.apply_inplace(msg, None, out)``)."""
         src = np.frombuffer(self._source, dtype=np.uint8)
         record = np.empty(src.size, dtype=np.uint8)
-        start, stop = self.data_offset, self.data_offset + self.data.size
+        start, stop = self.data_offset, self.data_offset + self.data_size
         record[:start] = src[:start]
         record[stop:] = src[stop:]
         return record, record[start:stop]
@@ -258,14 +260,14 @@ class CdrMessage:
         at its place when the handler left it elsewhere (same size only), and the
         scalar fields a handler may change are written; returns ``record``. ValueError
         when the message's layout changed (the serialized form cannot grow or shrink)."""
-        start = self.data_offset
+        start, size = self.data_offset, self.data_size
         data = self.data
-        place = record[start : start + data.size] if isinstance(data, np.ndarray) else None
-        if place is None or data.dtype != np.uint8 or data.shape != place.shape:
+        place = record[start : start + size]
+        if not (isinstance(data, np.ndarray) and data.dtype == np.uint8 and data.shape == (size,)):
             got = getattr(data, "shape", type(data).__name__)
             raise ValueError(
                 f"serialized {self.msgtype}: the noised data ({got}) does not fit the "
-                f"{place.size if place is not None else '?'} bytes of the record"
+                f"{size} bytes of the record"
             )
         if data.ctypes.data != place.ctypes.data:
             place[...] = data
