@@ -11,6 +11,14 @@ subscriber, Reliable QoS, on the executor ``fastnoise node`` picks.
   that fault their pages in again show there; see fastnoise.ros2.keep_freed_memory).
   Target: none lost, node CPU per message <= 1.5 x the relay's.
 
+Both middles run between the same two ends (``ros2/stream.py``): a publisher that
+sends pre-serialized records (the message serialized once, stamp and publish time
+patched into a copy) and a subscriber that takes the output serialized and reads only
+the header, so that neither competes much for the cores the middle needs. The relay
+(``ros2/relay.py``) stays the plain rclpy relay a user writes (deserialized messages
+in, serialized again by ``publish``); the node takes Image and PointCloud2 serialized
+(see :class:`fastnoise.ros2.NoiseNode`), so the figures compare what each really costs.
+
 Seconds per run: ``FASTNOISE_ROS2_BENCH_SECONDS`` (default 60; CI runs 5). QoS depth:
 ``FASTNOISE_ROS2_BENCH_DEPTH`` (default 1000, every process: 1 s at 1 kHz; the
 node's own default, 10, is 10 ms, less than one scheduler stall of a loaded machine).

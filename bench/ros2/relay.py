@@ -1,6 +1,9 @@
 """The floor of bench/bench_ros2_node.py: a plain rclpy node that republishes each
 topic's messages unchanged (``/x_raw`` -> ``/x``), Reliable KEEP_LAST DEPTH, on the
-executor ``fastnoise node`` uses. What a user would otherwise run.
+executor ``fastnoise node`` uses. It is the relay a user usually writes: a subscription
+that hands rclpy's deserialized message to ``publish``, which serializes it again (no
+``raw=True`` tricks; the node takes Image and PointCloud2 serialized, and that saving
+is part of what is measured against this floor).
 
     python relay.py SCENARIO DEPTH
 """

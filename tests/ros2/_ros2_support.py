@@ -3,6 +3,8 @@ condition holds, and the suite the tests use."""
 
 from __future__ import annotations
 
+import array
+import struct
 import time
 from collections.abc import Callable
 from typing import Any
@@ -58,6 +60,25 @@ stddev = 0.05
 [topics."/odom"]
 model = "odometry"
 """
+
+
+def bits(msg: Any) -> tuple:
+    """Every field of an rclpy message, floats and arrays as their bytes (a record's
+    CDR padding is not compared: rclpy leaves it uninitialized)."""
+    out = []
+    for name in msg.get_fields_and_field_types():
+        v = getattr(msg, name)
+        if hasattr(v, "get_fields_and_field_types"):
+            out.append(bits(v))
+        elif isinstance(v, float):
+            out.append(struct.pack("<d", v))
+        elif isinstance(v, array.array | np.ndarray):
+            out.append(bytes(v.tobytes()))
+        elif isinstance(v, list):
+            out.append(tuple(bits(x) if hasattr(x, "get_fields_and_field_types") else x for x in v))
+        else:
+            out.append(v)
+    return tuple(out)
 
 
 def stamp(msg: Any, t_ns: int) -> Any:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from _ros2_support import (
     SUITE,
+    bits,
     cloud,
     compressed,
     image,
@@ -43,28 +44,6 @@ def counter(node: NoiseNode, topic: str, name: str) -> int:
     topic waits for a publisher to tell LaserScan from Range)."""
     c = node.topics.get(topic)
     return 0 if c is None else getattr(c, name)
-
-
-def bits(msg) -> tuple:
-    """Every field of an rclpy message, floats and arrays as their bytes (a record's
-    CDR padding is not compared: rclpy leaves it uninitialized)."""
-    import array
-    import struct
-
-    out = []
-    for name in msg.get_fields_and_field_types():
-        v = getattr(msg, name)
-        if hasattr(v, "get_fields_and_field_types"):
-            out.append(bits(v))
-        elif isinstance(v, float):
-            out.append(struct.pack("<d", v))
-        elif isinstance(v, array.array | np.ndarray):
-            out.append(bytes(v.tobytes()))
-        elif isinstance(v, list):
-            out.append(tuple(bits(x) if hasattr(x, "get_fields_and_field_types") else x for x in v))
-        else:
-            out.append(v)
-    return tuple(out)
 
 
 def write_suite(tmp_path: Path, extra: str = "") -> Path:
@@ -253,6 +232,9 @@ def test_live_bits_equal_offline(context, tmp_path: Path) -> None:
     for t in msgs:
         c = node.topics[t]
         assert (c.received, c.published, c.skipped) == (len(msgs[t]), len(msgs[t]), 0)
+    # Image and PointCloud2 went the serialized path (raw CDR in and out), the rest not
+    serialized = {t for t, c in node.topics.items() if c.serialized}
+    assert serialized == {"/camera/image_raw", "/points_raw"}
     ex.shutdown()
     node.destroy_node()
 
@@ -298,6 +280,64 @@ def test_malformed_messages_are_skipped_and_the_node_goes_on(context, tmp_path: 
     ).apply_inplace(image(1, T0 + 10**7))
     assert bytes(images[0].data) == bytes(np.asarray(want.data, dtype=np.uint8))
     assert images[0].header.stamp == good_image.header.stamp
+    c = node.topics["/points_raw"]
+    assert (c.received, c.published, c.skipped) == (2, 1, 1)
+    ex.shutdown()
+    node.destroy_node()
+
+
+def test_malformed_serialized_messages_are_skipped(context, tmp_path: Path) -> None:
+    """On the serialized path (Image, PointCloud2 taken as CDR bytes): a truncated
+    record, a data length beyond the record and an unknown encoding are logged and
+    skipped, each keeping its index; a record in another encapsulation (XCDR2) is
+    deserialized by rclpy and noised; the node goes on, and every message it publishes
+    has the bits of its index."""
+    import struct
+
+    from rclpy.serialization import serialize_message
+    from sensor_msgs.msg import Image, PointCloud2
+
+    suite_path = write_suite(tmp_path)
+    node = NoiseNode(suite_path, context=context)
+    client = Client(context)
+    client.publisher(Image, "/camera/image_raw")
+    client.publisher(PointCloud2, "/points_raw")
+    images = client.subscribe(Image, "/camera/image")
+    clouds = client.subscribe(PointCloud2, "/points")
+    ex = executor_with(context, node, client.node)
+    matched(ex, client, ["/camera/image_raw", "/points_raw"])
+    assert node.topics["/camera/image_raw"].serialized and node.topics["/points_raw"].serialized
+
+    def t(k: int) -> int:
+        return T0 + k * 10**7
+
+    too_long = bytearray(serialize_message(image(1, t(1))))
+    struct.pack_into("<I", too_long, len(too_long) - 24 * 32 * 3 - 4, 10**6)  # data length
+    yuv = image(2, t(2))
+    yuv.encoding = "yuv422"
+    xcdr2 = b"\x00\x07" + serialize_message(image(3, t(3)))[2:]
+    for raw in (
+        serialize_message(image(0, t(0)))[:-10],  # truncated record
+        bytes(too_long),
+        serialize_message(yuv),
+        xcdr2,
+        serialize_message(image(4, t(4))),
+    ):
+        client.pubs["/camera/image_raw"].publish(raw)
+    client.pubs["/points_raw"].publish(serialize_message(cloud(0, t(0)))[:200])
+    client.pubs["/points_raw"].publish(serialize_message(cloud(1, t(1))))
+    assert spin_until(ex, lambda: len(images) == 2 and len(clouds) == 1)
+
+    suite = load_suite(suite_path)
+    cam = TopicNoise.from_suite(suite, "/camera/image_raw", "sensor_msgs/Image", first_frame=3)
+    assert [bits(m) for m in images] == [
+        bits(cam.apply_inplace(image(3, t(3)))),
+        bits(cam.apply_inplace(image(4, t(4)))),
+    ]
+    lidar = TopicNoise.from_suite(suite, "/points_raw", "sensor_msgs/PointCloud2", first_frame=1)
+    assert bits(clouds[0]) == bits(lidar.apply_inplace(cloud(1, t(1))))
+    c = node.topics["/camera/image_raw"]
+    assert (c.received, c.published, c.skipped) == (5, 2, 3)
     c = node.topics["/points_raw"]
     assert (c.received, c.published, c.skipped) == (2, 1, 1)
     ex.shutdown()
@@ -544,6 +584,7 @@ def test_drain_publishes_what_was_acknowledged(context, tmp_path: Path) -> None:
     for k in range(n):
         client.pubs["/camera/image_raw"].publish(image(k, T0 + k * 10**7))
     assert client.pubs["/camera/image_raw"].wait_for_all_acked(Duration(seconds=10))
+    assert node.topics["/camera/image_raw"].serialized  # drain takes CDR bytes too
     assert node.drain(timeout=10.0) == n
     assert node.drain(timeout=1.0) == 0
     assert spin_until(ex, lambda: len(out) == n)

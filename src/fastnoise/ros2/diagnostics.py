@@ -26,6 +26,9 @@ class TopicCounters:
     warnings: int = 0
     incompatible_qos: int = 0
     latencies: list[float] = field(default_factory=list)
+    #: True when the topic's messages are taken and published serialized (an Image or
+    #: PointCloud2 noised in its CDR bytes; see :class:`fastnoise.ros2.NoiseNode`)
+    serialized: bool = False
 
     def add_latency(self, seconds: float) -> None:
         """Record one message's processing latency (s); the last 10000 are kept."""

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from fastnoise.io.ros.cdr import PARSERS, EncapsulationError
 from fastnoise.io.ros.messages import stamp_ns
 from fastnoise.io.ros.noise import TopicNoise
 from fastnoise.io.suite import RATE_HANDLERS, Entry, Suite, load_suite, normalize_topic
@@ -91,12 +92,17 @@ _ARRAY_HANDLERS = frozenset(
 class _Topic:
     """One noised topic: its TopicNoise, subscription, publisher and counters."""
 
-    def __init__(self, noise: TopicNoise, counters: TopicCounters, qos: Any) -> None:
+    def __init__(self, noise: TopicNoise, counters: TopicCounters, qos: Any, cls: Any) -> None:
         self.noise = noise
         self.counters = counters
         self.qos = qos
+        self.cls = cls
         self.subscription: Any = None
         self.publisher: Any = None
+        # Image and PointCloud2 whose noise changes only the bytes of data: taken and
+        # published serialized (see NoiseNode), parsed by fastnoise.io.ros.cdr
+        self.parse = PARSERS.get(noise.msgtype or "") if noise.takes_out else None
+        counters.serialized = self.parse is not None
         self.wrap = noise.handler in _ARRAY_HANDLERS
         # Image and PointCloud2 (without removal): noised in place, in the received
         # message's own buffer (no second frame-sized buffer, no copy back)
@@ -109,6 +115,12 @@ class _Topic:
         # an IMU entry with stamps = "log" times its messages by when they were logged:
         # live, when the node receives them, on the node's clock (sim time honoured)
         self.log_time = noise.options.get("stamps") == "log"
+
+
+def _deserialize(raw: bytes, cls: Any) -> Any:
+    from rclpy.serialization import deserialize_message
+
+    return deserialize_message(raw, cls)
 
 
 class NoiseNode(_Base):  # type: ignore[misc]
@@ -154,6 +166,18 @@ class NoiseNode(_Base):  # type: ignore[misc]
     PointCloud2) is logged with its topic and index and skipped; it keeps its index
     (message ``k`` received is frame ``k``). Warnings of the noise (an IMU stamp that
     goes backwards) are logged as node warnings.
+
+    Image and PointCloud2 topics whose noise changes only the bytes of ``data`` (the
+    ``camera``, ``depth`` and ``lidar`` models; ``carla_lidar`` with ``keep_layout``)
+    are taken serialized (``raw=True``): the few fields the noise reads come straight
+    from the CDR bytes (:mod:`fastnoise.io.ros.cdr`), the noise writes the data into a
+    copy of the record, and that copy is published as it is. rclpy neither builds a
+    Python message of the frame nor serializes it again, and the bits are those of the
+    deserialized path (``TopicNoise.apply_inplace(msg, None, out)``, what ``fastnoise
+    apply`` runs on a bag's record). A record that is not plain CDR (XCDR2) is
+    deserialized by rclpy instead; one that cannot be read (truncated, lengths beyond
+    the buffer) is logged and skipped like any malformed message.
+    ``topics[name].serialized`` says which path a topic takes.
     """
 
     def __init__(
@@ -290,7 +314,7 @@ class NoiseNode(_Base):  # type: ignore[misc]
             log.error(f"topic {key}: the output topic is the input topic: not subscribed")
             return
         counters = TopicCounters(key, out_resolved, msgtype, entry.model)
-        topic = _Topic(noise, counters, qos)
+        topic = _Topic(noise, counters, qos, cls)
         self._topics[key] = topic
         self._outputs.add(out_resolved)
 
@@ -322,14 +346,18 @@ class NoiseNode(_Base):  # type: ignore[misc]
             qos,
             event_callbacks=PublisherEventCallbacks(incompatible_qos=pub_incompatible),
         )
+        serialized = topic.parse is not None
+        on_message = self._on_serialized if serialized else self._on_message
         topic.subscription = self.create_subscription(
             cls,
             sub_name,
-            lambda msg: self._on_message(topic, msg),
+            lambda msg: on_message(topic, msg),
             qos,
             event_callbacks=SubscriptionEventCallbacks(incompatible_qos=sub_incompatible),
+            raw=serialized,
         )
-        log.info(f"{key} ({msgtype}, {entry.model}) -> {out_resolved}")
+        how = ", serialized" if serialized else ""
+        log.info(f"{key} ({msgtype}, {entry.model}{how}) -> {out_resolved}")
 
     def _on_message(self, topic: _Topic, msg: Any) -> None:
         t0 = time.perf_counter()
@@ -365,6 +393,52 @@ class NoiseNode(_Base):  # type: ignore[misc]
         c.published += 1
         c.add_latency(time.perf_counter() - t0)
 
+    def _on_serialized(self, topic: _Topic, raw: bytes) -> None:
+        """An Image or PointCloud2 as the middleware serialized it (CDR ``bytes``): its
+        fields are read in place, the noise writes the data into a copy of the record,
+        and that copy is published as it is (see NoiseNode: the bits are those of the
+        deserialized path)."""
+        t0 = time.perf_counter()
+        c = topic.counters
+        noise = topic.noise
+        index = noise.frame
+        assert topic.parse is not None
+        try:
+            msg = topic.parse(raw)
+        except EncapsulationError:  # not plain CDR: let rclpy deserialize it
+            try:
+                message = _deserialize(raw, topic.cls)
+            except Exception as exc:  # noqa: BLE001 - whatever the middleware says
+                self._skip_unread(topic, index, exc)
+                return
+            self._on_message(topic, message)
+            return
+        except ValueError as exc:  # truncated, lengths beyond the buffer, ...
+            self._skip_unread(topic, index, exc)
+            return
+        c.received += 1
+        try:
+            record, out = msg.new_record()
+            noise.apply_inplace(msg, None, out)
+            msg.finish(record)
+        except Exception as exc:  # a malformed message: logged, skipped, the node goes on
+            c.skipped += 1
+            self.get_logger().error(f"topic {c.input} message {index}: skipped: {exc}")
+            return
+        topic.publisher.publish(record.tobytes())
+        c.published += 1
+        c.add_latency(time.perf_counter() - t0)
+
+    def _skip_unread(self, topic: _Topic, index: int, exc: BaseException) -> None:
+        """A serialized message that cannot be read: counted, logged with its topic and
+        index, skipped; it keeps its index (the next message is frame ``index + 1``),
+        as a message the noise refuses does."""
+        c = topic.counters
+        c.received += 1
+        c.skipped += 1
+        topic.noise.frame = index + 1
+        self.get_logger().error(f"topic {c.input} message {index}: skipped: {exc}")
+
     def publish_diagnostics(self) -> None:
         """Publish the counters on ``/diagnostics`` now (the timer does it every
         ``diagnostics_period`` seconds)."""
@@ -391,7 +465,10 @@ class NoiseNode(_Base):  # type: ignore[misc]
                 with sub.handle:
                     got = sub.handle.take_message(sub.msg_type, sub.raw)
                 if got is not None:
-                    self._on_message(topic, got[0])
+                    if sub.raw:
+                        self._on_serialized(topic, got[0])
+                    else:
+                        self._on_message(topic, got[0])
                     taken += 1
                     progress = True
         return taken

@@ -33,6 +33,11 @@ covariances (:func:`fill_imu_covariance`, :func:`fill_odometry_covariance`,
 :func:`fill_navsat_covariance`, :func:`fill_magnetic_field_covariance`,
 :func:`fill_fluid_pressure_variance`, each from :func:`gazebo_variance`).
 
+Serialized messages (:mod:`fastnoise.io.ros.cdr`): the fields of a CDR-encoded Image
+or PointCloud2 read where they lie, and the record the noise writes into, for a node
+that takes those messages as bytes (the live node does; see its docs) with the bits
+of the deserialized path.
+
 Reading and writing bags needs ``pip install 'fastnoise[ros]'`` (rosbags);
 CompressedImage needs OpenCV (``fastnoise[files]``).
 """
