@@ -47,6 +47,15 @@ static inline void pf_step(prefetcher *pf) {
 #endif
 }
 
+/* Full unrolling of the per-message loop over the ten sensors. */
+#if defined(__clang__)
+#define FN_DVL_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define FN_DVL_UNROLL _Pragma("GCC unroll 10")
+#else
+#define FN_DVL_UNROLL
+#endif
+
 void fn_awn_init(fn_awn *s, uint64_t key) {
     memset(s, 0, sizeof *s);
     s->key = key;
@@ -140,12 +149,13 @@ static inline double sample_normal_cached(fn_awn *const sensors[FN_DVL_NSENSORS]
                                           uint64_t n) {
     fn_awn *s = sensors[j];
     fn_stream *z = &s->z;
-    if (!(z->cache_ok && z->dtype == FN_FLOAT32 && z->cache_group == n / FN_GROUP))
+    /* A sensor's stream only ever holds float32 groups (sample_normal and
+     * refill_groups fill it, both as float32), so cache_ok says its dtype; its
+     * position is set by sample_normal before each use, so it is not kept here. */
+    if (!(z->cache_ok && z->cache_group == n / FN_GROUP))
         refill_groups(sensors, j); /* this sensor's and the later ones' */
-    if (z->cache_ok && z->dtype == FN_FLOAT32 && z->cache_group == n / FN_GROUP) {
-        z->position = n + 1;
+    if (z->cache_ok && z->cache_group == n / FN_GROUP)
         return (double)(0.0f + 1.0f * z->c32[n % FN_GROUP]);
-    }
     return sample_normal(s, n);
 }
 
@@ -329,9 +339,13 @@ int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *tru
             return FN_DVL_NO_ROOM;
         }
     }
+    /* unrolled: each sensor's pointer stays in a register from its value to its
+     * position (the refill's call made the compiler keep a rolled loop, reloading it) */
+    FN_DVL_UNROLL
     for (int j = 0; j < FN_DVL_NSENSORS; j++) {
+        fn_awn *s = sensors[j];
         out[j] = measure_fast(sensors, j, truth[j]);
-        sensors[j]->position++;
+        s->position++;
     }
     double r = out[FN_DVL_ROLL], p = out[FN_DVL_PITCH], y = out[FN_DVL_YAW];
     if (angle_is_huge(r) | angle_is_huge(p) | angle_is_huge(y)) {
