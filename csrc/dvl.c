@@ -59,6 +59,7 @@ static inline void pf_step(prefetcher *pf) {
 void fn_awn_init(fn_awn *s, uint64_t key) {
     memset(s, 0, sizeof *s);
     s->key = key;
+    s->plain = 1; /* all four parameters 0 */
     fn_stream_init(&s->z, key, FN_AWN_NOISE_STREAM);
 }
 
@@ -99,6 +100,27 @@ static int tie_anchors(uint64_t key, uint64_t n, double r) {
 static int too_large(double x) {
     double a = fabs(x);
     return (a > FN_DVL_VALUE_MAX) & (a < INFINITY);
+}
+
+/* Whether too_large holds for one of the ten truth values: on x86 two values a
+ * compare (SSE2, part of every x86-64), the first one found by the caller's loop. */
+static inline int any_too_large(const double truth[FN_DVL_NSENSORS]) {
+#if FN_X86
+    const __m128d abs_mask = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+    const __m128d max = _mm_set1_pd(FN_DVL_VALUE_MAX), inf = _mm_set1_pd(INFINITY);
+    __m128d hit = _mm_setzero_pd();
+    _Static_assert(FN_DVL_NSENSORS % 2 == 0, "the values are checked in pairs");
+    for (int j = 0; j < FN_DVL_NSENSORS; j += 2) {
+        __m128d a = _mm_and_pd(_mm_loadu_pd(truth + j), abs_mask);
+        hit = _mm_or_pd(hit, _mm_and_pd(_mm_cmpgt_pd(a, max), _mm_cmplt_pd(a, inf)));
+    }
+    return _mm_movemask_pd(hit) != 0;
+#else
+    int hit = 0;
+    for (int j = 0; j < FN_DVL_NSENSORS; j++)
+        hit |= too_large(truth[j]);
+    return hit;
+#endif
 }
 
 /* Room for n samples from `first` without passing sample 2^64 - 2 (no wrap). */
@@ -169,6 +191,7 @@ static inline double sample_normal_cached(fn_awn *const sensors[FN_DVL_NSENSORS]
 static inline double measure_fast(fn_awn *const sensors[FN_DVL_NSENSORS], int j,
                                   double truth) {
     fn_awn *s = sensors[j];
+    if (s->plain) return truth + s->bias; /* what the general path below gives */
     uint64_t n = s->position;
     double v = truth + s->bias; /* fn_awn_value's clean */
     if (s->noise_dev != 0.0) v = v + s->noise_dev * sample_normal_cached(sensors, j, n);
@@ -327,10 +350,12 @@ int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *tru
                        double *out, int *bad) {
     /* every check before anything moves: all sensors advance, or none; the values
      * first, then the positions */
-    for (int j = 0; j < FN_DVL_NSENSORS; j++) {
-        if (too_large(truth[j])) {
-            *bad = j;
-            return FN_DVL_TOO_LARGE;
+    if (any_too_large(truth)) {
+        for (int j = 0; j < FN_DVL_NSENSORS; j++) {
+            if (too_large(truth[j])) {
+                *bad = j;
+                return FN_DVL_TOO_LARGE;
+            }
         }
     }
     for (int j = 0; j < FN_DVL_NSENSORS; j++) {

@@ -95,6 +95,9 @@ typedef struct {
     double noise_dev;
     double anchor;
     double anchor_probability;
+    /* noise_dev == 0 and anchor_probability <= 0 or NaN: a value is truth + bias
+     * (kept by fn_awn_init and fn_awn_set_params, the only writers of the four) */
+    int plain;
     uint64_t key;
     uint64_t position;
     fn_stream z;
@@ -183,6 +186,16 @@ FN_DECLARE_KERNEL(void, fn_dvl_store_records,
                   (size_t m, const double *rows, size_t row_len, double *out, int stream))
 
 void fn_awn_init(fn_awn *s, uint64_t key);
+
+/* A sensor's four parameters (units of the measured quantity). */
+static inline void fn_awn_set_params(fn_awn *s, double bias, double noise_dev,
+                                     double anchor, double anchor_probability) {
+    s->bias = bias;
+    s->noise_dev = noise_dev;
+    s->anchor = anchor;
+    s->anchor_probability = anchor_probability;
+    s->plain = noise_dev == 0.0 && !(anchor_probability > 0.0);
+}
 
 /* Positions never wrap: a sensor's last position is 2^64 - 1 (sample 2^64 - 1 is never
  * drawn), and every function checks its span against it before it writes or advances
