@@ -59,7 +59,7 @@ static inline void pf_step(prefetcher *pf) {
 void fn_awn_init(fn_awn *s, uint64_t key) {
     memset(s, 0, sizeof *s);
     s->key = key;
-    s->plain = 1; /* all four parameters 0 */
+    s->kind = 0; /* all four parameters 0 */
     fn_stream_init(&s->z, key, FN_AWN_NOISE_STREAM);
 }
 
@@ -191,12 +191,13 @@ static inline double sample_normal_cached(fn_awn *const sensors[FN_DVL_NSENSORS]
 static inline double measure_fast(fn_awn *const sensors[FN_DVL_NSENSORS], int j,
                                   double truth) {
     fn_awn *s = sensors[j];
-    if (s->plain) return truth + s->bias; /* what the general path below gives */
-    uint64_t n = s->position;
+    int kind = s->kind;         /* the parameters' tests, made when they were set */
     double v = truth + s->bias; /* fn_awn_value's clean */
-    if (s->noise_dev != 0.0) v = v + s->noise_dev * sample_normal_cached(sensors, j, n);
+    if (!kind) return v;
+    uint64_t n = s->position;
+    if (kind & FN_AWN_NOISY) v = v + s->noise_dev * sample_normal_cached(sensors, j, n);
     double ap = s->anchor_probability;
-    if (ap > 0.0) {
+    if (kind & FN_AWN_ANCHORS) {
         if (ap < 1.0) {
             double p16 = ap * 0x1p16, f = floor(p16), r = p16 - f;
             uint16_t h = sample_half(s, n);
@@ -311,6 +312,22 @@ static int angle_is_huge(double d) {
     return fabs(d) >= FN_DVL_HUGE_DEG;
 }
 
+/* angle_is_huge for one of the measured roll, pitch and yaw (meas[0..2]): on x86
+ * three compares as two (SSE2; NaN compares false, as in angle_is_huge). */
+static inline int angles_are_huge(const double *meas) {
+    _Static_assert(FN_DVL_ROLL == 0 && FN_DVL_PITCH == 1 && FN_DVL_YAW == 2,
+                   "the angles lead the message");
+#if FN_X86
+    const __m128d abs_mask = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+    const __m128d lim = _mm_set1_pd(FN_DVL_HUGE_DEG);
+    __m128d rp = _mm_and_pd(_mm_loadu_pd(meas), abs_mask);
+    __m128d y0 = _mm_and_pd(_mm_load_sd(meas + 2), abs_mask); /* upper lane 0 */
+    return _mm_movemask_pd(_mm_or_pd(_mm_cmpge_pd(rp, lim), _mm_cmpge_pd(y0, lim))) != 0;
+#else
+    return angle_is_huge(meas[0]) | angle_is_huge(meas[1]) | angle_is_huge(meas[2]);
+#endif
+}
+
 /* The composite again, through fn_dvl_compose_one, for the samples of a chunk with a
  * measured angle beyond the fast reduction (rare: |angle| >= 2^50 deg). */
 static void fix_huge_angles(double (*meas)[ROW], size_t m) {
@@ -372,12 +389,13 @@ int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *tru
         out[j] = measure_fast(sensors, j, truth[j]);
         s->position++;
     }
-    double r = out[FN_DVL_ROLL], p = out[FN_DVL_PITCH], y = out[FN_DVL_YAW];
-    if (angle_is_huge(r) | angle_is_huge(p) | angle_is_huge(y)) {
+    if (angles_are_huge(out)) {
         fn_dvl_compose_one(out, &out[FN_DVL_VN], &out[FN_DVL_VE], &out[FN_DVL_VU]);
-    } else { /* fn_dvl_compose_one without the reduction it would not make */
+    } else { /* fn_dvl_compose_one without the reduction it would not make; the
+              * angles read after the dispatch's level query, not kept across it */
         FN_DISPATCH(fn_dvl_rotate_one,
-                    (r, p, y, out[FN_DVL_SURGE], out[FN_DVL_SWAY], out[FN_DVL_HEAVE],
+                    (out[FN_DVL_ROLL], out[FN_DVL_PITCH], out[FN_DVL_YAW],
+                     out[FN_DVL_SURGE], out[FN_DVL_SWAY], out[FN_DVL_HEAVE],
                      &out[FN_DVL_VN], &out[FN_DVL_VE], &out[FN_DVL_VU]));
     }
     return FN_DVL_OK;

@@ -498,12 +498,21 @@ def test_measure_after_sensors_turn_plain_and_back_equals_measure_many():
     sim, ref = DvlSimulator(DVL_MIXED, seed=16), DvlSimulator(DVL_MIXED, seed=16)
     rec = np.array([TRUTH], dtype=TRUTH_DTYPE)
     changes = [
-        {("dvl_roll", "noise_stddev"): 0.0, ("water_speed", "anchor_probability"): 0.0,
-         ("RPM", "bias"): 3.0},  # roll and water_speed turn plain, rpm stays plain
-        {("dvl_roll", "anchor_probability"): 1.0, ("dvl_pitch", "noise_stddev"): 0.2,
-         ("water_speed", "noise_stddev"): 0.1},  # all three leave it
-        {("dvl_roll", "anchor_probability"): 0.0, ("dvl_pitch", "noise_stddev"): 0.0,
-         ("RPM", "noise_stddev"): 1.0},
+        {
+            ("dvl_roll", "noise_stddev"): 0.0,
+            ("water_speed", "anchor_probability"): 0.0,
+            ("RPM", "bias"): 3.0,
+        },  # roll and water_speed turn plain, rpm stays plain
+        {
+            ("dvl_roll", "anchor_probability"): 1.0,
+            ("dvl_pitch", "noise_stddev"): 0.2,
+            ("water_speed", "noise_stddev"): 0.1,
+        },  # all three leave it
+        {
+            ("dvl_roll", "anchor_probability"): 0.0,
+            ("dvl_pitch", "noise_stddev"): 0.0,
+            ("RPM", "noise_stddev"): 1.0,
+        },
     ]
     got, want = [], []
     for change in changes:
@@ -513,8 +522,9 @@ def test_measure_after_sensors_turn_plain_and_back_equals_measure_many():
         got += [sim.measure(rec[0]) for _ in range(19)]
         want.append(ref.measure_many(np.repeat(rec, 19)))
     want = np.concatenate(want)
-    assert np.array_equal(_dvl_message_bits(got),
-                          _bits(want.view((np.float64, len(want.dtype.names)))))
+    assert np.array_equal(
+        _dvl_message_bits(got), _bits(want.view((np.float64, len(want.dtype.names))))
+    )
 
 
 def test_measure_refills_the_groups_of_sensors_out_of_step_on_every_simd_path():
