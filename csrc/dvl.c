@@ -47,9 +47,19 @@ static inline void pf_step(prefetcher *pf) {
 #endif
 }
 
+/* Full unrolling of the per-message loop over the ten sensors. */
+#if defined(__clang__)
+#define FN_DVL_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define FN_DVL_UNROLL _Pragma("GCC unroll 10")
+#else
+#define FN_DVL_UNROLL
+#endif
+
 void fn_awn_init(fn_awn *s, uint64_t key) {
     memset(s, 0, sizeof *s);
     s->key = key;
+    s->kind = 0; /* all four parameters 0 */
     fn_stream_init(&s->z, key, FN_AWN_NOISE_STREAM);
 }
 
@@ -90,6 +100,27 @@ static int tie_anchors(uint64_t key, uint64_t n, double r) {
 static int too_large(double x) {
     double a = fabs(x);
     return (a > FN_DVL_VALUE_MAX) & (a < INFINITY);
+}
+
+/* Whether too_large holds for one of the ten truth values: on x86 two values a
+ * compare (SSE2, part of every x86-64), the first one found by the caller's loop. */
+static inline int any_too_large(const double truth[FN_DVL_NSENSORS]) {
+#if FN_X86
+    const __m128d abs_mask = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+    const __m128d max = _mm_set1_pd(FN_DVL_VALUE_MAX), inf = _mm_set1_pd(INFINITY);
+    __m128d hit = _mm_setzero_pd();
+    _Static_assert(FN_DVL_NSENSORS % 2 == 0, "the values are checked in pairs");
+    for (int j = 0; j < FN_DVL_NSENSORS; j += 2) {
+        __m128d a = _mm_and_pd(_mm_loadu_pd(truth + j), abs_mask);
+        hit = _mm_or_pd(hit, _mm_and_pd(_mm_cmpgt_pd(a, max), _mm_cmplt_pd(a, inf)));
+    }
+    return _mm_movemask_pd(hit) != 0;
+#else
+    int hit = 0;
+    for (int j = 0; j < FN_DVL_NSENSORS; j++)
+        hit |= too_large(truth[j]);
+    return hit;
+#endif
 }
 
 /* Room for n samples from `first` without passing sample 2^64 - 2 (no wrap). */
@@ -140,12 +171,13 @@ static inline double sample_normal_cached(fn_awn *const sensors[FN_DVL_NSENSORS]
                                           uint64_t n) {
     fn_awn *s = sensors[j];
     fn_stream *z = &s->z;
-    if (!(z->cache_ok && z->dtype == FN_FLOAT32 && z->cache_group == n / FN_GROUP))
+    /* A sensor's stream only ever holds float32 groups (sample_normal and
+     * refill_groups fill it, both as float32), so cache_ok says its dtype; its
+     * position is set by sample_normal before each use, so it is not kept here. */
+    if (!(z->cache_ok && z->cache_group == n / FN_GROUP))
         refill_groups(sensors, j); /* this sensor's and the later ones' */
-    if (z->cache_ok && z->dtype == FN_FLOAT32 && z->cache_group == n / FN_GROUP) {
-        z->position = n + 1;
+    if (z->cache_ok && z->cache_group == n / FN_GROUP)
         return (double)(0.0f + 1.0f * z->c32[n % FN_GROUP]);
-    }
     return sample_normal(s, n);
 }
 
@@ -159,11 +191,13 @@ static inline double sample_normal_cached(fn_awn *const sensors[FN_DVL_NSENSORS]
 static inline double measure_fast(fn_awn *const sensors[FN_DVL_NSENSORS], int j,
                                   double truth) {
     fn_awn *s = sensors[j];
-    uint64_t n = s->position;
+    int kind = s->kind;         /* the parameters' tests, made when they were set */
     double v = truth + s->bias; /* fn_awn_value's clean */
-    if (s->noise_dev != 0.0) v = v + s->noise_dev * sample_normal_cached(sensors, j, n);
+    if (!kind) return v;
+    uint64_t n = s->position;
+    if (kind & FN_AWN_NOISY) v = v + s->noise_dev * sample_normal_cached(sensors, j, n);
     double ap = s->anchor_probability;
-    if (ap > 0.0) {
+    if (kind & FN_AWN_ANCHORS) {
         if (ap < 1.0) {
             double p16 = ap * 0x1p16, f = floor(p16), r = p16 - f;
             uint16_t h = sample_half(s, n);
@@ -278,6 +312,22 @@ static int angle_is_huge(double d) {
     return fabs(d) >= FN_DVL_HUGE_DEG;
 }
 
+/* angle_is_huge for one of the measured roll, pitch and yaw (meas[0..2]): on x86
+ * three compares as two (SSE2; NaN compares false, as in angle_is_huge). */
+static inline int angles_are_huge(const double *meas) {
+    _Static_assert(FN_DVL_ROLL == 0 && FN_DVL_PITCH == 1 && FN_DVL_YAW == 2,
+                   "the angles lead the message");
+#if FN_X86
+    const __m128d abs_mask = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+    const __m128d lim = _mm_set1_pd(FN_DVL_HUGE_DEG);
+    __m128d rp = _mm_and_pd(_mm_loadu_pd(meas), abs_mask);
+    __m128d y0 = _mm_and_pd(_mm_load_sd(meas + 2), abs_mask); /* upper lane 0 */
+    return _mm_movemask_pd(_mm_or_pd(_mm_cmpge_pd(rp, lim), _mm_cmpge_pd(y0, lim))) != 0;
+#else
+    return angle_is_huge(meas[0]) | angle_is_huge(meas[1]) | angle_is_huge(meas[2]);
+#endif
+}
+
 /* The composite again, through fn_dvl_compose_one, for the samples of a chunk with a
  * measured angle beyond the fast reduction (rare: |angle| >= 2^50 deg). */
 static void fix_huge_angles(double (*meas)[ROW], size_t m) {
@@ -317,10 +367,12 @@ int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *tru
                        double *out, int *bad) {
     /* every check before anything moves: all sensors advance, or none; the values
      * first, then the positions */
-    for (int j = 0; j < FN_DVL_NSENSORS; j++) {
-        if (too_large(truth[j])) {
-            *bad = j;
-            return FN_DVL_TOO_LARGE;
+    if (any_too_large(truth)) {
+        for (int j = 0; j < FN_DVL_NSENSORS; j++) {
+            if (too_large(truth[j])) {
+                *bad = j;
+                return FN_DVL_TOO_LARGE;
+            }
         }
     }
     for (int j = 0; j < FN_DVL_NSENSORS; j++) {
@@ -329,16 +381,21 @@ int fn_dvl_measure_one(fn_awn *const sensors[FN_DVL_NSENSORS], const double *tru
             return FN_DVL_NO_ROOM;
         }
     }
+    /* unrolled: each sensor's pointer stays in a register from its value to its
+     * position (the refill's call made the compiler keep a rolled loop, reloading it) */
+    FN_DVL_UNROLL
     for (int j = 0; j < FN_DVL_NSENSORS; j++) {
+        fn_awn *s = sensors[j];
         out[j] = measure_fast(sensors, j, truth[j]);
-        sensors[j]->position++;
+        s->position++;
     }
-    double r = out[FN_DVL_ROLL], p = out[FN_DVL_PITCH], y = out[FN_DVL_YAW];
-    if (angle_is_huge(r) | angle_is_huge(p) | angle_is_huge(y)) {
+    if (angles_are_huge(out)) {
         fn_dvl_compose_one(out, &out[FN_DVL_VN], &out[FN_DVL_VE], &out[FN_DVL_VU]);
-    } else { /* fn_dvl_compose_one without the reduction it would not make */
+    } else { /* fn_dvl_compose_one without the reduction it would not make; the
+              * angles read after the dispatch's level query, not kept across it */
         FN_DISPATCH(fn_dvl_rotate_one,
-                    (r, p, y, out[FN_DVL_SURGE], out[FN_DVL_SWAY], out[FN_DVL_HEAVE],
+                    (out[FN_DVL_ROLL], out[FN_DVL_PITCH], out[FN_DVL_YAW],
+                     out[FN_DVL_SURGE], out[FN_DVL_SWAY], out[FN_DVL_HEAVE],
                      &out[FN_DVL_VN], &out[FN_DVL_VE], &out[FN_DVL_VU]));
     }
     return FN_DVL_OK;

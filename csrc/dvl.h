@@ -86,6 +86,9 @@ enum {
  * blocks (64 halves = 8 blocks) so the SIMD kernel does the work. */
 #define FN_AWN_H_GROUP 64
 
+/* fn_awn.kind bits */
+enum { FN_AWN_NOISY = 1, FN_AWN_ANCHORS = 2 };
+
 /* One sensor: parameters (units of the measured quantity), its key and the index of
  * its next sample, plus the draws of the current group of samples for one-at-a-time
  * use (the normals' stream with its group cache, and the anchor halves: pure
@@ -95,6 +98,10 @@ typedef struct {
     double noise_dev;
     double anchor;
     double anchor_probability;
+    /* FN_AWN_NOISY: noise_dev != 0; FN_AWN_ANCHORS: anchor_probability > 0. With
+     * neither (0), a value is truth + bias. Kept by fn_awn_init and
+     * fn_awn_set_params, the only writers of the four parameters. */
+    int kind;
     uint64_t key;
     uint64_t position;
     fn_stream z;
@@ -183,6 +190,17 @@ FN_DECLARE_KERNEL(void, fn_dvl_store_records,
                   (size_t m, const double *rows, size_t row_len, double *out, int stream))
 
 void fn_awn_init(fn_awn *s, uint64_t key);
+
+/* A sensor's four parameters (units of the measured quantity). */
+static inline void fn_awn_set_params(fn_awn *s, double bias, double noise_dev,
+                                     double anchor, double anchor_probability) {
+    s->bias = bias;
+    s->noise_dev = noise_dev;
+    s->anchor = anchor;
+    s->anchor_probability = anchor_probability;
+    s->kind = (noise_dev != 0.0 ? FN_AWN_NOISY : 0) |
+              (anchor_probability > 0.0 ? FN_AWN_ANCHORS : 0);
+}
 
 /* Positions never wrap: a sensor's last position is 2^64 - 1 (sample 2^64 - 1 is never
  * drawn), and every function checks its span against it before it writes or advances

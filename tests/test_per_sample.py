@@ -469,6 +469,64 @@ def test_measure_after_sensor_changes_equals_measure_many():
     assert np.array_equal(got, _bits(want.view((np.float64, len(want.dtype.names)))))
 
 
+@pytest.mark.parametrize("field", range(10))
+def test_measure_refuses_a_too_large_value_in_any_field_by_its_name(field):
+    """The ten values are checked two to a compare: a finite value beyond 1e300 in
+    any of them (either lane) is refused by its name, the first one when two are,
+    with nothing advanced; 1e300 itself, NaN and +-inf in the others pass."""
+    sim = DvlSimulator(DVL_MIXED, seed=9)
+    rec = np.array([TRUTH], dtype=TRUTH_DTYPE)[0]
+    for k, f in enumerate(_FIELDS):
+        if k != field:
+            rec[f] = (1e300, -1e300, np.nan, np.inf, -np.inf)[k % 5]
+    rec[_FIELDS[field]] = -1.0000001e300 if field % 2 else 1e308
+    if field < 9:
+        rec[_FIELDS[9]] = 1e305  # a later too-large value: the first one is named
+    with pytest.raises(ValueError, match=rf"truth\['{_FIELDS[field]}'\]"):
+        sim.measure(rec)
+    assert all(s.position == 0 for s in sim.sensors.values())
+    rec[_FIELDS[field]] = 1e300
+    rec[_FIELDS[9]] = 1e300
+    m = sim.measure(rec)
+    assert sim["dvl_roll"].position == 1 and len(tuple(m)) == 13
+
+
+def test_measure_after_sensors_turn_plain_and_back_equals_measure_many():
+    """A sensor with no noise that is never anchored takes the shortest path (truth +
+    bias); the flag behind it follows every parameter change, both ways, for
+    sensors that start plain and sensors that start noisy or anchored."""
+    sim, ref = DvlSimulator(DVL_MIXED, seed=16), DvlSimulator(DVL_MIXED, seed=16)
+    rec = np.array([TRUTH], dtype=TRUTH_DTYPE)
+    changes = [
+        {
+            ("dvl_roll", "noise_stddev"): 0.0,
+            ("water_speed", "anchor_probability"): 0.0,
+            ("RPM", "bias"): 3.0,
+        },  # roll and water_speed turn plain, rpm stays plain
+        {
+            ("dvl_roll", "anchor_probability"): 1.0,
+            ("dvl_pitch", "noise_stddev"): 0.2,
+            ("water_speed", "noise_stddev"): 0.1,
+        },  # all three leave it
+        {
+            ("dvl_roll", "anchor_probability"): 0.0,
+            ("dvl_pitch", "noise_stddev"): 0.0,
+            ("RPM", "noise_stddev"): 1.0,
+        },
+    ]
+    got, want = [], []
+    for change in changes:
+        for s in (sim, ref):
+            for (name, param), value in change.items():
+                setattr(s[name], param, value)
+        got += [sim.measure(rec[0]) for _ in range(19)]
+        want.append(ref.measure_many(np.repeat(rec, 19)))
+    want = np.concatenate(want)
+    assert np.array_equal(
+        _dvl_message_bits(got), _bits(want.view((np.float64, len(want.dtype.names))))
+    )
+
+
 def test_measure_refills_the_groups_of_sensors_out_of_step_on_every_simd_path():
     """Sensors at different places in their 16-normal groups (a state sets them), so
     the message-by-message refills of several sensors' groups together meet groups

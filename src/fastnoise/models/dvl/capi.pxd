@@ -33,6 +33,8 @@ cdef extern from "dvl.h" nogil:
 
     fn_awn_params fn_awn_params_of(const fn_awn *s)
     void fn_awn_init(fn_awn *s, uint64_t key)
+    void fn_awn_set_params(fn_awn *s, double bias, double noise_dev, double anchor,
+                           double anchor_probability)
     int fn_awn_measure_one(fn_awn *s, double truth, double *out)
     int fn_awn_measure_span(const fn_awn_params *p, size_t n, const double *truth,
                             ptrdiff_t truth_stride, double *out, ptrdiff_t out_stride)

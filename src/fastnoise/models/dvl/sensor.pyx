@@ -21,6 +21,7 @@ from fastnoise.models.dvl.capi cimport (
     FN_DVL_OK,
     FN_DVL_VALUE_MAX,
     fn_awn_init,
+    fn_awn_set_params,
     fn_awn_params,
     fn_awn_params_of,
     fn_awn_measure_one,
@@ -193,10 +194,7 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         self._seed_seq = ss
         self._key = key
         fn_awn_init(&self.s, key)
-        self.s.bias = b
-        self.s.noise_dev = sd
-        self.s.anchor = a
-        self.s.anchor_probability = p
+        fn_awn_set_params(&self.s, b, sd, a, p)
         self._built = True
 
     cdef _set(self, str name, value):
@@ -205,10 +203,7 @@ Augmented white noise of one sensor (the Metron DVL simulator document).
         vals[name] = _declarations.AUGMENTED_WHITE_NOISE.check_params({name: value})[name]
         b, sd, a, p = check_noise_params(**vals, sensor=self._sensor, strict=self._strict)
         lock_model(self)  # a batch takes all four at once, never a mix
-        self.s.bias = b
-        self.s.noise_dev = sd
-        self.s.anchor = a
-        self.s.anchor_probability = p
+        fn_awn_set_params(&self.s, b, sd, a, p)
         unlock_model(self)
 
     @property

@@ -231,16 +231,17 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
         cdef double t[FN_DVL_NSENSORS]
         cdef DvlMeasurement m
         cdef int rc, bad = -1
-        cdef tuple sensors
         check_built(self)
         fill_truth(truth, t)  # may run Python code (a value's __float__)
         m = DvlMeasurement.__new__(DvlMeasurement)
         # Read and advance all ten positions in one C call with the GIL held and no
         # Python code inside (see the class docstring): as atomic as a locked
-        # reservation, without the lock's 30-40 ns on this 0.17 us call.
-        sensors = self._sensors
+        # reservation, without the lock's 30-40 ns on this 0.17 us call. No Python
+        # code runs between it and the error below either, so self._sensors there
+        # are the sensors the call read.
         rc = fn_dvl_measure_one(self.ps, t, m.v, &bad)
         if rc != FN_DVL_OK:
+            sensors = self._sensors
             if rc == FN_DVL_NO_ROOM:
                 raise no_room_error(f"sensor {SENSOR_NAMES[bad]!r}",
                                     (<AugmentedWhiteNoise>sensors[bad]).s.position, 1)
