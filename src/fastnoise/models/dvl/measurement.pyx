@@ -194,6 +194,14 @@ cdef int fill_truth(truth, double *t) except -1:
             memcpy(t, rec.obval + _rec_off[0], FN_DVL_NSENSORS * sizeof(double))
             return 0
         return _fill_void(truth, t)
+    if type(truth) is cnp.ndarray:  # the plain (10,) float64 array: first, one copy
+        arr = <cnp.ndarray>truth
+        if (cnp.PyArray_TYPE(arr) == cnp.NPY_FLOAT64 and cnp.PyArray_NDIM(arr) == 1
+                and cnp.PyArray_DIM(arr, 0) == FN_DVL_NSENSORS
+                and cnp.PyArray_STRIDE(arr, 0) == sizeof(double)
+                and cnp.PyArray_ISNOTSWAPPED(arr) and cnp.PyArray_ISALIGNED(arr)):
+            memcpy(t, cnp.PyArray_DATA(arr), FN_DVL_NSENSORS * sizeof(double))
+            return 0
     if type(truth) is dict:
         d = <dict>truth
         for i in range(FN_DVL_NSENSORS):
