@@ -20,6 +20,7 @@ import numpy as np
 from fastnoise.io.apply.output import Progress, os_error_text, publish, staged
 from fastnoise.io.apply.report import ApplyError, Report, TopicReport
 from fastnoise.io.ros.bags import Codec, data_span, open_bag
+from fastnoise.io.ros.cdr import record_without_data
 from fastnoise.io.ros.noise import TopicNoise, check_topic, message_type
 from fastnoise.io.suite import Suite, name_tag, normalize_topic
 
@@ -66,12 +67,7 @@ def _noise_in_record(noise: Any, msg: Any, ts: int, raw: Any) -> np.ndarray | No
     span = data_span(msg, raw)
     if span is None:
         return None
-    off, n = span
-    src = np.frombuffer(raw, dtype=np.uint8)
-    buf = np.empty(src.size, dtype=np.uint8)
-    buf[:off] = src[:off]
-    buf[off + n :] = src[off + n :]
-    into = buf[off : off + n]
+    buf, into = record_without_data(raw, *span)
     noise.apply_inplace(msg, ts, out=into)
     data = msg.data
     if not (  # pragma: no cover - the handlers write into ``out``

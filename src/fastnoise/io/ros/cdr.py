@@ -55,6 +55,7 @@ __all__ = [
     "header_of",
     "parse_image",
     "parse_pointcloud2",
+    "record_without_data",
 ]
 
 #: byte offset of ``header.stamp.sec`` (``stamp.nanosec`` follows) in a serialized
@@ -68,6 +69,18 @@ _LITTLE, _BIG = b"\x00\x01", b"\x00\x00"
 _U32 = {"<": struct.Struct("<I"), ">": struct.Struct(">I")}
 _I32 = {"<": struct.Struct("<i"), ">": struct.Struct(">i")}
 _MAX_PAD = 3  # a serializer may pad the record to a multiple of 4 bytes
+
+
+def record_without_data(raw: Any, offset: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(record, out)``: a new uint8 array as long as the serialized ``raw`` holding
+    all its bytes except the ``size`` data bytes at ``offset``, and ``out``, the view
+    of that place (the noise writes the data there: one pass, no second copy)."""
+    src = np.frombuffer(raw, dtype=np.uint8)
+    record = np.empty(src.size, dtype=np.uint8)
+    stop = offset + size
+    record[:offset] = src[:offset]
+    record[stop:] = src[stop:]
+    return record, record[offset:stop]
 
 
 class EncapsulationError(ValueError):
@@ -248,12 +261,7 @@ class CdrMessage:
         """``(record, out)``: a new uint8 array of the serialized message's size holding
         every byte of it except the data, and ``out``, the view of the data's place in
         it (for ``TopicNoise.apply_inplace(msg, None, out)``)."""
-        src = np.frombuffer(self._source, dtype=np.uint8)
-        record = np.empty(src.size, dtype=np.uint8)
-        start, stop = self.data_offset, self.data_offset + self.data_size
-        record[:start] = src[:start]
-        record[stop:] = src[stop:]
-        return record, record[start:stop]
+        return record_without_data(self._source, self.data_offset, self.data_size)
 
     def finish(self, record: np.ndarray) -> np.ndarray:
         """Close ``record`` (from :meth:`new_record`) after the noise: the data is put
