@@ -66,5 +66,18 @@ pytest_pair() {
   cat "$logs/$name_a.log"
   echo "-- $name_b (exit $rc_b)"
   cat "$logs/$name_b.log"
-  [ "$rc_a" -eq 0 ] && [ "$rc_b" -eq 0 ]
+  if [ "$rc_a" -eq 0 ] && [ "$rc_b" -eq 0 ]; then
+    # the tests' files (a few hundred MB: recorded clouds, bags) are not needed once
+    # both runs passed; a failed run keeps them for a look
+    rm -rf "$logs/tmp-$name_a" "$logs/tmp-$name_b"
+    return 0
+  fi
+  disk_report
+  return 1
+}
+
+# disk_report: the free space where the checkout lies, printed when a step fails (a
+# full disk fails tests in ways that name something else: fixtures, pytest itself).
+disk_report() {
+  echo "-- free space: $(df -h --output=avail . | tail -n 1 | tr -d ' ') on $(df --output=target . | tail -n 1)"
 }
