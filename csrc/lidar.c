@@ -2,6 +2,8 @@
  * point index), then run the SIMD-dispatched chunk kernel. */
 #include "lidar.h"
 
+#include <string.h>
+
 #include "fnmath.h"
 #include "lidar_point.h"
 #include "normal.h"
@@ -11,26 +13,65 @@
  * buffers, which stay in L1. 256-2048 measured alike (262,144 points, avx2); the old
  * 64-point float64 chunks made the draws markedly slower (many small fills). */
 #define DEFINE_POINTS(T, SUF)                                                              \
+    /* One chunk (m <= FN_LIDAR_CHUNK points, the first at index `first`): its normals,    \
+     * then the kernel. */                                                                 \
+    static void points_chunk_##SUF(const fn_lidar_points_params *p, uint64_t first,        \
+                                   size_t m, const T *points, const T *dist_in,            \
+                                   const uint8_t *mask_in, T *points_out, T *dist_out,     \
+                                   uint8_t *mask_out, T *local_out) {                      \
+        float za[FN_LIDAR_CHUNK], zd[FN_LIDAR_CHUNK];                                      \
+        if (p->angular)                                                                    \
+            fn_normal_fill_f32(p->key,                                                     \
+                               fn_lidar_stream(p->frame, FN_LIDAR_HITPOINT_ANGULAR),       \
+                               first, m, 0.0f, 1.0f, za);                                  \
+        if (p->distance)                                                                   \
+            fn_normal_fill_f32(p->key, fn_lidar_stream(p->frame, FN_LIDAR_DISTANCE),       \
+                               first, m, 0.0f, 1.0f, zd);                                  \
+        FN_DISPATCH(fn_lidar_points_chunk_##SUF,                                           \
+                    (p, m, points, dist_in, mask_in, za, zd, points_out, dist_out,         \
+                     mask_out, local_out));                                                \
+    }                                                                                      \
     int fn_lidar_points_##SUF(const fn_lidar_points_params *p, uint64_t first_index,       \
                               size_t n, const T *points, const T *dist_in,                 \
                               const uint8_t *mask_in, T *points_out, T *dist_out,          \
                               uint8_t *mask_out, T *local_out) {                           \
-        float za[FN_LIDAR_CHUNK], zd[FN_LIDAR_CHUNK];                                      \
         if (p->frame >= FN_LIDAR_RESERVED_FRAME || !fn_lidar_indices_ok(first_index, n))   \
             return -1;                                                                     \
-        uint64_t s_ang = fn_lidar_stream(p->frame, FN_LIDAR_HITPOINT_ANGULAR);             \
-        uint64_t s_dist = fn_lidar_stream(p->frame, FN_LIDAR_DISTANCE);                    \
         const size_t step = FN_LIDAR_CHUNK;                                                \
         for (size_t done = 0; done < n; done += step) {                                    \
             size_t m = n - done < step ? n - done : step;                                  \
-            uint64_t first = first_index + done;                                           \
-            if (p->angular) fn_normal_fill_f32(p->key, s_ang, first, m, 0.0f, 1.0f, za);   \
-            if (p->distance) fn_normal_fill_f32(p->key, s_dist, first, m, 0.0f, 1.0f, zd); \
-            FN_DISPATCH(fn_lidar_points_chunk_##SUF,                                       \
-                        (p, m, points + 3 * done, dist_in ? dist_in + done : NULL,         \
-                         mask_in ? mask_in + done : NULL, za, zd, points_out + 3 * done,   \
-                         dist_out + done, mask_out + done,                                 \
-                         local_out ? local_out + 3 * done : NULL));                        \
+            points_chunk_##SUF(p, first_index + done, m, points + 3 * done,                \
+                               dist_in ? dist_in + done : NULL,                            \
+                               mask_in ? mask_in + done : NULL, points_out + 3 * done,     \
+                               dist_out + done, mask_out + done,                           \
+                               local_out ? local_out + 3 * done : NULL);                   \
+        }                                                                                  \
+        return 0;                                                                          \
+    }                                                                                      \
+    /* Records: each chunk's x, y, z are gathered into an L1 buffer, noised there in       \
+     * place (the kernel's outputs may alias its inputs element for element) and put       \
+     * back; memcpy, so records of any alignment. */                                       \
+    int fn_lidar_points_rows_##SUF(const fn_lidar_points_params *p, uint64_t first_index,  \
+                                   size_t n, const char *points, size_t in_stride,         \
+                                   const T *dist_in, const uint8_t *mask_in,               \
+                                   char *points_out, size_t out_stride, T *dist_out,       \
+                                   uint8_t *mask_out, T *local_out) {                      \
+        T buf[3 * FN_LIDAR_CHUNK];                                                         \
+        if (p->frame >= FN_LIDAR_RESERVED_FRAME || !fn_lidar_indices_ok(first_index, n))   \
+            return -1;                                                                     \
+        const size_t step = FN_LIDAR_CHUNK;                                                \
+        for (size_t done = 0; done < n; done += step) {                                    \
+            size_t m = n - done < step ? n - done : step;                                  \
+            const char *src = points + done * in_stride;                                   \
+            for (size_t i = 0; i < m; i++)                                                 \
+                memcpy(buf + 3 * i, src + i * in_stride, 3 * sizeof(T));                   \
+            points_chunk_##SUF(p, first_index + done, m, buf,                              \
+                               dist_in ? dist_in + done : NULL,                            \
+                               mask_in ? mask_in + done : NULL, buf, dist_out + done,      \
+                               mask_out + done, local_out ? local_out + 3 * done : NULL);  \
+            char *dst = points_out + done * out_stride;                                    \
+            for (size_t i = 0; i < m; i++)                                                 \
+                memcpy(dst + i * out_stride, buf + 3 * i, 3 * sizeof(T));                  \
         }                                                                                  \
         return 0;                                                                          \
     }

@@ -89,6 +89,23 @@ int fn_lidar_points_f32(const fn_lidar_points_params *p, uint64_t first_index, s
                         float *points_out, float *dist_out, uint8_t *mask_out,
                         float *local_out);
 
+/* fn_lidar_points_* on points kept in records (a PointCloud2's data): point i's x, y, z
+ * are three adjacent T at byte `points + i * in_stride`, any alignment, and are written
+ * at `points_out + i * out_stride`; no other byte of a record is read or written.
+ * dist_in, mask_in, dist_out, mask_out and local_out are plain arrays as above. The
+ * same bits as fn_lidar_points_* on the points gathered into an n x 3 array.
+ * points_out may be points with the same stride (in place); no other overlap. */
+int fn_lidar_points_rows_f64(const fn_lidar_points_params *p, uint64_t first_index,
+                             size_t n, const char *points, size_t in_stride,
+                             const double *dist_in, const uint8_t *mask_in,
+                             char *points_out, size_t out_stride, double *dist_out,
+                             uint8_t *mask_out, double *local_out);
+int fn_lidar_points_rows_f32(const fn_lidar_points_params *p, uint64_t first_index,
+                             size_t n, const char *points, size_t in_stride,
+                             const float *dist_in, const uint8_t *mask_in, char *points_out,
+                             size_t out_stride, float *dist_out, uint8_t *mask_out,
+                             float *local_out);
+
 /* Ray-based angular noise, in place, on n ray poses starting at rays (row-major 3x4
  * transforms, `stride` elements apart: 12 for N x 3 x 4, 16 for N x 4 x 4; only the
  * top three rows are touched). Returns 0, or -1 (nothing written) as above. */

@@ -35,6 +35,16 @@ cdef extern from "lidar.h" nogil:
                             size_t n, const float *points, const float *dist_in,
                             const uint8_t *mask_in, float *points_out, float *dist_out,
                             uint8_t *mask_out, float *local_out)
+    int fn_lidar_points_rows_f64(const fn_lidar_points_params *p, uint64_t first_index,
+                                 size_t n, const char *points, size_t in_stride,
+                                 const double *dist_in, const uint8_t *mask_in,
+                                 char *points_out, size_t out_stride, double *dist_out,
+                                 uint8_t *mask_out, double *local_out)
+    int fn_lidar_points_rows_f32(const fn_lidar_points_params *p, uint64_t first_index,
+                                 size_t n, const char *points, size_t in_stride,
+                                 const float *dist_in, const uint8_t *mask_in,
+                                 char *points_out, size_t out_stride, float *dist_out,
+                                 uint8_t *mask_out, float *local_out)
     int fn_lidar_rays_f64(uint64_t key, uint64_t frame, const double *axis,
                           const double *origin, double mean, double stddev,
                           uint64_t first_index, size_t n, size_t stride, double *rays)

@@ -14,7 +14,7 @@ array (in place), is refused.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 import numpy as np
 
@@ -100,7 +100,7 @@ def apply_inputs(
     return_local = _validate.boolean("return_local", return_local)
     drop_non_hits = _validate.boolean("drop_non_hits", drop_non_hits)
     kw, t, to_local = frame_geometry(axis, lidar_pose)
-    pout = output_or_new("out", out, (n, 3), dt)
+    pout = points_output(out, n, dt)
     dout = output_or_new("out_distances", out_distances, (n,), dt)
     mout = output_or_new("out_hit_mask", out_hit_mask, (n,), np.dtype(np.bool_))
     # the arrays the kernel reads (after intake): an output may be the very same
@@ -258,6 +258,42 @@ def float_data(name: str, value: object, *, ndim: int | None = None) -> np.ndarr
     return _arrays.intake(name, arr, dt)
 
 
+def point_rows(arr: object) -> TypeGuard[np.ndarray]:
+    """True for an (N, 3) native float32 or float64 array whose rows are records: each
+    row's x, y, z adjacent, rows ``strides[0]`` bytes apart (at least a row's size, any
+    alignment), as a view of a PointCloud2's data. The kernel reads and writes such
+    points where they are (``fn_lidar_points_rows_*``), without a contiguous copy."""
+    if type(arr) is not np.ndarray or arr.ndim != 2 or arr.shape[1] != 3:
+        return False
+    dt = arr.dtype
+    if dt is not _F32 and dt is not _F64:
+        return False
+    step, item = arr.strides
+    if item != dt.itemsize:
+        return False
+    if arr.shape[0] > 1 and step != 3 * item:
+        return step > 3 * item  # records (read with memcpy); overlapping rows are copied
+    return bool(arr.flags.aligned)  # one row or C-contiguous: the plain kernel reads it
+
+
+def points_output(out: object, n: int, dtype: np.dtype) -> np.ndarray:
+    """``LidarNoise.apply``'s points result: a new (N, 3) array, or the caller's
+    ``out`` (checked: (N, 3), native ``dtype``, writeable, and C-contiguous and
+    aligned or rows of records as :func:`point_rows` says)."""
+    if out is None:
+        return np.empty((n, 3), dtype=dtype)
+    if point_rows(out) and out.dtype == dtype and out.shape[0] == n and out.flags.writeable:
+        return out
+    if isinstance(out, np.ndarray) and out.dtype == dtype and out.shape == (n, 3):
+        if out.flags.writeable and not (out.flags.c_contiguous and out.flags.aligned):
+            raise ValueError(
+                f"out has strides {out.strides}: it must be C-contiguous and aligned, or "
+                f"hold each point's x, y, z as adjacent items ({dtype.itemsize} bytes apart) "
+                "with rows at least a row's size apart"
+            )
+    return _arrays.output("out", out, (n, 3), dtype)
+
+
 def output_or_new(name: str, arr: object, shape: tuple, dtype: np.dtype) -> np.ndarray:
     """A caller's output array (checked: exactly ``shape``, native ``dtype``,
     C-contiguous, aligned, writeable), or a new one."""
@@ -270,9 +306,10 @@ def cloud_inputs(
     points: object, distances: object, hit_mask: object
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """``LidarNoise.apply``'s inputs as the kernel reads them: (N, 3) points (float32
-    or float64), the optional (N,) distances in the points' dtype and the optional
-    (N,) bool hit mask, all native, aligned and C-contiguous."""
-    pts = float_data("points", points)
+    or float64; C-contiguous and aligned, or rows of records as :func:`point_rows`
+    says), the optional (N,) distances in the points' dtype and the optional (N,)
+    bool hit mask, all native, aligned and C-contiguous."""
+    pts = points if point_rows(points) else float_data("points", points)
     if pts.ndim != 2 or pts.shape[1] != 3:
         raise ValueError(f"points has shape {pts.shape}: it must be (N, 3)")
     n = pts.shape[0]

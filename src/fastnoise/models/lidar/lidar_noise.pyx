@@ -284,6 +284,9 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
             None). float32 data (any byte order) stays float32; other real types
             become float64. Any strides, byte order and alignment (copied when the
             kernel cannot read them as they are; never written unless also ``out``).
+            Native float32 or float64 rows of records (each point's x, y, z adjacent,
+            rows ``strides[0]`` bytes apart, any alignment: a view of a PointCloud2's
+            data) are read where they are.
         distances : (N,) array, optional
             Distances (m) from the lidar origin, read in the points' dtype (a value
             beyond float32's range is inf there); default ``|p - lidar origin|``
@@ -306,7 +309,9 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
             ``first_index + N <= 2**64``.
         out : (N, 3) array, optional
             Receives the noised points (may be ``points`` itself, to work in place). It
-            always holds all N points, also with ``drop_non_hits``.
+            always holds all N points, also with ``drop_non_hits``. C-contiguous and
+            aligned, or rows of records as for ``points`` (only x, y, z of each record
+            are written).
         return_local : bool
             Also return the noised cloud in the lidar frame, from the same draws (the
             same array as ``points`` when ``lidar_pose`` is None). Non-finite non-hits
@@ -324,11 +329,12 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
             Split the points across this many threads; the result does not depend on it.
 
         Every ``out``-type array must be exactly the result's shape and native dtype,
-        C-contiguous, aligned and writeable. Each may be the very input it replaces
-        (``out`` is ``points``, ``out_distances`` is ``distances``, ``out_hit_mask``
-        is ``hit_mask``: in place, element for element); any other sharing of memory
-        between an output and an input, or between two outputs, is refused
-        (ValueError): a partial overlap would read values the call already wrote.
+        C-contiguous (``out`` may also be rows of records), aligned and writeable. Each
+        may be the very input it replaces (``out`` is ``points``, ``out_distances`` is
+        ``distances``, ``out_hit_mask`` is ``hit_mask``: in place, element for
+        element); any other sharing of memory between an output and an input, or
+        between two outputs, is refused (ValueError): a partial overlap would read
+        values the call already wrote.
 
         Returns
         -------
@@ -393,6 +399,8 @@ RGL's Gaussian lidar noise (the RGL GPU lidar noise document), all three kinds a
         call.dist_in = dist_in
         call.mask_in = None if mask_in is None else mask_in.view(np.uint8)
         call.points_out = pout
+        call.in_stride = pts.strides[0] if n > 1 else 3 * dt.itemsize
+        call.out_stride = pout.strides[0] if n > 1 else 3 * dt.itemsize
         call.dist_out = dout
         call.mask_out = mout.view(np.uint8)
         call.local_out = lout
