@@ -559,3 +559,51 @@ def test_points_header_claiming_more_than_its_data_is_refused_before_allocating(
     noise.apply_inplace(msg)
     model = LidarNoise(distance_noise_stddev_base=0.05, seed=name_seed_sequence(7, "/t"))
     np.testing.assert_array_equal(pointcloud2_xyz(msg), model.apply(xyz, frame=1).points)
+
+
+def three_layouts(n: int):
+    """The same points as a packed little-endian cloud, a big-endian one and one whose
+    record holds x, z, y (each with a float32 intensity 7.0 at byte 12)."""
+    msg, xyz = packed_cloud(n, 4)
+    big = packed_cloud(n, 4)[0]
+    np.ndarray((n, 3), ">f4", buffer=big.data, strides=(16, 4))[...] = xyz
+    np.ndarray((n,), ">f4", buffer=big.data, offset=12, strides=(16,))[...] = 7.0
+    big.is_bigendian = True
+    swapped = packed_cloud(n, 4)[0]
+    swapped.fields[1].offset, swapped.fields[2].offset = 8, 4
+    np.ndarray((n, 3), "<f4", buffer=swapped.data, strides=(16, 4))[...] = xyz[:, [0, 2, 1]]
+    return (msg, big, swapped), xyz
+
+
+def test_points_noised_in_place_and_gathered_give_the_same_points():
+    """A packed little-endian cloud is noised where its x, y, z lie (no copy out and
+    back); the same points in a big-endian cloud or with y and z swapped in the record
+    (copied out, noised, written back) get the same noise, frame for frame, into
+    ``out`` or in the message's own bytes; the intensity is kept."""
+    from fastnoise.io.ros.messages import pointcloud2_xyz_rows
+
+    n = 700
+    (msg, big, swapped), xyz = three_layouts(n)
+    rows = pointcloud2_xyz_rows(msg, msg.data)
+    assert rows is not None and rows.strides == (16, 4)
+    assert np.shares_memory(rows, msg.data)
+    assert pointcloud2_xyz_rows(big, big.data) is None
+    assert pointcloud2_xyz_rows(swapped, swapped.data) is None
+    for frame in range(3):
+        for into in (True, False):
+            clouds, _ = three_layouts(n)
+            got = []
+            for m in clouds:
+                noise = noise_for("lidar", distance_noise_stddev_base=0.05)
+                noise.frame = frame
+                out = np.empty_like(m.data) if into else None
+                noise.apply_inplace(m, None, out)
+                if into:
+                    assert m.data is out
+                got.append(pointcloud2_xyz(m))
+                order = ">" if m.is_bigendian else "<"
+                intensity = np.ndarray((n,), order + "f4", buffer=m.data, offset=12, strides=(16,))
+                np.testing.assert_array_equal(intensity, 7.0)
+            np.testing.assert_array_equal(got[0], got[1])
+            np.testing.assert_array_equal(got[0], got[2])
+            assert (got[0] != xyz).mean() > 0.9

@@ -25,7 +25,8 @@ from the entry's ``rate``); a stamp that repeats or goes backwards is a
 
 Helpers (:mod:`fastnoise.io.ros.messages`), for any message object with the ROS field
 names (``rosbags`` or ``rclpy``): PointCloud2 <-> structured array views with write-back
-(:func:`pointcloud2_array`, :func:`pointcloud2_xyz`, :func:`set_pointcloud2_xyz`; for
+(:func:`pointcloud2_array`, :func:`pointcloud2_xyz`, :func:`set_pointcloud2_xyz`, the
+in-place rows :func:`pointcloud2_xyz_rows`; for
 the ``points_drop`` result :func:`set_pointcloud2_carla`), Image
 <-> ndarray by encoding (:func:`image_array`, :func:`set_image_array`), CompressedImage
 decode and encode (:func:`decode_compressed_image`, :func:`encode_compressed_image`), and
@@ -56,6 +57,7 @@ from fastnoise.io.ros.messages import (
     pointcloud2_array,
     pointcloud2_intensity_field,
     pointcloud2_xyz,
+    pointcloud2_xyz_rows,
     rgb_view,
     set_image_array,
     set_pointcloud2_carla,
@@ -89,6 +91,7 @@ __all__ = [
     "pointcloud2_array",
     "pointcloud2_intensity_field",
     "pointcloud2_xyz",
+    "pointcloud2_xyz_rows",
     "rgb_view",
     "set_image_array",
     "set_pointcloud2_carla",

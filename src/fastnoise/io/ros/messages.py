@@ -55,6 +55,7 @@ __all__ = [
     "pointcloud2_intensity_field",
     "pointcloud2_xyz",
     "pointcloud2_xyz_dtype",
+    "pointcloud2_xyz_rows",
     "rgb_view",
     "set_image_array",
     "set_pointcloud2_carla",
@@ -194,6 +195,38 @@ def pointcloud2_xyz(msg: Any, *, out: np.ndarray | None = None) -> np.ndarray:
     for i, n in enumerate(names):
         grid[..., i] = arr[n]
     return out
+
+
+def pointcloud2_xyz_rows(msg: Any, data: np.ndarray) -> np.ndarray | None:
+    """The points' x, y, z as a (height * width, 3) view into ``data`` (``msg``'s data
+    bytes, or a byte array of the same layout), one row per point, ``point_step``
+    bytes apart: ``LidarNoise.apply`` noises such rows where they lie, with no copy out
+    and back. None when the layout has no such view: x, y and z not of one float type,
+    not in native byte order, not adjacent (y at x's offset + its size, z after y) or
+    not within the point, or rows padded (``row_step > width * point_step`` with more
+    than one row); :func:`pointcloud2_xyz` reads those. ValueError as that function
+    for a missing field or a cloud that does not fit its data."""
+    _xyz_names(msg)
+    fields = {f.name: f for f in msg.fields}
+    kinds = {int(fields[n].datatype) for n in ("x", "y", "z")}
+    pointcloud2_array(msg, data)  # the cloud fits its bytes
+    if len(kinds) != 1 or bool(msg.is_bigendian) != _BIG:
+        return None
+    item = 4 if kinds == {7} else 8
+    x = int(fields["x"].offset)
+    h, w = int(msg.height), int(msg.width)
+    step, row = int(msg.point_step), int(msg.row_step)
+    if (
+        int(fields["y"].offset) != x + item
+        or int(fields["z"].offset) != x + 2 * item
+        or x + 3 * item > step
+        or (h > 1 and row != w * step)
+    ):
+        return None
+    dt = np.dtype(np.float32 if item == 4 else np.float64)
+    if h * w == 0:
+        return np.zeros((0, 3), dtype=dt)
+    return np.ndarray((h * w, 3), dtype=dt, buffer=data, offset=x, strides=(step, item))
 
 
 def set_pointcloud2_xyz(msg: Any, xyz: np.ndarray) -> None:

@@ -121,6 +121,7 @@ from fastnoise.io.ros.messages import (
     pointcloud2_intensity_field,
     pointcloud2_xyz,
     pointcloud2_xyz_dtype,
+    pointcloud2_xyz_rows,
     set_pointcloud2_carla,
     set_pointcloud2_xyz,
     stamp_ns,
@@ -293,6 +294,7 @@ class TopicNoise:
         self._cov: dict[float, tuple[np.ndarray, np.ndarray]] = {}
         self._variances: Any = None  # a Gazebo model's sigma^2, computed once
         self._scratch: np.ndarray | None = None  # a PointCloud2 topic's points
+        self._hits: tuple[np.ndarray, np.ndarray] | None = None  # their distances, hits
 
     def _check(self, msgtype: str) -> str | None:
         handler = check_topic(self.entry, self.topic, msgtype)
@@ -516,6 +518,42 @@ class TopicNoise:
         return xyz
 
     def _points(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
+        data = message_bytes(msg.data)
+        if out is not None:
+            dest = out
+        else:  # as set_pointcloud2_xyz: msg's own bytes when writable
+            dest = data if data.flags.writeable else np.array(data, copy=True)
+        rows = pointcloud2_xyz_rows(msg, dest)
+        if rows is None:  # a layout the kernel cannot read in place
+            self._points_gathered(msg, frame, out)
+            return
+        if out is not None and not _same_bytes(out, data):
+            out[...] = data  # every other field kept
+        n = rows.shape[0]
+        if n:
+            dist, hits = self._hits_buffers(n, rows.dtype)
+            self.model.apply(
+                rows,
+                lidar_pose=self.options.get("pose"),
+                frame=frame,
+                out=rows,
+                threads=self.threads,
+                out_distances=dist,
+                out_hit_mask=hits,
+            )
+        msg.data = dest  # last: an rclpy message copies what it is given
+
+    def _hits_buffers(self, n: int, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+        """The topic's (N,) distances and hit mask that LidarNoise.apply writes beside
+        the points (not published), reused from cloud to cloud."""
+        bufs = self._hits
+        if bufs is None or bufs[0].shape[0] != n or bufs[0].dtype != dtype:
+            bufs = self._hits = (np.empty(n, dtype=dtype), np.empty(n, dtype=np.bool_))
+        return bufs
+
+    def _points_gathered(self, msg: Any, frame: int, out: Any) -> None:
+        """_points for a cloud whose x, y, z the kernel cannot read where they are:
+        copied out into a contiguous array, noised, written back."""
         xyz = pointcloud2_xyz(msg, out=self._points_buffer(msg))
         if out is not None:
             data = message_bytes(msg.data)
