@@ -90,3 +90,32 @@ def test_a_dropped_block_serves_the_next_large_result():
     assert buffers.spare_memory() == 0
     del w2, a2
     buffers.release_spare_memory()
+
+
+def test_bytes_with_view_fills_a_new_bytes_object_in_place():
+    """The view writes the bytes object's own memory (no copy at the end); each call
+    gives a new object, also for 1 byte; the view keeps the object alive; n < 0 is
+    refused naming nbytes."""
+    from fastnoise.core.buffers import bytes_with_view
+
+    record, view = bytes_with_view(5)
+    assert type(record) is bytes and len(record) == 5
+    assert view.dtype == np.uint8 and view.shape == (5,) and view.flags.writeable
+    view[:] = [104, 101, 108, 108, 111]
+    assert record == b"hello"
+    assert view.base is record
+    one_a, va = bytes_with_view(1)
+    one_b, vb = bytes_with_view(1)
+    va[0], vb[0] = 7, 9
+    assert (one_a, one_b) == (b"\x07", b"\x09")  # not the shared 1-byte singletons
+    assert bytes([7]) == b"\x07" and bytes([9]) == b"\x09"
+    empty, v0 = bytes_with_view(0)
+    assert empty == b"" and v0.shape == (0,)
+    big, vbig = bytes_with_view(1 << 20)
+    ident = id(big)
+    del big
+    gc.collect()
+    vbig[-1] = 3  # still the object's memory, held by the view
+    assert id(vbig.base) == ident and vbig.base[-1] == 3 and len(vbig.base) == 1 << 20
+    with pytest.raises(ValueError, match=r"nbytes=-1 is not allowed"):
+        bytes_with_view(-1)

@@ -7,9 +7,13 @@ four blocks and 256 MiB stay held, and
 ``fastnoise.core.buffers.release_spare_memory()`` hands them back to the system. A block is reused
 only after its array and every view of it are gone, so a live result never changes.
 Everything here runs under the GIL. Spare blocks left at exit go with the process.
+
+``bytes_with_view`` makes a result that leaves as ``bytes`` (a serialized message for
+a middleware) writable while it is filled, so it needs no copy at the end.
 """
 
 cimport numpy as cnp
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.ref cimport Py_INCREF
 
 import numpy as np
@@ -141,3 +145,26 @@ def release_spare_memory():
 def spare_memory():
     """Bytes kept from dropped large results (see ``release_spare_memory``)."""
     return _spare_total()
+
+
+def bytes_with_view(Py_ssize_t nbytes):
+    """``(record, view)``: a new ``bytes`` object of ``nbytes`` bytes (contents not
+    set) and a writable 1-D uint8 array over its memory, which keeps it alive.
+
+    For a result handed on as ``bytes`` (rclpy's ``Publisher.publish`` takes a
+    serialized message as ``bytes`` only): the caller fills ``view`` and passes
+    ``record``, with no ``tobytes`` copy of a whole camera frame. Python treats bytes
+    as immutable, so every write through ``view`` must come before ``record`` is
+    hashed, compared or given to anyone; a ``bytes`` object fresh from here has been
+    seen by no one else."""
+    if nbytes < 0:
+        raise ValueError(f"nbytes={nbytes} is not allowed: it must be >= 0")
+    # NULL contents: a new object even for 1 byte (only 0 gives the shared empty one,
+    # which no write can reach)
+    record = PyBytes_FromStringAndSize(NULL, nbytes)
+    cdef cnp.npy_intp dims[1]
+    dims[0] = nbytes
+    view = cnp.PyArray_SimpleNewFromData(1, dims, cnp.NPY_UINT8, PyBytes_AS_STRING(record))
+    Py_INCREF(record)  # the array's base holds a reference
+    cnp.PyArray_SetBaseObject(view, record)
+    return record, view

@@ -41,6 +41,8 @@ from typing import Any
 
 import numpy as np
 
+from fastnoise.core.buffers import bytes_with_view
+
 __all__ = [
     "FRAME_ID_OFFSET",
     "PARSERS",
@@ -56,6 +58,7 @@ __all__ = [
     "parse_image",
     "parse_pointcloud2",
     "record_without_data",
+    "serialized",
 ]
 
 #: byte offset of ``header.stamp.sec`` (``stamp.nanosec`` follows) in a serialized
@@ -74,13 +77,25 @@ _MAX_PAD = 3  # a serializer may pad the record to a multiple of 4 bytes
 def record_without_data(raw: Any, offset: int, size: int) -> tuple[np.ndarray, np.ndarray]:
     """``(record, out)``: a new uint8 array as long as the serialized ``raw`` holding
     all its bytes except the ``size`` data bytes at ``offset``, and ``out``, the view
-    of that place (the noise writes the data there: one pass, no second copy)."""
+    of that place (the noise writes the data there: one pass, no second copy). The
+    record's memory is a new ``bytes`` object, ``serialized(record)``, to publish once
+    it is filled (no ``tobytes`` copy)."""
     src = np.frombuffer(raw, dtype=np.uint8)
-    record = np.empty(src.size, dtype=np.uint8)
+    record = bytes_with_view(src.size)[1]
     stop = offset + size
     record[:offset] = src[:offset]
     record[stop:] = src[stop:]
     return record, record[offset:stop]
+
+
+def serialized(record: np.ndarray) -> bytes:
+    """The ``bytes`` object under a record of :func:`record_without_data` (filled: the
+    data written, :meth:`CdrMessage.finish` called), for ``Publisher.publish``; no
+    copy. TypeError for an array that is not such a record."""
+    base = record.base
+    if type(base) is not bytes or record.ndim != 1 or record.size != len(base):
+        raise TypeError("record must be a whole record made by record_without_data")
+    return base
 
 
 class EncapsulationError(ValueError):
