@@ -6,6 +6,9 @@
  * fnmath.h functions, so every target writes the same bits. */
 #include <math.h>
 #include <string.h>
+#if defined(__SSSE3__)
+#include <tmmintrin.h>
+#endif
 
 #include "camera.h"
 #include "camera_pixel.h"
@@ -63,6 +66,36 @@ static const int16_t *spread_rgba_i16(const int16_t *v, size_t n, int16_t *out) 
         uint64_t w = (uint16_t)v[i];
         uint64_t q = w | w << 16 | w << 32; /* little-endian: lanes 0-2, alpha lane 0 */
         memcpy(out + 4 * i, &q, sizeof q);
+    }
+    return out;
+}
+
+/* RGB offsets of uint8 images, one value per pixel: (v, v, v) per pixel. With SSSE3
+ * (the AVX2 and AVX-512 targets) 8 values become 24 by three byte shuffles; the
+ * generic loop above stores them one by one. The same values either way. */
+static const int16_t *spread_rgb_i16(const int16_t *v, size_t n, int16_t *out) {
+    size_t i = 0;
+#if defined(__SSSE3__)
+    /* the int16 lanes of v each 128-bit third of the output takes, as byte pairs */
+#define FN_LANE(k) (char)(2 * (k)), (char)(2 * (k) + 1)
+    const __m128i s0 = _mm_setr_epi8(FN_LANE(0), FN_LANE(0), FN_LANE(0), FN_LANE(1),
+                                     FN_LANE(1), FN_LANE(1), FN_LANE(2), FN_LANE(2));
+    const __m128i s1 = _mm_setr_epi8(FN_LANE(2), FN_LANE(3), FN_LANE(3), FN_LANE(3),
+                                     FN_LANE(4), FN_LANE(4), FN_LANE(4), FN_LANE(5));
+    const __m128i s2 = _mm_setr_epi8(FN_LANE(5), FN_LANE(5), FN_LANE(6), FN_LANE(6),
+                                     FN_LANE(6), FN_LANE(7), FN_LANE(7), FN_LANE(7));
+#undef FN_LANE
+    for (; i + 8 <= n; i += 8) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(v + i));
+        _mm_storeu_si128((__m128i *)(out + 3 * i), _mm_shuffle_epi8(x, s0));
+        _mm_storeu_si128((__m128i *)(out + 3 * i + 8), _mm_shuffle_epi8(x, s1));
+        _mm_storeu_si128((__m128i *)(out + 3 * i + 16), _mm_shuffle_epi8(x, s2));
+    }
+#endif
+    for (; i < n; i++) {
+        out[3 * i] = v[i];
+        out[3 * i + 1] = v[i];
+        out[3 * i + 2] = v[i];
     }
     return out;
 }
@@ -329,9 +362,12 @@ void FN_KERNEL(fn_camera_rows)(const fn_camera_job *job, size_t row0, size_t row
                     levels_ogre2_i16(z, nz_count, mean32, sd32, 255.0f, 256.0f, buf.i16);
                 else
                     levels_i16(z, nz_count, a8, b8, 256.0f, limit8, buf.i16);
-                nz.i16 = C == 4 && !job->per_channel && FN_LITTLE_ENDIAN
-                             ? spread_rgba_i16(buf.i16, n, spread.i16)
-                             : spread_i16(buf.i16, n, C, job->per_channel, spread.i16);
+                if (C == 4 && !job->per_channel && FN_LITTLE_ENDIAN)
+                    nz.i16 = spread_rgba_i16(buf.i16, n, spread.i16);
+                else if (C == 3 && !job->per_channel)
+                    nz.i16 = spread_rgb_i16(buf.i16, n, spread.i16);
+                else
+                    nz.i16 = spread_i16(buf.i16, n, C, job->per_channel, spread.i16);
                 apply_u8((const uint8_t *)src, nz.i16, m, (uint8_t *)dst);
                 break;
             case FN_CAM_U16:
