@@ -529,19 +529,24 @@ class TopicNoise:
             return
         if out is not None and not _same_bytes(out, data):
             out[...] = data  # every other field kept
-        n = rows.shape[0]
+        self._noise_points(rows, frame)
+        msg.data = dest  # last: an rclpy message copies what it is given
+
+    def _noise_points(self, xyz: np.ndarray, frame: int) -> None:
+        """The lidar model on (N, 3) points, in place (contiguous, or rows of records);
+        the distances and hit mask it writes beside them go to reused buffers."""
+        n = xyz.shape[0]
         if n:
-            dist, hits = self._hits_buffers(n, rows.dtype)
+            dist, hits = self._hits_buffers(n, xyz.dtype)
             self.model.apply(
-                rows,
+                xyz,
                 lidar_pose=self.options.get("pose"),
                 frame=frame,
-                out=rows,
+                out=xyz,
                 threads=self.threads,
                 out_distances=dist,
                 out_hit_mask=hits,
             )
-        msg.data = dest  # last: an rclpy message copies what it is given
 
     def _hits_buffers(self, n: int, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
         """The topic's (N,) distances and hit mask that LidarNoise.apply writes beside
@@ -560,14 +565,7 @@ class TopicNoise:
             if not _same_bytes(out, data):  # out already is data: nothing to carry over
                 out[...] = data  # every other field kept
             msg.data = out
-        if xyz.shape[0]:
-            self.model.apply(
-                xyz,
-                lidar_pose=self.options.get("pose"),
-                frame=frame,
-                out=xyz,
-                threads=self.threads,
-            )
+        self._noise_points(xyz, frame)
         set_pointcloud2_xyz(msg, xyz)
 
     def _points_drop(self, msg: Any, frame: int, log_time_ns: int | None, out: Any) -> None:
