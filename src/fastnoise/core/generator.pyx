@@ -10,6 +10,7 @@ import numbers
 
 import numpy as np
 
+cimport cython
 cimport numpy as cnp
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.math cimport fma, fmaf, isfinite
@@ -254,6 +255,9 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
                                       stddev, p)
         return arr
 
+    # a method descriptor, as the other per-sample calls (docs/realtime.rst): a bound
+    # method kept in a variable is then called without a bound function object
+    @cython.binding(False)
     def generate(self, mean=0.0, stddev=1.0):
         """One float64 draw ``fma(stddev, z, mean)`` (units of ``mean``): the source
         API; ``normal(loc, scale)`` is the numpy-shaped one."""
@@ -273,6 +277,7 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
             self._check_room(1)
         return fma(sd, fn_stream_next_f64(&self.st), m)
 
+    @cython.binding(False)
     def normal(self, loc=0.0, scale=_SCALE_DEFAULT, size=None, *, dtype=None, out=None,
                threads=1):
         """Draw ``fma(scale, z, loc)`` for the next normals of the stream, as
@@ -371,6 +376,7 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
             _fma_f32(flat, sb, lb)
         return arr
 
+    @cython.binding(False)
     def standard_normal(self, size=None, *, dtype=None, out=None, threads=1):
         """The next standard normals (numpy's ``standard_normal``); see :meth:`normal`.
 
