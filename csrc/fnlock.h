@@ -24,6 +24,11 @@ static inline void fn_lock_release(fn_lock *l) {
     atomic_store_explicit(&l->held, 0, memory_order_release);
 }
 
+/* Whether some caller holds the lock (an acquire load: a plain load on x86). */
+static inline int fn_lock_held(fn_lock *l) {
+    return atomic_load_explicit(&l->held, memory_order_acquire);
+}
+
 /* Wait until the lock is taken (by this caller). */
 void fn_lock_wait(fn_lock *l);
 

@@ -12,7 +12,7 @@ cimport numpy as cnp
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport Model, check_built, lock_model, unlock_model
+from fastnoise.core.model cimport Model, check_built, hold_model, lock_model, unlock_model
 from fastnoise.models.gazebo.capi cimport (
     FN_STREAM_GZ_TAG,
     fn_gz_channel_apply,
@@ -494,15 +494,17 @@ cdef class GazeboNoise(Model):
         dt)``. A batch: ``x`` (num_envs,), ``dt`` a scalar or (num_envs,); returns
         (num_envs,), one C call for every environment."""
         cdef double v, d, r
+        cdef bint taken
         check_built(self)
         if self._envs is not None:
             return self._batch_run(x, dt, None, True)
         v = real_one("x", x)
         d = dt_one(dt)
         self._ch.check_room(0, 1)
-        lock_model(self)
+        taken = hold_model(self)  # one is C code (nogil), run with the GIL held
         r = self._ch.one(0, v, d)
-        unlock_model(self)
+        if taken:
+            unlock_model(self)
         return r
 
     def apply(self, x, dt=0.0, *args, out=None):

@@ -34,7 +34,7 @@ from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 
 from libc.stdint cimport uint64_t
 
-from fastnoise.core.model cimport check_built, lock_model, unlock_model
+from fastnoise.core.model cimport check_built, hold_model, lock_model, unlock_model
 from fastnoise.models.gazebo.capi cimport (
     FN_GZ_LAYOUT_HPA,
     FN_GZ_LAYOUT_NAVSAT_DEG,
@@ -443,6 +443,7 @@ cdef class _GazeboSensor(Model):
         cdef object x
         cdef PyObject *a[6]
         cdef int rc
+        cdef bint taken
         if not self._built:
             check_built(self)
         if self._nenv:
@@ -463,9 +464,10 @@ cdef class _GazeboSensor(Model):
         if not self._horizontal:
             # _rooms and _row in one C call (NavSat, whose horizontal model adds to
             # both, takes them as methods); a run without room is refused below
-            lock_model(self)
+            taken = hold_model(self)  # one C call with the GIL held
             rc = fn_gz_runs_one(self._ch.ch, self._ch.on, self._run, self._nrun, v, d)
-            unlock_model(self)
+            if taken:
+                unlock_model(self)
         if rc != -1 or self._horizontal:
             self._rooms(1)  # words the refusal
             lock_model(self)
@@ -680,9 +682,10 @@ cdef class ForceTorqueNoise(_GazeboSensor):
             v[3] = <double>torque_x
             v[4] = <double>torque_y
             v[5] = <double>torque_z
-            lock_model(self)
+            taken = hold_model(self)  # one C call with the GIL held
             rc = fn_gz_runs_one(self._ch.ch, self._ch.on, self._run, self._nrun, v, d)
-            unlock_model(self)
+            if taken:
+                unlock_model(self)
             if rc == -1:
                 return (v[0], v[1], v[2], v[3], v[4], v[5])
         return self._one(dt, force_x, force_y, force_z, torque_x, torque_y, torque_z)

@@ -15,7 +15,7 @@ from libc.string cimport memset
 from fastnoise.core.capi cimport FN_FLOAT32, FN_FLOAT64
 from fastnoise.core.buffers cimport recycled_empty
 from fastnoise.core.fast_arrays cimport behaved_f64, f64x3, read3_fast
-from fastnoise.core.model cimport Model, lock_model, unlock_model
+from fastnoise.core.model cimport Model, hold_model, lock_model, unlock_model
 from fastnoise.models.imu cimport capi
 from fastnoise.models.imu.capi cimport (
     fn_imu,
@@ -247,6 +247,7 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
         cdef double *pwo
         cdef double *pao
         cdef cnp.npy_intp three = 3
+        cdef bint taken
         if self.b.n != 0:
             return self._batch_step(omega, accel, dt, out_omega, out_accel, threads)
         if threads is not None:
@@ -293,11 +294,12 @@ Noise, biases, scale/misalignment, saturation and quantization of a 6-axis IMU.
                 pao = <double *>cnp.PyArray_DATA(<cnp.ndarray>ao)
         if pwo < pao + 3 and pao < pwo + 3:
             raise ValueError("out_omega overlaps out_accel: pass separate arrays")
-        lock_model(self)
+        taken = hold_model(self)  # the step below is C code with the GIL held
         rc = capi.fn_imu_step_cached(&self.m, &self.zc, w, a, d, pwo, pao, &where)
         if rc == capi.FN_IMU_OK:
             self._last_time = NAN
-        unlock_model(self)
+        if taken:
+            unlock_model(self)
         if rc != capi.FN_IMU_OK:
             raise _refusal(self, rc, where, 1, d, [w[0], w[1], w[2]], [a[0], a[1], a[2]],
                            True)
