@@ -65,8 +65,12 @@ cdef class Message:
     # a new small object holding 13 doubles (DvlMeasurement's size)
     cdef double v[13]
 
+# a float made on each call, as a call that computes its result must (a literal would
+# be Cython's cached constant: no float made at all)
+cdef double _quarter = 0.25
+
 def f0():
-    return 0.25
+    return _quarter
 
 def f1(double x):
     return x
