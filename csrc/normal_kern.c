@@ -17,7 +17,7 @@ static void philox_pairs(uint64_t key, uint64_t stream, uint64_t b, size_t m, ui
     size_t i = 0;
 #if defined(__AVX512F__) && defined(__AVX512BW__)
     fn_philox_avx512 P;
-    fn_philox_avx512_init(&P, key, stream);
+    if (m >= 16) fn_philox_avx512_init(&P, key, stream);
     for (; i + 16 <= m; i += 16) {
         __m512i w[8];
         fn_philox_avx512_16(&P, b + i, w);
@@ -29,7 +29,7 @@ static void philox_pairs(uint64_t key, uint64_t stream, uint64_t b, size_t m, ui
     }
 #elif defined(__AVX2__)
     fn_philox_avx2 P;
-    fn_philox_avx2_init(&P, key, stream);
+    if (m >= 8) fn_philox_avx2_init(&P, key, stream);
     for (; i + 8 <= m; i += 8) {
         __m256i w[8];
         fn_philox_avx2_8(&P, b + i, w);
@@ -37,6 +37,16 @@ static void philox_pairs(uint64_t key, uint64_t stream, uint64_t b, size_t m, ui
         _mm256_storeu_si256((__m256i *)(wb + 2 * i), fn_philox_avx2_pair(w[1], w[3]));
         _mm256_storeu_si256((__m256i *)(wa + 2 * i + 8), fn_philox_avx2_pair(w[4], w[6]));
         _mm256_storeu_si256((__m256i *)(wb + 2 * i + 8), fn_philox_avx2_pair(w[5], w[7]));
+    }
+#endif
+#if defined(__AVX2__)
+    /* four blocks at a time for the rest: one group of normals, the per-sample refill,
+     * is four blocks, which the wide loops above never see */
+    for (; i + 4 <= m; i += 4) {
+        __m256i w[4];
+        fn_philox_avx2_4(key, stream, b + i, w);
+        _mm256_storeu_si256((__m256i *)(wa + 2 * i), fn_philox_avx2_pair(w[0], w[2]));
+        _mm256_storeu_si256((__m256i *)(wb + 2 * i), fn_philox_avx2_pair(w[1], w[3]));
     }
 #endif
     for (; i < m; i++) {

@@ -56,6 +56,36 @@ static inline void fn_philox_avx2_8(const fn_philox_avx2 *p, uint64_t b, __m256i
     w[4] = c0, w[5] = c1, w[6] = c2, w[7] = c3;
 }
 
+/* Blocks b .. b + 3 as the first half of fn_philox_avx2_8 (w[j]: word j of each block,
+ * in the low halves of the lanes), its round keys made on the way: a call for one
+ * group of normals (4 blocks) would spend more on fn_philox_avx2_init's table than on
+ * the rounds. The keys' high halves are junk, as the words' are; only low halves are
+ * read. */
+static inline void fn_philox_avx2_4(uint64_t key, uint64_t stream, uint64_t b,
+                                    __m256i w[4]) {
+    const __m256i m0 = _mm256_set1_epi64x(FN_PHILOX_M0);
+    const __m256i m1 = _mm256_set1_epi64x(FN_PHILOX_M1);
+    const __m256i bump0 = _mm256_set1_epi64x(FN_PHILOX_W0);
+    const __m256i bump1 = _mm256_set1_epi64x(FN_PHILOX_W1);
+    __m256i k0 = _mm256_set1_epi64x((uint32_t)key);
+    __m256i k1 = _mm256_set1_epi64x((uint32_t)(key >> 32));
+    __m256i a0 =
+        _mm256_add_epi64(_mm256_set1_epi64x((long long)b), _mm256_setr_epi64x(0, 1, 2, 3));
+    __m256i a1 = _mm256_srli_epi64(a0, 32);
+    __m256i a2 = _mm256_set1_epi64x((uint32_t)stream);
+    __m256i a3 = _mm256_set1_epi64x((uint32_t)(stream >> 32));
+    for (int r = 0; r < 10; r++) {
+        __m256i p0 = _mm256_mul_epu32(a0, m0), p1 = _mm256_mul_epu32(a2, m1);
+        a0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p1, 32), a1), k0);
+        a2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p0, 32), a3), k1);
+        a1 = p1;
+        a3 = p0;
+        k0 = _mm256_add_epi32(k0, bump0);
+        k1 = _mm256_add_epi32(k1, bump1);
+    }
+    w[0] = a0, w[1] = a1, w[2] = a2, w[3] = a3;
+}
+
 /* Two words side by side: the low half of x's lanes, then the low half of y's. */
 static inline __m256i fn_philox_avx2_pair(__m256i x, __m256i y) {
     return _mm256_blend_epi32(x, _mm256_slli_epi64(y, 32), 0xAA);

@@ -52,6 +52,36 @@ def test_standard_normal_scalar_run_equals_array():
     assert np.array_equal(_bits(np.array(got)), _bits(h.standard_normal(40)))
 
 
+@pytest.mark.parametrize("start", [0, 4 * (2**32 - 8) + 5])
+def test_one_group_refills_give_the_scalar_bits_on_every_simd_path(start):
+    """A per-sample call refills one group of 16 normals (4 Philox blocks) at a time,
+    which the vector paths compute 4 blocks to a vector (fn_philox_avx2_4): every
+    path gives the scalar path's values, and one array call's, for both dtypes, up to
+    and past block 2**32 (the block counter's high word)."""
+    from fastnoise.core import simd
+
+    def draws(dtype):
+        g = GaussianNoiseGenerator(99, 4)
+        g.advance(start)
+        if dtype == np.float32:
+            return np.array([g.standard_normal(dtype=np.float32) for _ in range(200)])
+        return np.array([g.standard_normal() if k % 2 else g.generate() for k in range(200)])
+
+    before = simd.simd_path()
+    try:
+        simd.set_simd_path("scalar")
+        want = {dt: draws(dt) for dt in (np.float64, np.float32)}
+        ref = GaussianNoiseGenerator(99, 4)
+        ref.advance(start)
+        assert np.array_equal(_bits(want[np.float64]), _bits(ref.standard_normal(200)))
+        for path in simd.simd_paths_available():
+            simd.set_simd_path(path)
+            for dt, values in want.items():
+                assert np.array_equal(_bits(draws(dt)), _bits(values)), (path, dt)
+    finally:
+        simd.set_simd_path(before)
+
+
 def test_standard_normal_scalar_float32():
     g = GaussianNoiseGenerator(5)
     a = g.copy()
