@@ -5,33 +5,17 @@ on the baseline (no-SIMD) path too; the model digests pin the same bits."""
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import math
 
 import numpy as np
 import pytest
+from _libm import libm_pow
 
 from fastnoise import ImageNoise
 from fastnoise.core.generator import fill_normals
 from fastnoise.models.camera.depth import GAZEBO_UNIFORM_FLOOR, radius_cap
 
 PAIR = 2**63
-
-# The C library's pow and powf, which the kernel calls. numpy's np.power has SIMD
-# versions of its own (on AVX-512 machines, for instance), whose last bit differs from
-# the C library's for about one value in five: the rule is |z|**2.1 as the C library
-# rounds it, so the reference calls the C library too.
-_LIBM = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-_LIBM.pow.restype, _LIBM.pow.argtypes = ctypes.c_double, [ctypes.c_double, ctypes.c_double]
-_LIBM.powf.restype, _LIBM.powf.argtypes = ctypes.c_float, [ctypes.c_float, ctypes.c_float]
-
-
-def _libm_pow(x):
-    """x**2.1 elementwise by the C library, in x's float type (float32: powf)."""
-    f, ft = (_LIBM.powf, np.float32) if x.dtype == np.float32 else (_LIBM.pow, np.float64)
-    flat = [f(float(v), 2.1) for v in x.ravel()]
-    return np.array(flat, dtype=ft).reshape(x.shape)
 
 
 def numpy_rgbd(img, key, frame, offset=0, col=0, pitch=0, mean=0.0, stddev=0.007):
@@ -53,7 +37,7 @@ def numpy_rgbd(img, key, frame, offset=0, col=0, pitch=0, mean=0.0, stddev=0.007
     ft = np.float64 if img.dtype == np.float64 else np.float32
     zs = ft(mean) + ft(stddev) * z.astype(ft)
     with np.errstate(over="ignore", invalid="ignore"):
-        n = np.copysign(_libm_pow(np.abs(zs)), zs)
+        n = np.copysign(libm_pow(np.abs(zs), 2.1), zs)  # the kernel's pow/powf
         out = img.copy()
         nc = 1 if img.ndim == 2 else min(img.shape[2], 3)
         x = img if img.ndim == 2 else img[:, :, :nc]
