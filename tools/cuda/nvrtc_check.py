@@ -34,6 +34,13 @@ def find_nvrtc() -> str | None:
 
 def compile_ptx(lib: str, source: str, options: list[str]) -> tuple[bool, str, bytes]:
     """(ok, log, ptx) of one NVRTC compilation."""
+    # libnvrtc opens its builtins library by name at compile time. In a venv that also
+    # holds torch's CUDA wheels (the bench extra) that lookup failed ("failed to open
+    # libnvrtc-builtins.so.13.0"; with the nvrtc wheel alone it works): loaded here
+    # first, from libnvrtc's own folder, the name is already resolved.
+    for builtins in sorted(glob.glob(os.path.join(os.path.dirname(lib), "libnvrtc-builtins.so*"))):
+        if "alt" not in os.path.basename(builtins):
+            ctypes.CDLL(builtins, mode=ctypes.RTLD_GLOBAL)
     nv = ctypes.CDLL(lib)
     prog = ctypes.c_void_p()
     rc = nv.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), b"kernels.cu", 0, None, None)
