@@ -346,17 +346,17 @@ class NoiseNode(_Base):  # type: ignore[misc]
             qos,
             event_callbacks=PublisherEventCallbacks(incompatible_qos=pub_incompatible),
         )
-        serialized = topic.parse is not None
-        on_message = self._on_serialized if serialized else self._on_message
+        raw = topic.parse is not None  # taken serialized (not the module's serialized())
+        on_message = self._on_serialized if raw else self._on_message
         topic.subscription = self.create_subscription(
             cls,
             sub_name,
             lambda msg: on_message(topic, msg),
             qos,
             event_callbacks=SubscriptionEventCallbacks(incompatible_qos=sub_incompatible),
-            raw=serialized,
+            raw=raw,
         )
-        how = ", serialized" if serialized else ""
+        how = ", serialized" if raw else ""
         log.info(f"{key} ({msgtype}, {entry.model}{how}) -> {out_resolved}")
 
     def _on_message(self, topic: _Topic, msg: Any) -> None:
