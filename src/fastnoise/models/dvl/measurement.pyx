@@ -33,21 +33,23 @@ cdef object _MISSING = object()
 cdef object _VOID = np.void
 
 
-cdef extern from "numpy/arrayscalars.h":
-    # a structured record (numpy.void): its bytes and its dtype
-    ctypedef struct PyVoidScalarObject:
-        char *obval
-        cnp.PyArray_Descr *descr
-
-
 # The record layout last read in place: a dtype whose ten truth fields are native
 # float64, and their byte offsets. Records of one array share their dtype object, so a
 # loop over them computes the offsets once.
 cdef object _rec_dtype = None
 cdef Py_ssize_t _rec_off[FN_DVL_NSENSORS]
-# The ten fields follow each other in table order (TRUTH_DTYPE's layout): one copy of
-# 80 bytes reads them all.
-cdef bint _rec_run = False
+# The same for truth_in_place (measurement.pxd): the dtype's address, and whether the
+# ten fields follow each other in table order (TRUTH_DTYPE's layout), so that one copy
+# of 80 bytes reads them all.
+cdef RecordLayout _layout
+_layout.void_type = <const void *>np.void
+_layout.dtype = NULL
+_layout.first = 0
+_layout.run = False
+
+
+cdef RecordLayout *record_layout() noexcept:
+    return &_layout
 
 
 @cython.freelist(16)
@@ -186,22 +188,12 @@ cdef int fill_truth(truth, double *t) except -1:
     cdef cnp.ndarray arr
     cdef char *base
     cdef Py_ssize_t step
-    cdef PyVoidScalarObject *rec
-    if type(truth) is _VOID:  # a record (a row of a TRUTH_DTYPE array): ~0.1 us
-        rec = <PyVoidScalarObject *>truth
-        # the layout read last, ten fields in a row: one copy, no reference taken
-        if _rec_run and <void *>rec.descr == <void *>_rec_dtype:
-            memcpy(t, rec.obval + _rec_off[0], FN_DVL_NSENSORS * sizeof(double))
-            return 0
+    # a record of the layout read last (a row of a TRUTH_DTYPE array), or the plain
+    # (10,) float64 array: one copy, no reference taken
+    if truth_in_place(&_layout, truth, t):
+        return 0
+    if type(truth) is _VOID:  # any other record
         return _fill_void(truth, t)
-    if type(truth) is cnp.ndarray:  # the plain (10,) float64 array: first, one copy
-        arr = <cnp.ndarray>truth
-        if (cnp.PyArray_TYPE(arr) == cnp.NPY_FLOAT64 and cnp.PyArray_NDIM(arr) == 1
-                and cnp.PyArray_DIM(arr, 0) == FN_DVL_NSENSORS
-                and cnp.PyArray_STRIDE(arr, 0) == sizeof(double)
-                and cnp.PyArray_ISNOTSWAPPED(arr) and cnp.PyArray_ISALIGNED(arr)):
-            memcpy(t, cnp.PyArray_DATA(arr), FN_DVL_NSENSORS * sizeof(double))
-            return 0
     if type(truth) is dict:
         d = <dict>truth
         for i in range(FN_DVL_NSENSORS):
@@ -265,7 +257,7 @@ cdef int _fill_void(truth, double *t) except -1:
     cdef Py_ssize_t i
     if dtype is not _rec_dtype and not _learn_layout(dtype):
         return _fill_record(truth, t)
-    if _rec_run:
+    if _layout.run:
         memcpy(t, rec.obval + _rec_off[0], FN_DVL_NSENSORS * sizeof(double))
         return 0
     for i in range(FN_DVL_NSENSORS):  # memcpy: a packed record may be unaligned
@@ -276,7 +268,7 @@ cdef int _fill_void(truth, double *t) except -1:
 cdef bint _learn_layout(dtype) except -1:
     """Cache the offsets of the truth fields of ``dtype`` when all ten are native
     float64 (the other layouts are read field by field, by value)."""
-    global _rec_dtype, _rec_run
+    global _rec_dtype
     cdef Py_ssize_t off[FN_DVL_NSENSORS]
     cdef Py_ssize_t i
     cdef bint run = True
@@ -291,8 +283,10 @@ cdef bint _learn_layout(dtype) except -1:
         run = run and off[i] == off[0] + i * <Py_ssize_t>sizeof(double)
     for i in range(FN_DVL_NSENSORS):
         _rec_off[i] = off[i]
-    _rec_run = run
-    _rec_dtype = dtype
+    _rec_dtype = dtype  # keeps the dtype whose address _layout holds alive
+    _layout.dtype = <const void *>dtype
+    _layout.first = off[0]
+    _layout.run = run
     return True
 
 

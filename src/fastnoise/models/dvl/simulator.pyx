@@ -36,11 +36,14 @@ from fastnoise.models.dvl.capi cimport (
 )
 from fastnoise.models.dvl.measurement cimport (
     DvlMeasurement,
+    RecordLayout,
     _Batch,
     column_arrays,
     fill_truth,
     new_batch,
     record_columns,
+    record_layout,
+    truth_in_place,
 )
 from fastnoise.models.dvl.sensor cimport AugmentedWhiteNoise
 
@@ -73,6 +76,9 @@ __all__ = ["TRUTH_DTYPE", "MESSAGE_DTYPE", "AugmentedWhiteNoise", "DvlMeasuremen
            "DvlSimulator"]
 
 cnp.import_array()
+
+# measurement.pyx's record layout, for truth_in_place in measure
+cdef const RecordLayout *_LAYOUT = record_layout()
 
 # The classes made in the other dvl_* modules are public from here too (a cimported
 # name is not a module attribute by itself).
@@ -232,8 +238,11 @@ The DVL of the Metron DVL simulator document: ten noisy sensors and the vN/vE/vU
         cdef DvlMeasurement m
         cdef int rc, bad = -1
         check_built(self)
-        fill_truth(truth, t)  # may run Python code (a value's __float__)
-        m = DvlMeasurement.__new__(DvlMeasurement)
+        # a record or a plain array inline; any other form through fill_truth, which
+        # may run Python code (a value's __float__)
+        if not truth_in_place(_LAYOUT, truth, t):
+            fill_truth(truth, t)
+        m = <DvlMeasurement>DvlMeasurement.__new__(DvlMeasurement)  # no type test
         # Read and advance all ten positions in one C call with the GIL held and no
         # Python code inside (see the class docstring): as atomic as a locked
         # reservation, without the lock's 30-40 ns on this 0.17 us call. No Python
