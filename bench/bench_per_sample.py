@@ -568,12 +568,15 @@ def test_call(benchmark, request, name, kind):
 
 # The table's ratios come from a pass of its own: for each call, rounds of the four
 # kinds taken in turn (fastnoise, bare, numba, numpy), each round a plain loop of direct
-# calls, and the fastest round of each kind kept. So fastnoise and its yardsticks are
-# timed within milliseconds of each other, and without pytest-benchmark's own call
-# (``f(*args, **kwargs)`` in a closure), which adds the same 10-40 ns to both and so
-# flattens the ratio.
+# calls after a short untimed one, and the fastest round of each kind kept. So
+# fastnoise and its yardsticks are timed within milliseconds of each other, each warm
+# (the untimed calls refill the caches and branch history the other kinds' rounds
+# took), in an order that turns round by round (no kind always follows the same one),
+# and without pytest-benchmark's own call (``f(*args, **kwargs)`` in a closure), which
+# adds the same 10-40 ns to both and so flattens the ratio.
 _TABLE_ROUNDS = 150
 _TABLE_CALLS = 1_000
+_TABLE_WARM = 100
 
 
 def _loop_ns(fn, args, n):
@@ -596,8 +599,11 @@ def _interleaved(name, bare):
     for fn, args in kinds.values():
         _loop_ns(fn, args, 50)  # compiled, caches filled
     best = dict.fromkeys(kinds, float("inf"))
-    for _ in range(_TABLE_ROUNDS):
-        for kind, (fn, args) in kinds.items():
+    order = list(kinds)
+    for r in range(_TABLE_ROUNDS):
+        for kind in order[r % len(order) :] + order[: r % len(order)]:
+            fn, args = kinds[kind]
+            _loop_ns(fn, args, _TABLE_WARM)
             best[kind] = min(best[kind], _loop_ns(fn, args, _TABLE_CALLS))
     return best
 
