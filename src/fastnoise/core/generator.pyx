@@ -277,7 +277,10 @@ Gaussian noise from Philox4x32-10 and the Box-Muller transform.
             self._check_room(1)
         return fma(sd, fn_stream_next_f64(&self.st), m)
 
-    @cython.binding(False)
+    # a function object, not a method descriptor as generate and standard_normal: a
+    # descriptor's signature is read from its text, where the default of scale is a
+    # name (_SCALE_DEFAULT, whose identity tells "scale not given") that
+    # inspect.signature cannot evaluate
     def normal(self, loc=0.0, scale=_SCALE_DEFAULT, size=None, *, dtype=None, out=None,
                threads=1):
         """Draw ``fma(scale, z, loc)`` for the next normals of the stream, as
