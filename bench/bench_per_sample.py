@@ -126,7 +126,16 @@ def _build_bare():
     cc = cc.split()[0]
     if shutil.which(cc) is None:
         return None
+    # the folder goes once the module is loaded (a loaded library stays mapped after
+    # its file is removed): every run used to leave 0.7 MB behind in the temp folder
     folder = tempfile.mkdtemp(prefix="fastnoise_bare_")
+    try:
+        return _compile_bare(Main, cc, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _compile_bare(Main, cc, folder):
     pyx = os.path.join(folder, "_fastnoise_bare.pyx")
     with open(pyx, "w") as f:
         f.write(_BARE_SRC)
