@@ -176,23 +176,21 @@ cdef inline double _real(str name, value) except? -1.0:
 
 
 cdef int fill_truth(truth, double *t) except -1:
-    """Ground truth of one message into t[0..10): fast paths for dict, list, tuple and
-    native aligned float64 arrays (a per-sample call in a control loop), then any
-    mapping, structured record, array (through ``fastnoise.core.arrays.intake``:
-    big-endian, unaligned, strided and int arrays are read as numbers, never as raw
-    bytes) or sequence. Values: real numbers (no bools, strings, complex, datetimes
-    or objects), NaN/inf allowed. Errors name the field."""
+    """Ground truth of one message into t[0..10), any form: records, dicts, lists,
+    tuples and arrays first (a per-sample call in a control loop), then any mapping,
+    structured record, array (through ``fastnoise.core.arrays.intake``: big-endian,
+    unaligned, strided and int arrays are read as numbers, never as raw bytes) or
+    sequence. Values: real numbers (no bools, strings, complex, datetimes or objects),
+    NaN/inf allowed. Errors name the field. ``DvlSimulator.measure`` tries
+    ``truth_in_place`` (measurement.pxd) first and calls this for what it leaves, so
+    the two fast forms are not tested again here; both still read correctly below."""
     cdef Py_ssize_t i
     cdef object v
     cdef dict d
     cdef cnp.ndarray arr
     cdef char *base
     cdef Py_ssize_t step
-    # a record of the layout read last (a row of a TRUTH_DTYPE array), or the plain
-    # (10,) float64 array: one copy, no reference taken
-    if truth_in_place(&_layout, truth, t):
-        return 0
-    if type(truth) is _VOID:  # any other record
+    if type(truth) is _VOID:  # a record
         return _fill_void(truth, t)
     if type(truth) is dict:
         d = <dict>truth
@@ -258,7 +256,7 @@ cdef int _fill_void(truth, double *t) except -1:
     if dtype is not _rec_dtype and not _learn_layout(dtype):
         return _fill_record(truth, t)
     if _layout.run:
-        memcpy(t, rec.obval + _rec_off[0], FN_DVL_NSENSORS * sizeof(double))
+        memcpy(t, rec.obval + _layout.first, FN_DVL_NSENSORS * sizeof(double))
         return 0
     for i in range(FN_DVL_NSENSORS):  # memcpy: a packed record may be unaligned
         memcpy(&t[i], rec.obval + _rec_off[i], sizeof(double))
