@@ -30,30 +30,30 @@ static inline void fn_philox_avx2_init(fn_philox_avx2 *p, uint64_t key, uint64_t
     p->s1 = _mm256_set1_epi64x((uint32_t)(stream >> 32));
 }
 
+/* One Philox round on four blocks, word j of each in the low halves of x[j]'s lanes,
+ * with the round's keys k0, k1. */
+static inline void fn_philox_avx2_round(__m256i x[4], __m256i k0, __m256i k1) {
+    __m256i p0 = _mm256_mul_epu32(x[0], _mm256_set1_epi64x(FN_PHILOX_M0));
+    __m256i p1 = _mm256_mul_epu32(x[2], _mm256_set1_epi64x(FN_PHILOX_M1));
+    x[0] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p1, 32), x[1]), k0);
+    x[2] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p0, 32), x[3]), k1);
+    x[1] = p1;
+    x[3] = p0;
+}
+
 /* Blocks b .. b + 7: w[j] holds word j of blocks b .. b + 3 and w[4 + j] word j of
- * blocks b + 4 .. b + 7, in the low halves of the lanes. */
+ * blocks b + 4 .. b + 7, in the low halves of the lanes. The two sets of four are
+ * independent, so their rounds overlap. */
 static inline void fn_philox_avx2_8(const fn_philox_avx2 *p, uint64_t b, __m256i w[8]) {
-    const __m256i m0 = _mm256_set1_epi64x(FN_PHILOX_M0);
-    const __m256i m1 = _mm256_set1_epi64x(FN_PHILOX_M1);
     __m256i bA =
         _mm256_add_epi64(_mm256_set1_epi64x((long long)b), _mm256_setr_epi64x(0, 1, 2, 3));
     __m256i bC = _mm256_add_epi64(bA, _mm256_set1_epi64x(4));
-    __m256i a0 = bA, a1 = _mm256_srli_epi64(bA, 32), a2 = p->s0, a3 = p->s1;
-    __m256i c0 = bC, c1 = _mm256_srli_epi64(bC, 32), c2 = p->s0, c3 = p->s1;
+    w[0] = bA, w[1] = _mm256_srli_epi64(bA, 32), w[2] = p->s0, w[3] = p->s1;
+    w[4] = bC, w[5] = _mm256_srli_epi64(bC, 32), w[6] = p->s0, w[7] = p->s1;
     for (int r = 0; r < 10; r++) {
-        __m256i pa0 = _mm256_mul_epu32(a0, m0), pa1 = _mm256_mul_epu32(a2, m1);
-        __m256i pc0 = _mm256_mul_epu32(c0, m0), pc1 = _mm256_mul_epu32(c2, m1);
-        a0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa1, 32), a1), p->rk0[r]);
-        a2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa0, 32), a3), p->rk1[r]);
-        a1 = pa1;
-        a3 = pa0;
-        c0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pc1, 32), c1), p->rk0[r]);
-        c2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pc0, 32), c3), p->rk1[r]);
-        c1 = pc1;
-        c3 = pc0;
+        fn_philox_avx2_round(w, p->rk0[r], p->rk1[r]);
+        fn_philox_avx2_round(w + 4, p->rk0[r], p->rk1[r]);
     }
-    w[0] = a0, w[1] = a1, w[2] = a2, w[3] = a3;
-    w[4] = c0, w[5] = c1, w[6] = c2, w[7] = c3;
 }
 
 /* Blocks b .. b + 3 as the first half of fn_philox_avx2_8 (w[j]: word j of each block,
@@ -63,27 +63,20 @@ static inline void fn_philox_avx2_8(const fn_philox_avx2 *p, uint64_t b, __m256i
  * read. */
 static inline void fn_philox_avx2_4(uint64_t key, uint64_t stream, uint64_t b,
                                     __m256i w[4]) {
-    const __m256i m0 = _mm256_set1_epi64x(FN_PHILOX_M0);
-    const __m256i m1 = _mm256_set1_epi64x(FN_PHILOX_M1);
     const __m256i bump0 = _mm256_set1_epi64x(FN_PHILOX_W0);
     const __m256i bump1 = _mm256_set1_epi64x(FN_PHILOX_W1);
     __m256i k0 = _mm256_set1_epi64x((uint32_t)key);
     __m256i k1 = _mm256_set1_epi64x((uint32_t)(key >> 32));
-    __m256i a0 =
+    w[0] =
         _mm256_add_epi64(_mm256_set1_epi64x((long long)b), _mm256_setr_epi64x(0, 1, 2, 3));
-    __m256i a1 = _mm256_srli_epi64(a0, 32);
-    __m256i a2 = _mm256_set1_epi64x((uint32_t)stream);
-    __m256i a3 = _mm256_set1_epi64x((uint32_t)(stream >> 32));
+    w[1] = _mm256_srli_epi64(w[0], 32);
+    w[2] = _mm256_set1_epi64x((uint32_t)stream);
+    w[3] = _mm256_set1_epi64x((uint32_t)(stream >> 32));
     for (int r = 0; r < 10; r++) {
-        __m256i p0 = _mm256_mul_epu32(a0, m0), p1 = _mm256_mul_epu32(a2, m1);
-        a0 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p1, 32), a1), k0);
-        a2 = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p0, 32), a3), k1);
-        a1 = p1;
-        a3 = p0;
+        fn_philox_avx2_round(w, k0, k1);
         k0 = _mm256_add_epi32(k0, bump0);
         k1 = _mm256_add_epi32(k1, bump1);
     }
-    w[0] = a0, w[1] = a1, w[2] = a2, w[3] = a3;
 }
 
 /* Two words side by side: the low half of x's lanes, then the low half of y's. */
