@@ -163,10 +163,6 @@ static void refill_groups(fn_awn *const sensors[FN_DVL_NSENSORS], int from) {
     }
 }
 
-/* Normal n of the noise stream: read straight from the stream's cached group when it
- * holds n (the common case: a sensor measured sample after sample), else through
- * sample_normal. The value is the same either way: fn_stream_next_unit's float32
- * normal widened as it widens it (0 + 1 * z in float, then exactly to double). */
 /* sample_normal_cached's miss (one call in 16 of a sensor), out of line: the hit path
  * then keeps its values in registers, with no call to save them across. */
 #if defined(__GNUC__)
@@ -182,6 +178,10 @@ static double sample_normal_missed(fn_awn *const sensors[FN_DVL_NSENSORS], int j
     return sample_normal(s, n);
 }
 
+/* Normal n of the noise stream: read straight from the stream's cached group when it
+ * holds n (the common case: a sensor measured sample after sample), else through
+ * sample_normal_missed. The value is the same either way: fn_stream_next_unit's float32
+ * normal widened as it widens it (0 + 1 * z in float, then exactly to double). */
 static inline double sample_normal_cached(fn_awn *const sensors[FN_DVL_NSENSORS], int j,
                                           uint64_t n) {
     fn_stream *z = &sensors[j]->z;

@@ -73,15 +73,17 @@ void FN_KERNEL(fn_dvl_rotate_many)(size_t n, const double *restrict roll,
  * sines and cosines; the products after it are fn_dvl_rotate's, in its order. */
 void FN_KERNEL(fn_dvl_rotate_one)(double roll, double pitch, double yaw, double u, double v,
                                   double w, double *vn, double *ve, double *vu) {
-    _Alignas(32) double ang[4] = {roll, pitch, yaw, 0.0};
+    _Alignas(32) double ang[4];
     double sn[4], cs[4];
 #if defined(__AVX2__)
-    /* the four lanes put together in registers and stored as one vector: the array
+    /* the four lanes put together in registers and stored as one vector: an array
      * initializer's two narrow stores read back as one 32-byte load cannot be
      * forwarded: a stall that took about a tenth of a DvlSimulator.measure call */
     __m128d rp = _mm_unpacklo_pd(_mm_set_sd(roll), _mm_set_sd(pitch));
     _mm256_store_pd(ang,
                     _mm256_insertf128_pd(_mm256_castpd128_pd256(rp), _mm_set_sd(yaw), 1));
+#else
+    ang[0] = roll, ang[1] = pitch, ang[2] = yaw, ang[3] = 0.0;
 #endif
     for (int i = 0; i < 4; i++)
         fn_sincos_f64(fn_dvl_deg_to_rad(ang[i]), &sn[i], &cs[i]);
