@@ -605,14 +605,12 @@ def _interleaved(name, bare):
         fname, a = CASES[name][2]
         kinds["numba"] = (funcs[fname], _numba_args(a))
     kinds["numpy"] = _numpy_case(name)
-    for fn, args in kinds.values():
-        _loop_ns(fn, args, 50)  # compiled, caches filled
     best = dict.fromkeys(kinds, float("inf"))
     order = list(kinds)
     for r in range(_TABLE_ROUNDS):
         for kind in order[r % len(order) :] + order[: r % len(order)]:
             fn, args = kinds[kind]
-            _loop_ns(fn, args, _TABLE_WARM)
+            _loop_ns(fn, args, _TABLE_WARM)  # numba compiles in the first of these
             best[kind] = min(best[kind], _loop_ns(fn, args, _TABLE_CALLS))
     return best
 
